@@ -1,0 +1,636 @@
+//! Programs, functions and their control-flow automata.
+//!
+//! A [`Program`] is a set of [`Function`]s, each a control-flow automaton in the sense of
+//! Beyer et al. as used by the Qicc paper (Sec. 2): numbered locations, one initial location
+//! (`entry`), the final locations `exit` (return to the caller), `halt` (the whole program
+//! stops without error: `abort`, `exit`) and `err` (an assertion failed), typed scalar
+//! variables, and edges labelled with one [`Op`] each.
+//!
+//! Invariants (checked by [`crate::verify`]):
+//! - `err` is entered only by [`Op::Error`] edges and every `Op::Error` edge enters `err`;
+//!   `halt` only by [`Op::Halt`] edges; no edge leaves `exit`, `err` or `halt`.
+//! - Every expression is well-typed; assumptions are `bool`.
+//! - Every edge keeps the source span of the C construct it came from.
+
+use crate::expr::{Expr, TypeEnv, VarRef};
+use crate::types::{DataModel, MemoryLayout, Ty};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+macro_rules! id_type {
+    ($(#[$m:meta])* $name:ident, $prefix:literal) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+id_type!(/// A location of one function's automaton.
+    Loc, "L");
+id_type!(/// Index into [`Function::locals`].
+    LocalId, "local");
+id_type!(/// Index into [`Program::globals`].
+    GlobalId, "global");
+id_type!(/// Index into [`Program::functions`].
+    FuncId, "fn");
+id_type!(/// A memory object number. 0 is the null object; static objects are `1..=objects.len()`;
+    /// objects created at run time by [`Op::Alloc`] get higher numbers.
+    ObjectId, "obj");
+id_type!(/// Index into [`Program::assertions`].
+    AssertionId, "#");
+id_type!(/// Index into [`Function::edges`].
+    EdgeId, "e");
+
+/// A source position: file index into [`Program::files`], 1-based line and column
+/// (line 0: unknown).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct Span {
+    pub file: u16,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Span {
+    pub const UNKNOWN: Span = Span {
+        file: 0,
+        line: 0,
+        col: 0,
+    };
+
+    pub fn new(file: u16, line: u32, col: u32) -> Span {
+        Span { file, line, col }
+    }
+
+    pub fn is_known(&self) -> bool {
+        self.line != 0
+    }
+}
+
+/// Where a nondeterministic value comes from. The interpreter's oracle and the counterexample
+/// traces use it to say what a value means to the user.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HavocKind {
+    /// A call of `__VERIFIER_nondet_<type>()` (the function's name is kept): a program input.
+    Nondet(String),
+    /// An uninitialised local variable.
+    Uninit,
+    /// The return value of a function the program declares but does not define.
+    Extern(String),
+    /// Arbitrary entry state of an extracted region.
+    Region,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AllocKind {
+    /// A local whose address is taken, an array or struct local, or `alloca`: dies when the
+    /// function returns (the front-end emits the matching [`Op::Free`]).
+    Stack,
+    /// `malloc`, `calloc`: lives until `free`.
+    Heap,
+}
+
+/// The operation on an edge; executing it moves control from the edge's source to its target.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Op {
+    Skip,
+    Assign(VarRef, Expr),
+    /// Blocks unless the condition holds.
+    Assume(Expr),
+    /// The variable takes an arbitrary value of its type.
+    Havoc(VarRef, HavocKind),
+    /// Little-endian write of `ty.bits() / 8` bytes at `addr`.
+    Store {
+        ty: Ty,
+        addr: Expr,
+        value: Expr,
+    },
+    /// Creates a fresh object of `size` bytes (contents arbitrary) and stores its address in
+    /// `dst`.
+    Alloc {
+        dst: VarRef,
+        size: Expr,
+        kind: AllocKind,
+    },
+    /// Ends the life of the object whose byte 0 is at the address.
+    Free(Expr),
+    /// Copies `len` bytes from `src` to `dst` (the ranges may overlap: `memmove` semantics).
+    MemCopy {
+        dst: Expr,
+        src: Expr,
+        len: Expr,
+    },
+    /// Sets `len` bytes at `dst` to the low byte of `byte`.
+    MemSet {
+        dst: Expr,
+        byte: Expr,
+        len: Expr,
+    },
+    /// All memory contents, and the size and liveness of every run-time object, become
+    /// arbitrary (entry of an extracted region).
+    HavocMemory,
+    /// Runs `callee` with the arguments bound to its parameters; its return value goes to `dst`.
+    Call {
+        dst: Option<VarRef>,
+        callee: FuncId,
+        args: Vec<Expr>,
+    },
+    /// The assertion is violated: the edge enters `err`.
+    Error(AssertionId),
+    /// The program stops without error (`abort()`, `exit(code)`): the edge enters `halt`.
+    Halt(Option<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Edge {
+    pub from: Loc,
+    pub to: Loc,
+    pub op: Op,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Local {
+    pub name: String,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<LocalId>,
+    /// The variable `return e` assigns before entering `exit`; `None` for `void`.
+    pub ret: Option<LocalId>,
+    pub locals: Vec<Local>,
+    pub num_locs: u32,
+    pub entry: Loc,
+    pub exit: Loc,
+    pub err: Loc,
+    pub halt: Loc,
+    pub edges: Vec<Edge>,
+    pub span: Span,
+}
+
+/// A scalar program-wide variable (a C global or static local whose address is never taken).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Global {
+    pub name: String,
+    pub ty: Ty,
+    /// Constant initial value; `None`: arbitrary.
+    pub init: Option<Expr>,
+    pub span: Span,
+}
+
+/// Part of a static object's initial contents.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InitItem {
+    Bytes {
+        offset: u64,
+        bytes: Vec<u8>,
+    },
+    /// A constant expression (constants, object addresses and their sums) stored at `offset`.
+    Value {
+        offset: u64,
+        value: Expr,
+    },
+}
+
+/// A memory object that exists for the whole run: a global or static local that lives in
+/// memory (arrays, structs, scalars whose address is taken) or a string literal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Object {
+    pub name: String,
+    pub size: u64,
+    /// Writes are undefined behaviour (string literals).
+    pub readonly: bool,
+    /// Bytes not covered by `init` are zero (`true`) or arbitrary (`false`, e.g. an `extern`
+    /// object the program never defines).
+    pub zeroed: bool,
+    pub init: Vec<InitItem>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UbKind {
+    DivByZero,
+    DivOverflow,
+    ShiftOutOfRange,
+    /// A write through a pointer that does not point into a live object with room to spare.
+    InvalidWrite,
+    InvalidFree,
+}
+
+impl UbKind {
+    pub const ALL: [UbKind; 5] = [
+        UbKind::DivByZero,
+        UbKind::DivOverflow,
+        UbKind::ShiftOutOfRange,
+        UbKind::InvalidWrite,
+        UbKind::InvalidFree,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            UbKind::DivByZero => "div-by-zero",
+            UbKind::DivOverflow => "div-overflow",
+            UbKind::ShiftOutOfRange => "shift-out-of-range",
+            UbKind::InvalidWrite => "invalid-write",
+            UbKind::InvalidFree => "invalid-free",
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            UbKind::DivByZero => "division by zero",
+            UbKind::DivOverflow => "signed division overflow",
+            UbKind::ShiftOutOfRange => "shift by a negative amount or by at least the width",
+            UbKind::InvalidWrite => "write outside a live object",
+            UbKind::InvalidFree => "free of a pointer that is not the start of a live heap object",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<UbKind> {
+        UbKind::ALL.iter().copied().find(|k| k.name() == s)
+    }
+}
+
+/// What an [`Op::Error`] edge stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AssertKind {
+    /// A call of `reach_error()` or `__VERIFIER_error()`.
+    ReachError,
+    /// `__assert_fail`, i.e. a failing `assert` from `<assert.h>`.
+    AssertFail,
+    /// `__VERIFIER_assert(cond)` with `cond` false.
+    VerifierAssert,
+    /// Undefined behaviour: reaching it makes the program's meaning undefined, so it can never
+    /// give a FALSE verdict for `unreach-call`, but a TRUE verdict needs it unreachable.
+    Ub(UbKind),
+}
+
+impl AssertKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AssertKind::ReachError => "reach_error",
+            AssertKind::AssertFail => "assert",
+            AssertKind::VerifierAssert => "verifier_assert",
+            AssertKind::Ub(k) => k.name(),
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<AssertKind> {
+        match s {
+            "reach_error" => Some(AssertKind::ReachError),
+            "assert" => Some(AssertKind::AssertFail),
+            "verifier_assert" => Some(AssertKind::VerifierAssert),
+            _ => UbKind::from_name(s).map(AssertKind::Ub),
+        }
+    }
+
+    /// Whether reaching it violates the `unreach-call` property (as opposed to UB).
+    pub fn is_property(self) -> bool {
+        !matches!(self, AssertKind::Ub(_))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assertion {
+    pub kind: AssertKind,
+    pub func: FuncId,
+    pub span: Span,
+    /// The asserted condition as written, when the front-end knows it.
+    pub text: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Program {
+    pub data_model: DataModel,
+    pub layout: MemoryLayout,
+    pub files: Vec<String>,
+    /// Static objects; `ObjectId(i)` is `objects[i - 1]`.
+    pub objects: Vec<Object>,
+    pub globals: Vec<Global>,
+    pub functions: Vec<Function>,
+    pub assertions: Vec<Assertion>,
+    pub entry: FuncId,
+}
+
+impl Program {
+    pub fn new(data_model: DataModel) -> Program {
+        Program {
+            data_model,
+            layout: data_model.default_layout(),
+            files: Vec::new(),
+            objects: Vec::new(),
+            globals: Vec::new(),
+            functions: Vec::new(),
+            assertions: Vec::new(),
+            entry: FuncId(0),
+        }
+    }
+
+    pub fn pointer_ty(&self) -> Ty {
+        self.layout.pointer_ty()
+    }
+
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    pub fn function_mut(&mut self, id: FuncId) -> &mut Function {
+        &mut self.functions[id.index()]
+    }
+
+    pub fn function_ids(&self) -> impl Iterator<Item = FuncId> {
+        (0..self.functions.len() as u32).map(FuncId)
+    }
+
+    pub fn find_function(&self, name: &str) -> Option<FuncId> {
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
+    }
+
+    pub fn object(&self, id: ObjectId) -> Option<&Object> {
+        (id.0 as usize)
+            .checked_sub(1)
+            .and_then(|i| self.objects.get(i))
+    }
+
+    pub fn add_object(&mut self, object: Object) -> ObjectId {
+        self.objects.push(object);
+        ObjectId(self.objects.len() as u32)
+    }
+
+    pub fn add_global(&mut self, global: Global) -> GlobalId {
+        self.globals.push(global);
+        GlobalId(self.globals.len() as u32 - 1)
+    }
+
+    pub fn add_function(&mut self, function: Function) -> FuncId {
+        self.functions.push(function);
+        FuncId(self.functions.len() as u32 - 1)
+    }
+
+    pub fn add_assertion(&mut self, assertion: Assertion) -> AssertionId {
+        self.assertions.push(assertion);
+        AssertionId(self.assertions.len() as u32 - 1)
+    }
+
+    pub fn assertion(&self, id: AssertionId) -> &Assertion {
+        &self.assertions[id.index()]
+    }
+
+    pub fn assertion_ids(&self) -> impl Iterator<Item = AssertionId> {
+        (0..self.assertions.len() as u32).map(AssertionId)
+    }
+
+    pub fn add_file(&mut self, name: &str) -> u16 {
+        if let Some(i) = self.files.iter().position(|f| f == name) {
+            return i as u16;
+        }
+        self.files.push(name.to_string());
+        self.files.len() as u16 - 1
+    }
+
+    /// `file:line:col` for messages (the file's base name is kept as given).
+    pub fn span_str(&self, span: Span) -> String {
+        let file = self
+            .files
+            .get(span.file as usize)
+            .map(String::as_str)
+            .unwrap_or("?");
+        if span.is_known() {
+            format!("{file}:{}:{}", span.line, span.col)
+        } else {
+            file.to_string()
+        }
+    }
+
+    /// Type environment of one function (its locals and the program's globals).
+    pub fn env<'a>(&'a self, func: &'a Function) -> FnEnv<'a> {
+        FnEnv {
+            program: self,
+            func,
+        }
+    }
+
+    pub fn global_ty(&self, id: GlobalId) -> Ty {
+        self.globals[id.index()].ty
+    }
+}
+
+/// The [`TypeEnv`] of a function inside its program.
+#[derive(Clone, Copy)]
+pub struct FnEnv<'a> {
+    pub program: &'a Program,
+    pub func: &'a Function,
+}
+
+impl TypeEnv for FnEnv<'_> {
+    fn var_ty(&self, v: VarRef) -> Ty {
+        match v {
+            VarRef::Local(l) => self.func.locals[l.index()].ty,
+            VarRef::Global(g) => self.program.globals[g.index()].ty,
+        }
+    }
+
+    fn pointer_ty(&self) -> Ty {
+        self.program.pointer_ty()
+    }
+}
+
+impl Function {
+    /// A function with the four special locations `entry` (L0), `exit` (L1), `err` (L2) and
+    /// `halt` (L3) and nothing else.
+    pub fn new(name: impl Into<String>, span: Span) -> Function {
+        Function {
+            name: name.into(),
+            params: Vec::new(),
+            ret: None,
+            locals: Vec::new(),
+            num_locs: 4,
+            entry: Loc(0),
+            exit: Loc(1),
+            err: Loc(2),
+            halt: Loc(3),
+            edges: Vec::new(),
+            span,
+        }
+    }
+
+    pub fn new_loc(&mut self) -> Loc {
+        self.num_locs += 1;
+        Loc(self.num_locs - 1)
+    }
+
+    pub fn locs(&self) -> impl Iterator<Item = Loc> {
+        (0..self.num_locs).map(Loc)
+    }
+
+    pub fn add_local(&mut self, name: impl Into<String>, ty: Ty) -> LocalId {
+        self.locals.push(Local {
+            name: name.into(),
+            ty,
+        });
+        LocalId(self.locals.len() as u32 - 1)
+    }
+
+    pub fn local(&self, id: LocalId) -> &Local {
+        &self.locals[id.index()]
+    }
+
+    pub fn find_local(&self, name: &str) -> Option<LocalId> {
+        self.locals
+            .iter()
+            .position(|l| l.name == name)
+            .map(|i| LocalId(i as u32))
+    }
+
+    pub fn add_edge(&mut self, from: Loc, to: Loc, op: Op, span: Span) -> EdgeId {
+        self.edges.push(Edge { from, to, op, span });
+        EdgeId(self.edges.len() as u32 - 1)
+    }
+
+    pub fn edge(&self, id: EdgeId) -> &Edge {
+        &self.edges[id.index()]
+    }
+
+    pub fn edge_ids(&self) -> impl Iterator<Item = EdgeId> {
+        (0..self.edges.len() as u32).map(EdgeId)
+    }
+
+    pub fn is_final(&self, loc: Loc) -> bool {
+        loc == self.exit || loc == self.err || loc == self.halt
+    }
+
+    /// Outgoing edges of every location, in edge order.
+    pub fn successors(&self) -> Vec<Vec<EdgeId>> {
+        let mut out = vec![Vec::new(); self.num_locs as usize];
+        for (i, e) in self.edges.iter().enumerate() {
+            out[e.from.index()].push(EdgeId(i as u32));
+        }
+        out
+    }
+
+    /// Incoming edges of every location, in edge order.
+    pub fn predecessors(&self) -> Vec<Vec<EdgeId>> {
+        let mut out = vec![Vec::new(); self.num_locs as usize];
+        for (i, e) in self.edges.iter().enumerate() {
+            out[e.to.index()].push(EdgeId(i as u32));
+        }
+        out
+    }
+
+    /// The functions this one calls, in first-call order.
+    pub fn callees(&self) -> Vec<FuncId> {
+        let mut out = Vec::new();
+        for e in &self.edges {
+            if let Op::Call { callee, .. } = &e.op {
+                if !out.contains(callee) {
+                    out.push(*callee);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Op {
+    /// Calls `f` on each expression the operation evaluates.
+    pub fn exprs(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Op::Skip | Op::Havoc(..) | Op::HavocMemory | Op::Error(_) | Op::Halt(None) => {}
+            Op::Assign(_, e) | Op::Assume(e) | Op::Free(e) | Op::Halt(Some(e)) => f(e),
+            Op::Store { addr, value, .. } => {
+                f(addr);
+                f(value);
+            }
+            Op::Alloc { size, .. } => f(size),
+            Op::MemCopy { dst, src, len } => {
+                f(dst);
+                f(src);
+                f(len);
+            }
+            Op::MemSet { dst, byte, len } => {
+                f(dst);
+                f(byte);
+                f(len);
+            }
+            Op::Call { args, .. } => args.iter().for_each(|a| f(a)),
+        }
+    }
+
+    /// Applies `f` to each expression the operation evaluates.
+    pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Expr) -> Op {
+        match self {
+            Op::Skip | Op::Havoc(..) | Op::HavocMemory | Op::Error(_) | Op::Halt(None) => {
+                self.clone()
+            }
+            Op::Assign(v, e) => Op::Assign(*v, f(e)),
+            Op::Assume(e) => Op::Assume(f(e)),
+            Op::Free(e) => Op::Free(f(e)),
+            Op::Halt(Some(e)) => Op::Halt(Some(f(e))),
+            Op::Store { ty, addr, value } => Op::Store {
+                ty: *ty,
+                addr: f(addr),
+                value: f(value),
+            },
+            Op::Alloc { dst, size, kind } => Op::Alloc {
+                dst: *dst,
+                size: f(size),
+                kind: *kind,
+            },
+            Op::MemCopy { dst, src, len } => Op::MemCopy {
+                dst: f(dst),
+                src: f(src),
+                len: f(len),
+            },
+            Op::MemSet { dst, byte, len } => Op::MemSet {
+                dst: f(dst),
+                byte: f(byte),
+                len: f(len),
+            },
+            Op::Call { dst, callee, args } => Op::Call {
+                dst: *dst,
+                callee: *callee,
+                args: args.iter().map(|a| f(a)).collect(),
+            },
+        }
+    }
+
+    /// The variable the operation writes, if any.
+    pub fn def(&self) -> Option<VarRef> {
+        match self {
+            Op::Assign(v, _) | Op::Havoc(v, _) => Some(*v),
+            Op::Alloc { dst, .. } => Some(*dst),
+            Op::Call { dst, .. } => *dst,
+            _ => None,
+        }
+    }
+
+    /// Whether the operation may change memory (contents or the object table).
+    pub fn writes_memory(&self) -> bool {
+        matches!(
+            self,
+            Op::Store { .. }
+                | Op::Alloc { .. }
+                | Op::Free(_)
+                | Op::MemCopy { .. }
+                | Op::MemSet { .. }
+                | Op::HavocMemory
+        )
+    }
+}
