@@ -163,7 +163,8 @@ pub enum Expr {
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     /// Little-endian read of `ty.bits() / 8` bytes at the address.
     Load(Ty, Box<Expr>),
-    /// True iff `bytes` bytes starting at the address lie inside one live object.
+    /// True iff `bytes` bytes starting at the address lie inside one live, writable object
+    /// (used by the front-end's checks before writes).
     Valid(u32, Box<Expr>),
 }
 

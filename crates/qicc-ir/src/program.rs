@@ -11,6 +11,11 @@
 //!   `halt` only by [`Op::Halt`] edges; no edge leaves `exit`, `err` or `halt`.
 //! - Every expression is well-typed; assumptions are `bool`.
 //! - Every edge keeps the source span of the C construct it came from.
+//!
+//! Execution: a call binds the arguments to the callee's parameters; every other local of the
+//! callee holds 0 on entry (the front-end makes C's indeterminate values explicit with
+//! `havoc uninit`). Globals start at their `init`, or at an arbitrary value without one.
+//! Static objects start zeroed or initialised; all other memory bytes start arbitrary.
 
 use crate::expr::{Expr, TypeEnv, VarRef};
 use crate::types::{DataModel, MemoryLayout, Ty};
@@ -247,6 +252,7 @@ impl UbKind {
             UbKind::ShiftOutOfRange => "shift-out-of-range",
             UbKind::InvalidWrite => "invalid-write",
             UbKind::InvalidFree => "invalid-free",
+            UbKind::AllocTooLarge => "alloc-too-large",
         }
     }
 
@@ -257,6 +263,7 @@ impl UbKind {
             UbKind::ShiftOutOfRange => "shift by a negative amount or by at least the width",
             UbKind::InvalidWrite => "write outside a live object",
             UbKind::InvalidFree => "free of a pointer that is not the start of a live heap object",
+            UbKind::AllocTooLarge => "allocation larger than the memory model's object size limit",
         }
     }
 
