@@ -234,15 +234,19 @@ pub enum UbKind {
     /// A write through a pointer that does not point into a live object with room to spare.
     InvalidWrite,
     InvalidFree,
+    /// Not undefined in C, but outside the memory model: an allocation larger than
+    /// [`crate::MemoryLayout::max_object_size`]. Handled like UB (reachable: UNKNOWN).
+    AllocTooLarge,
 }
 
 impl UbKind {
-    pub const ALL: [UbKind; 5] = [
+    pub const ALL: [UbKind; 6] = [
         UbKind::DivByZero,
         UbKind::DivOverflow,
         UbKind::ShiftOutOfRange,
         UbKind::InvalidWrite,
         UbKind::InvalidFree,
+        UbKind::AllocTooLarge,
     ];
 
     pub fn name(self) -> &'static str {
