@@ -143,7 +143,9 @@ pub enum Op {
         len: Expr,
     },
     /// All memory contents, and the size and liveness of every run-time object, become
-    /// arbitrary (entry of an extracted region).
+    /// arbitrary (entry of an extracted region). Engines that prove must treat all of this as
+    /// unknown; the interpreter, which follows one execution, resolves the choice by keeping
+    /// its object table and asking the oracle for every byte again.
     HavocMemory,
     /// Runs `callee` with the arguments bound to its parameters; its return value goes to `dst`.
     Call {

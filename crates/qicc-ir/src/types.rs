@@ -45,7 +45,7 @@ impl Ty {
     }
 }
 
-/// Mask of the low `bits` bits of a `u64`.
+/// Mask of the low `bits` bits of a `u64` (all ones for 64 and above).
 pub fn mask(bits: u16) -> u64 {
     if bits >= 64 {
         u64::MAX

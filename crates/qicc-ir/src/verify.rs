@@ -47,7 +47,7 @@ pub fn verify_program(p: &Program) -> Result<(), Vec<String>> {
                     (*offset, value_bytes(value.ty(&env)))
                 }
             };
-            if offset + len > o.size {
+            if offset.checked_add(len).is_none_or(|end| end > o.size) {
                 errs.push(format!(
                     "object @{}: initialiser at offset {offset} runs past its size {}",
                     o.name, o.size
@@ -56,6 +56,7 @@ pub fn verify_program(p: &Program) -> Result<(), Vec<String>> {
         }
     }
     for g in &p.globals {
+        check_width(&mut errs, &format!("global ${}", g.name), g.ty);
         if let Some(init) = &g.init {
             check_const(&mut errs, p, init, &format!("global ${}", g.name));
             let env = NoLocals(p);
@@ -137,8 +138,19 @@ fn check_const(errs: &mut Vec<String>, p: &Program, e: &Expr, what: &str) {
     }
 }
 
+fn check_width(errs: &mut Vec<String>, what: &str, t: Ty) {
+    if let Ty::Int(w) = t {
+        if w == 0 || w > 64 {
+            errs.push(format!("{what} has type i{w}; widths must be 1..=64"));
+        }
+    }
+}
+
 fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Function) {
     let ctx = format!("fn @{}", f.name);
+    for l in &f.locals {
+        check_width(errs, &format!("{ctx}: local %{}", l.name), l.ty);
+    }
     unique(
         errs,
         &format!("{ctx}: local"),
@@ -305,7 +317,7 @@ fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Functio
 }
 
 fn is_byte_int(t: Ty) -> bool {
-    matches!(t, Ty::Int(w) if w % 8 == 0)
+    matches!(t, Ty::Int(w) if w % 8 == 0 && (8..=64).contains(&w))
 }
 
 /// The type of `e`, or `None` after recording why it is ill-typed.
@@ -325,6 +337,9 @@ fn check_expr(
     };
     match e {
         Expr::Const { ty, value } => {
+            if matches!(ty, Ty::Int(w) if *w == 0 || *w > 64) {
+                return bad(format!("constant of type {ty}"));
+            }
             if *value & !ty.mask() != 0 {
                 return bad(format!("constant {value} does not fit {ty}"));
             }
@@ -362,7 +377,7 @@ fn check_expr(
         }
         Expr::Cast(op, to, a) => {
             let from = check_expr(errs, p, env, a, at)?;
-            let ok = match (op, from, *to) {
+            let ok = to.bits() <= 64 && match (op, from, *to) {
                 (CastOp::Zext | CastOp::Sext, Ty::Int(f), Ty::Int(t)) => t >= f,
                 (CastOp::Trunc, Ty::Int(f), Ty::Int(t)) => t <= f,
                 _ => false,
