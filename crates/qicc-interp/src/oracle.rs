@@ -1,4 +1,12 @@
 //! Where nondeterministic values come from, and the record of them ([`Witness`]).
+//!
+//! The interpreter asks an [`Oracle`] for every value the program does not determine itself.
+//! Three oracles are provided: [`RandomOracle`] (a fixed generator that a C stub reproduces, so
+//! that differential tests against gcc see the same `__VERIFIER_nondet_*` values),
+//! [`InputOracle`] (listed program inputs, then random) and [`WitnessOracle`] (replays a
+//! [`Witness`] exactly and reports, through [`Oracle::failure`], a witness that runs out).
+//! Recording is built into [`crate::run`]: every run returns the complete witness of its own
+//! answers, including the object numbers the interpreter picked itself.
 
 use qicc_ir::{EdgeId, FuncId, HavocKind, Ty, VarRef};
 use serde::{Deserialize, Serialize};
@@ -39,6 +47,12 @@ pub trait Oracle {
     fn alloc_id(&mut self, req: &AllocRequest) -> Option<u32>;
     /// Which of `n >= 2` enabled edges to take (indices in edge order).
     fn choose(&mut self, func: FuncId, enabled: &[EdgeId]) -> usize;
+    /// Why this oracle cannot answer faithfully any more (e.g. a replayed witness ran out of
+    /// values). The interpreter asks after each answer and stops the run as unreplayable as
+    /// soon as this is `Some`; the answer that came with the failure is not used.
+    fn failure(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// Every answer an oracle gave during one run, in a form that replays it exactly.
@@ -52,4 +66,235 @@ pub struct Witness {
     pub alloc_ids: Vec<u32>,
     /// Choices among enabled edges, in execution order.
     pub choices: Vec<u32>,
+}
+
+/// SplitMix64 and the value distribution of [`RandomOracle`].
+///
+/// This exact generator is part of qicc's contract: the C stub used for differential tests
+/// against gcc reimplements it, so it must never change.
+#[derive(Clone, Debug)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+/// The "interesting" values [`SplitMix64::value`] picks a quarter of the time.
+pub const EDGE_VALUES: [u64; 12] = [
+    0,
+    1,
+    2,
+    0x7f,
+    0x80,
+    0xff,
+    0x7fff,
+    0x8000,
+    0xffff,
+    0x7fff_ffff,
+    0x8000_0000,
+    0xffff_ffff,
+];
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64 { state: seed }
+    }
+
+    /// The next raw 64-bit output.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A test value: half the time a small number in -16..=16, a quarter of the time one of
+    /// [`EDGE_VALUES`], otherwise 64 random bits. Consumes two raw outputs.
+    pub fn value(&mut self) -> u64 {
+        let r = self.next_u64();
+        let v = self.next_u64();
+        match r % 8 {
+            0..=3 => ((v % 33) as i64 - 16) as u64,
+            4 | 5 => EDGE_VALUES[(v % 12) as usize],
+            _ => v,
+        }
+    }
+}
+
+/// Pseudo-random answers from a seed.
+///
+/// `Nondet` havocs (program inputs) come from one stream seeded with `seed`, everything else
+/// (other havocs, uninitialised bytes, choices) from a second stream seeded with
+/// `seed ^ 0x5555_5555_5555_5555`, so that the input stream stays aligned with the C program's
+/// `__VERIFIER_nondet_*` calls whatever else happens. Fresh objects get the interpreter's
+/// default number.
+#[derive(Clone, Debug)]
+pub struct RandomOracle {
+    nondet: SplitMix64,
+    other: SplitMix64,
+}
+
+impl RandomOracle {
+    pub fn new(seed: u64) -> RandomOracle {
+        RandomOracle {
+            nondet: SplitMix64::new(seed),
+            other: SplitMix64::new(seed ^ 0x5555_5555_5555_5555),
+        }
+    }
+}
+
+impl Oracle for RandomOracle {
+    fn havoc(&mut self, req: &HavocRequest) -> u64 {
+        match req.kind {
+            HavocKind::Nondet(_) => self.nondet.value(),
+            _ => self.other.value(),
+        }
+    }
+
+    fn uninit_byte(&mut self, _addr: u64) -> u8 {
+        self.other.value() as u8
+    }
+
+    fn alloc_id(&mut self, _req: &AllocRequest) -> Option<u32> {
+        None
+    }
+
+    fn choose(&mut self, _func: FuncId, enabled: &[EdgeId]) -> usize {
+        let n = enabled.len().max(1) as u64;
+        (self.other.value() % n) as usize
+    }
+}
+
+/// Program inputs given in advance: `Nondet` havocs take the listed values in order, and
+/// everything after the list, like every other answer, comes from a [`RandomOracle`] seeded
+/// with the fallback seed.
+#[derive(Clone, Debug)]
+pub struct InputOracle {
+    inputs: Vec<u64>,
+    next: usize,
+    fallback: RandomOracle,
+}
+
+impl InputOracle {
+    pub fn new(inputs: Vec<u64>, fallback_seed: u64) -> InputOracle {
+        InputOracle {
+            inputs,
+            next: 0,
+            fallback: RandomOracle::new(fallback_seed),
+        }
+    }
+}
+
+impl Oracle for InputOracle {
+    fn havoc(&mut self, req: &HavocRequest) -> u64 {
+        if let HavocKind::Nondet(_) = req.kind {
+            if let Some(v) = self.inputs.get(self.next) {
+                self.next += 1;
+                return *v;
+            }
+        }
+        self.fallback.havoc(req)
+    }
+
+    fn uninit_byte(&mut self, addr: u64) -> u8 {
+        self.fallback.uninit_byte(addr)
+    }
+
+    fn alloc_id(&mut self, req: &AllocRequest) -> Option<u32> {
+        self.fallback.alloc_id(req)
+    }
+
+    fn choose(&mut self, func: FuncId, enabled: &[EdgeId]) -> usize {
+        self.fallback.choose(func, enabled)
+    }
+}
+
+/// Replays a [`Witness`]: havocs, object numbers and choices in order, uninitialised bytes by
+/// address.
+///
+/// Strict where the witness is a sequence: asking for a havoc, an object number or a choice
+/// past its end is a [`Oracle::failure`], and so the run is unreplayable. Lenient for bytes:
+/// an address the witness does not list reads as 0 (an engine need not list bytes its model
+/// leaves unconstrained; any value is a genuine execution, so this cannot make a replay
+/// report something the program cannot do).
+#[derive(Clone, Debug)]
+pub struct WitnessOracle {
+    witness: Witness,
+    havoc: usize,
+    alloc: usize,
+    choice: usize,
+    failure: Option<String>,
+}
+
+impl WitnessOracle {
+    pub fn new(witness: &Witness) -> WitnessOracle {
+        WitnessOracle {
+            witness: witness.clone(),
+            havoc: 0,
+            alloc: 0,
+            choice: 0,
+            failure: None,
+        }
+    }
+
+    fn fail(&mut self, msg: String) {
+        if self.failure.is_none() {
+            self.failure = Some(msg);
+        }
+    }
+}
+
+impl Oracle for WitnessOracle {
+    fn havoc(&mut self, _req: &HavocRequest) -> u64 {
+        match self.witness.havocs.get(self.havoc) {
+            Some(v) => {
+                self.havoc += 1;
+                *v
+            }
+            None => {
+                let n = self.witness.havocs.len();
+                self.fail(format!(
+                    "the witness has {n} havoc values, the run needs more"
+                ));
+                0
+            }
+        }
+    }
+
+    fn uninit_byte(&mut self, addr: u64) -> u8 {
+        self.witness.uninit.get(&addr).copied().unwrap_or(0)
+    }
+
+    fn alloc_id(&mut self, _req: &AllocRequest) -> Option<u32> {
+        match self.witness.alloc_ids.get(self.alloc) {
+            Some(id) => {
+                self.alloc += 1;
+                Some(*id)
+            }
+            None => {
+                let n = self.witness.alloc_ids.len();
+                self.fail(format!(
+                    "the witness has {n} object numbers, the run needs more"
+                ));
+                None
+            }
+        }
+    }
+
+    fn choose(&mut self, _func: FuncId, _enabled: &[EdgeId]) -> usize {
+        match self.witness.choices.get(self.choice) {
+            Some(c) => {
+                self.choice += 1;
+                *c as usize
+            }
+            None => {
+                let n = self.witness.choices.len();
+                self.fail(format!("the witness has {n} choices, the run needs more"));
+                0
+            }
+        }
+    }
+
+    fn failure(&mut self) -> Option<String> {
+        self.failure.clone()
+    }
 }

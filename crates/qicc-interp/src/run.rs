@@ -1,0 +1,118 @@
+//! What a run is and how it ended: the public record types of the interpreter.
+
+use crate::oracle::Witness;
+use qicc_ir::{AssertionId, EdgeId, FuncId, Loc, VarRef};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::time::Instant;
+
+/// Limits and options of one run.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Edges a run may take before it stops with [`Outcome::StepLimit`].
+    pub max_steps: u64,
+    /// Frames above the entry function's a run may hold (deeper: unreplayable).
+    pub max_call_depth: u32,
+    /// Keep every [`Step`] in [`Run::steps`].
+    pub record_trace: bool,
+    /// Checked every 1024 steps; passing it makes the run unreplayable.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            max_steps: 50_000_000,
+            max_call_depth: 100_000,
+            record_trace: false,
+            deadline: None,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// An `error #k` edge was taken (any kind, undefined behaviour included).
+    ErrorReached {
+        assertion: AssertionId,
+    },
+    /// The entry function returned (the value of its `ret` local).
+    Returned {
+        value: Option<u64>,
+    },
+    /// A `halt` edge was taken.
+    Halted {
+        code: Option<u64>,
+    },
+    /// No edge was enabled at this location (e.g. an assumption failed).
+    Blocked {
+        func: FuncId,
+        loc: Loc,
+    },
+    StepLimit,
+    /// The run cannot go on faithfully: an impossible or exhausted oracle answer, no object
+    /// number left, an object too large for the memory model, call depth or deadline
+    /// exceeded, an ill-formed program. Never evidence about the program.
+    Unreplayable(String),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::ErrorReached { assertion } => write!(f, "error {assertion} reached"),
+            Outcome::Returned { value: Some(v) } => write!(f, "returned {v}"),
+            Outcome::Returned { value: None } => write!(f, "returned"),
+            Outcome::Halted { code: Some(c) } => write!(f, "halted with code {c}"),
+            Outcome::Halted { code: None } => write!(f, "halted"),
+            Outcome::Blocked { func, loc } => write!(f, "blocked in {func} at {loc}"),
+            Outcome::StepLimit => write!(f, "step limit reached"),
+            Outcome::Unreplayable(why) => write!(f, "unreplayable: {why}"),
+        }
+    }
+}
+
+/// What a [`Step`] records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StepKind {
+    /// The edge was taken.
+    Edge,
+    /// The callee of the call edge `edge` (in `func`) returned: `written` is the call's
+    /// destination, `operands` the returned value (if the callee has a `ret` local).
+    Return,
+}
+
+/// One step of a recorded run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    pub func: FuncId,
+    pub edge: EdgeId,
+    /// Frames above the entry function's when the step was taken (entry: 0).
+    pub depth: u32,
+    /// The variable the step assigned and its new value.
+    pub written: Option<(VarRef, u64)>,
+    /// A `store`: address, byte count, value.
+    pub stored: Option<(u64, u32, u64)>,
+    /// A havoc's value (already cut to the variable's width).
+    pub input: Option<u64>,
+    pub kind: StepKind,
+    /// Values of the operation's operands, for operations whose effect the other fields do
+    /// not show: call arguments; `alloc` size; `free` address; `memcpy` dst, src, len;
+    /// `memset` dst, byte, len; `halt` code; for [`StepKind::Return`] the returned value.
+    pub operands: Vec<u64>,
+}
+
+/// The result of one run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Run {
+    pub outcome: Outcome,
+    /// Every oracle answer the run used; replays the run exactly.
+    pub witness: Witness,
+    /// Every step, when [`RunConfig::record_trace`] was set.
+    pub steps: Vec<Step>,
+    /// Edges taken.
+    pub step_count: u64,
+    /// Some value the run used came from uninitialised memory or an `uninit` havoc, or the
+    /// program called an undefined (`extern`) function.
+    pub read_uninit: bool,
+}
