@@ -1,0 +1,28 @@
+//! Graph analyses on qicc's control-flow automata, the Region Nesting Tree, and region
+//! extraction — the front half of Qicc (Akhundov et al., *Verification by Gambling on Program
+//! Slices*, Sec. 2 and 3.1).
+//!
+//! - [`graph`]: per function, reachability, dominators, back edges, reducibility, SCCs and
+//!   their entry points (petgraph's algorithms on the reachable part of the automaton).
+//! - [`region`]: the paper's cyclic region of a back edge, and the intraprocedural nesting of
+//!   regions (Alg. 1 and 2), with irreducible cycles noted instead of made into regions.
+//! - [`rnt`]: the interprocedural Region Nesting Tree (Fig. 1), innermost nodes of assertions.
+//! - [`render`]: the tree as indented text and as Graphviz.
+//! - [`mod@extract`]: a node of the tree as a standalone program whose entry state is arbitrary
+//!   (Theorem 1 is argued there).
+//! - [`liveness`]: which locals a region may read before writing them.
+//!
+//! Every function here expects a program that passes `qicc_ir::verify_program`.
+
+pub mod extract;
+pub mod graph;
+pub mod liveness;
+pub mod region;
+pub mod render;
+pub mod rnt;
+
+pub use extract::{extract, ExtractError, Extracted};
+pub use graph::{FunctionGraph, Scc};
+pub use region::{cyclic_region, CyclicRegion, FunctionRegions, Region};
+pub use render::assertion_str;
+pub use rnt::{build_rnt, NodeId, NodeKind, RegionId, Rnt, RntNode};
