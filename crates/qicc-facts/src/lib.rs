@@ -1,0 +1,267 @@
+//! Sound invariants ("facts") of a qicc IR program, by abstract interpretation with intervals.
+//!
+//! The Qicc paper's future work (Sec. 6) is to "insert additional facts into loop bodies as
+//! assumptions", e.g. variables that stay constant. This crate computes such facts: for every
+//! location of every function, an interval of the signed and of the unsigned value of each
+//! scalar variable that holds in *every* execution reaching that location. An extracted region
+//! may assume the facts of its head right after its entry havocs: since they hold at every
+//! visit of the head in the original program, the extracted region still covers every suffix
+//! the paper's Theorem 1 needs, so proofs stay sound.
+//!
+//! Invariant kept: facts over-approximate reachable states. The analysis is per function;
+//! the program's entry function starts from the initial state (locals 0, globals initialised),
+//! any other function from an arbitrary one (parameters and globals unknown, other locals 0 as
+//! the IR defines), so facts hold in every calling context. Calls make their destination and
+//! every global the callee may write (transitively) unknown; memory is not tracked. Loops are
+//! handled by widening at the targets of retreating edges, then a few narrowing rounds.
+
+pub mod domain;
+pub mod transfer;
+
+use domain::Val;
+use qicc_ir::{BinOp, Expr, FuncId, Function, Loc, Op, Program, Ty, TypeEnv, VarRef};
+use std::collections::BTreeSet;
+use transfer::{join_states, transfer, Slots, State};
+
+/// The facts of a whole program.
+pub struct Facts {
+    /// Per function, per location: the abstract state (`None`: unreachable).
+    states: Vec<Vec<State>>,
+    num_locals: Vec<usize>,
+}
+
+/// Rounds of descending iteration after the widening fixpoint.
+const NARROWING_ROUNDS: usize = 3;
+/// Joins at a widening point before widening starts (gives constant-bounded loops a chance).
+const WIDEN_DELAY: u32 = 3;
+
+impl Facts {
+    pub fn analyze(program: &Program) -> Facts {
+        let writes = global_writes(program);
+        let entry_called = program
+            .functions
+            .iter()
+            .any(|f| f.edges.iter().any(|e| matches!(&e.op, Op::Call { callee, .. } if *callee == program.entry)));
+        let mut states = Vec::new();
+        let mut num_locals = Vec::new();
+        for fid in program.function_ids() {
+            let f = program.function(fid);
+            let from_start = fid == program.entry && !entry_called;
+            states.push(analyze_function(program, fid, f, from_start, &writes));
+            num_locals.push(f.locals.len());
+        }
+        Facts { states, num_locals }
+    }
+
+    /// The value of `v` at `loc` of `func` (`None`: unreachable location or untracked).
+    pub fn value(&self, func: FuncId, loc: Loc, v: VarRef) -> Option<Val> {
+        let st = self.states.get(func.index())?.get(loc.index())?.as_ref()?;
+        let slots = Slots { num_locals: self.num_locals[func.index()] };
+        st.get(slots.index(v)).copied().flatten()
+    }
+
+    pub fn is_reachable(&self, func: FuncId, loc: Loc) -> bool {
+        self.states.get(func.index()).and_then(|s| s.get(loc.index())).is_some_and(|s| s.is_some())
+    }
+
+    /// The facts at `loc` about `vars` as one IR condition (`None` when there is nothing to say).
+    /// An unreachable location gives `false`.
+    pub fn condition(&self, program: &Program, func: FuncId, loc: Loc, vars: &[VarRef]) -> Option<Expr> {
+        if !self.is_reachable(func, loc) {
+            return Some(Expr::bool(false));
+        }
+        let f = program.function(func);
+        let env = program.env(f);
+        let mut parts = Vec::new();
+        for &v in vars {
+            let Some(val) = self.value(func, loc, v) else { continue };
+            let Ty::Int(w) = env.var_ty(v) else { continue };
+            parts.extend(constraints(Expr::Var(v), w, &val));
+        }
+        parts.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b))
+    }
+}
+
+/// Comparisons that describe `val` for an expression of width `w`.
+fn constraints(x: Expr, w: u16, val: &Val) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let c = |v: i128| Expr::int(w, v as u64);
+    if let Some(k) = val.u.singleton() {
+        out.push(Expr::binary(BinOp::Eq, x, c(k)));
+        return out;
+    }
+    let (sf, uf) = (domain::signed_full(w), domain::unsigned_full(w));
+    if val.s.lo > sf.lo {
+        out.push(Expr::binary(BinOp::Sle, c(val.s.lo), x.clone()));
+    }
+    if val.s.hi < sf.hi {
+        out.push(Expr::binary(BinOp::Sle, x.clone(), c(val.s.hi)));
+    }
+    // The unsigned view only adds something when the signed view does not imply it.
+    // Within one half of the signed range the unsigned view is the signed one shifted.
+    let implied_u = val.s.lo >= 0 || val.s.hi < 0;
+    if !implied_u {
+        if val.u.lo > uf.lo {
+            out.push(Expr::binary(BinOp::Ule, c(val.u.lo), x.clone()));
+        }
+        if val.u.hi < uf.hi {
+            out.push(Expr::binary(BinOp::Ule, x, c(val.u.hi)));
+        }
+    }
+    out
+}
+
+/// For each function, the globals it may write, itself or through calls.
+fn global_writes(program: &Program) -> Vec<BTreeSet<VarRef>> {
+    let mut w: Vec<BTreeSet<VarRef>> = program
+        .functions
+        .iter()
+        .map(|f| f.edges.iter().filter_map(|e| e.op.def()).filter(|v| matches!(v, VarRef::Global(_))).collect())
+        .collect();
+    loop {
+        let mut changed = false;
+        for (i, f) in program.functions.iter().enumerate() {
+            for c in f.callees() {
+                let add: Vec<VarRef> = w[c.index()].iter().copied().collect();
+                for v in add {
+                    changed |= w[i].insert(v);
+                }
+            }
+        }
+        if !changed {
+            return w;
+        }
+    }
+}
+
+/// Reverse post-order of the locations reachable from entry, and the targets of retreating
+/// edges (the widening points; they cut every cycle, reducible or not).
+fn order(f: &Function, succ: &[Vec<qicc_ir::EdgeId>]) -> (Vec<Loc>, BTreeSet<Loc>) {
+    let n = f.num_locs as usize;
+    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+    let mut post = Vec::new();
+    let mut widen = BTreeSet::new();
+    let mut stack: Vec<(Loc, usize)> = vec![(f.entry, 0)];
+    state[f.entry.index()] = 1;
+    while let Some((l, i)) = stack.pop() {
+        if let Some(&e) = succ[l.index()].get(i) {
+            stack.push((l, i + 1));
+            let t = f.edge(e).to;
+            match state[t.index()] {
+                0 => {
+                    state[t.index()] = 1;
+                    stack.push((t, 0));
+                }
+                1 => {
+                    widen.insert(t);
+                }
+                _ => {}
+            }
+        } else {
+            state[l.index()] = 2;
+            post.push(l);
+        }
+    }
+    post.reverse();
+    (post, widen)
+}
+
+fn analyze_function(
+    program: &Program,
+    fid: FuncId,
+    f: &Function,
+    from_start: bool,
+    writes: &[BTreeSet<VarRef>],
+) -> Vec<State> {
+    let env = program.env(f);
+    let slots = Slots { num_locals: f.locals.len() };
+    let n = f.num_locs as usize;
+    let succ = f.successors();
+    let (rpo, widen_points) = order(f, &succ);
+    let _ = fid;
+
+    // Entry state.
+    let mut init: Vec<Option<Val>> = Vec::with_capacity(f.locals.len() + program.globals.len());
+    for (i, l) in f.locals.iter().enumerate() {
+        let is_param = f.params.iter().any(|p| p.index() == i);
+        init.push(match (l.ty, is_param) {
+            (Ty::Int(w), false) => Some(Val::constant(w, 0)),
+            _ => None,
+        });
+    }
+    for g in &program.globals {
+        let v = match (&g.init, g.ty, from_start) {
+            (Some(Expr::Const { value, .. }), Ty::Int(w), true) => Some(Val::constant(w, *value)),
+            _ => None,
+        };
+        init.push(v);
+    }
+
+    let callee_writes = |op: &Op| -> Vec<VarRef> {
+        match op {
+            Op::Call { callee, .. } => writes.get(callee.index()).map(|s| s.iter().copied().collect()).unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    };
+    let post_of = |states: &[State], e: &qicc_ir::Edge| -> State {
+        transfer(&states[e.from.index()], &e.op, &slots, &env as &dyn TypeEnv, &callee_writes)
+    };
+    let preds = f.predecessors();
+
+    let mut states: Vec<State> = vec![None; n];
+    states[f.entry.index()] = Some(init.clone());
+    let mut visits = vec![0u32; n];
+    // Ascending phase: iterate in reverse post-order until nothing changes.
+    loop {
+        let mut changed = false;
+        for &l in &rpo {
+            let mut new: State = if l == f.entry { Some(init.clone()) } else { None };
+            for &e in &preds[l.index()] {
+                new = join_states(new, post_of(&states, f.edge(e)));
+            }
+            let old = &states[l.index()];
+            let new = match (old, new) {
+                (Some(o), Some(nw)) if widen_points.contains(&l) => {
+                    visits[l.index()] += 1;
+                    let joined = join_states(Some(o.clone()), Some(nw)).expect("both reachable");
+                    if visits[l.index()] > WIDEN_DELAY {
+                        Some(o.iter().zip(joined).map(|(a, b)| widen_slot(*a, b)).collect())
+                    } else {
+                        Some(joined)
+                    }
+                }
+                (Some(o), Some(nw)) => join_states(Some(o.clone()), Some(nw)),
+                (_, nw) => nw.or_else(|| old.clone()),
+            };
+            if &new != old {
+                states[l.index()] = new;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Descending phase: recompute from predecessors; starting from a post-fixpoint this stays
+    // above the least fixpoint, so every round is sound.
+    for _ in 0..NARROWING_ROUNDS {
+        for &l in &rpo {
+            let mut new: State = if l == f.entry { Some(init.clone()) } else { None };
+            for &e in &preds[l.index()] {
+                new = join_states(new, post_of(&states, f.edge(e)));
+            }
+            states[l.index()] = new;
+        }
+    }
+    states
+}
+
+fn widen_slot(old: Option<Val>, new: Option<Val>) -> Option<Val> {
+    match (old, new) {
+        (Some(o), Some(n)) => {
+            let w = o.widen(n);
+            (!w.is_top()).then_some(w)
+        }
+        _ => None,
+    }
+}
