@@ -21,7 +21,10 @@ impl Range {
     }
 
     pub fn join(self, o: Range) -> Range {
-        Range { lo: self.lo.min(o.lo), hi: self.hi.max(o.hi) }
+        Range {
+            lo: self.lo.min(o.lo),
+            hi: self.hi.max(o.hi),
+        }
     }
 
     pub fn meet(self, o: Range) -> Option<Range> {
@@ -40,11 +43,17 @@ impl Range {
 /// The full ranges of a width.
 pub fn signed_full(w: u16) -> Range {
     let half = 1i128 << (w - 1);
-    Range { lo: -half, hi: half - 1 }
+    Range {
+        lo: -half,
+        hi: half - 1,
+    }
 }
 
 pub fn unsigned_full(w: u16) -> Range {
-    Range { lo: 0, hi: (1i128 << w) - 1 }
+    Range {
+        lo: 0,
+        hi: (1i128 << w) - 1,
+    }
 }
 
 /// The abstract value of a `w`-bit variable.
@@ -57,24 +66,50 @@ pub struct Val {
 
 impl Val {
     pub fn top(w: u16) -> Val {
-        Val { w, s: signed_full(w), u: unsigned_full(w) }
+        Val {
+            w,
+            s: signed_full(w),
+            u: unsigned_full(w),
+        }
     }
 
     pub fn constant(w: u16, bits: u64) -> Val {
         let u = bits as i128 & ((1i128 << w) - 1);
-        let s = if u >= 1i128 << (w - 1) { u - (1i128 << w) } else { u };
-        Val { w, s: Range::point(s), u: Range::point(u) }
+        let s = if u >= 1i128 << (w - 1) {
+            u - (1i128 << w)
+        } else {
+            u
+        };
+        Val {
+            w,
+            s: Range::point(s),
+            u: Range::point(u),
+        }
     }
 
     /// A value from a signed range (the unsigned view follows by reduction).
     pub fn from_signed(w: u16, s: Option<Range>) -> Val {
-        let s = s.and_then(|r| r.meet(signed_full(w))).filter(|r| signed_full(w).contains(*r));
-        Val { w, s: s.unwrap_or(signed_full(w)), u: unsigned_full(w) }.reduce().unwrap_or(Val::top(w))
+        let s = s
+            .and_then(|r| r.meet(signed_full(w)))
+            .filter(|r| signed_full(w).contains(*r));
+        Val {
+            w,
+            s: s.unwrap_or(signed_full(w)),
+            u: unsigned_full(w),
+        }
+        .reduce()
+        .unwrap_or(Val::top(w))
     }
 
     pub fn from_unsigned(w: u16, u: Option<Range>) -> Val {
         let u = u.filter(|r| unsigned_full(w).contains(*r));
-        Val { w, s: signed_full(w), u: u.unwrap_or(unsigned_full(w)) }.reduce().unwrap_or(Val::top(w))
+        Val {
+            w,
+            s: signed_full(w),
+            u: u.unwrap_or(unsigned_full(w)),
+        }
+        .reduce()
+        .unwrap_or(Val::top(w))
     }
 
     pub fn is_top(&self) -> bool {
@@ -92,13 +127,19 @@ impl Val {
             u = u.meet(s)?;
         }
         if s.hi < 0 {
-            u = u.meet(Range { lo: s.lo + modulus, hi: s.hi + modulus })?;
+            u = u.meet(Range {
+                lo: s.lo + modulus,
+                hi: s.hi + modulus,
+            })?;
         }
         if u.hi <= smax {
             s = s.meet(u)?;
         }
         if u.lo > smax {
-            s = s.meet(Range { lo: u.lo - modulus, hi: u.hi - modulus })?;
+            s = s.meet(Range {
+                lo: u.lo - modulus,
+                hi: u.hi - modulus,
+            })?;
         }
         // A second round: the first may have tightened a view enough to inform the other.
         if s.lo >= 0 {
@@ -111,21 +152,55 @@ impl Val {
     }
 
     pub fn join(self, o: Val) -> Val {
-        Val { w: self.w, s: self.s.join(o.s), u: self.u.join(o.u) }
+        Val {
+            w: self.w,
+            s: self.s.join(o.s),
+            u: self.u.join(o.u),
+        }
     }
 
     pub fn meet(self, o: Val) -> Option<Val> {
-        Val { w: self.w, s: self.s.meet(o.s)?, u: self.u.meet(o.u)? }.reduce()
+        Val {
+            w: self.w,
+            s: self.s.meet(o.s)?,
+            u: self.u.meet(o.u)?,
+        }
+        .reduce()
     }
 
-    /// Standard interval widening: a bound that moved goes to the end of its view.
-    pub fn widen(self, new: Val) -> Val {
+    /// Interval widening with thresholds: a bound that moved jumps to the nearest threshold
+    /// beyond it (constants the program compares against), else to the end of its view. The
+    /// thresholds keep loop counters below the point where `i + 1` would wrap around, which
+    /// plain widening to the type's maximum would lose for good.
+    pub fn widen(self, new: Val, thresholds: &[i128]) -> Val {
         let (sf, uf) = (signed_full(self.w), unsigned_full(self.w));
         let wid = |old: Range, new: Range, full: Range| Range {
-            lo: if new.lo < old.lo { full.lo } else { old.lo },
-            hi: if new.hi > old.hi { full.hi } else { old.hi },
+            lo: if new.lo < old.lo {
+                thresholds
+                    .iter()
+                    .copied()
+                    .filter(|t| *t <= new.lo && *t >= full.lo)
+                    .max()
+                    .unwrap_or(full.lo)
+            } else {
+                old.lo
+            },
+            hi: if new.hi > old.hi {
+                thresholds
+                    .iter()
+                    .copied()
+                    .filter(|t| *t >= new.hi && *t <= full.hi)
+                    .min()
+                    .unwrap_or(full.hi)
+            } else {
+                old.hi
+            },
         };
-        Val { w: self.w, s: wid(self.s, new.s, sf), u: wid(self.u, new.u, uf) }
+        Val {
+            w: self.w,
+            s: wid(self.s, new.s, sf),
+            u: wid(self.u, new.u, uf),
+        }
     }
 
     pub fn leq(&self, o: &Val) -> bool {
@@ -146,11 +221,17 @@ mod tests {
 
     #[test]
     fn reduction_transfers_between_views() {
-        let v = Val::from_signed(32, Range::new(0, 10)).reduce().expect("non-empty");
+        let v = Val::from_signed(32, Range::new(0, 10))
+            .reduce()
+            .expect("non-empty");
         assert_eq!(v.u, Range { lo: 0, hi: 10 });
         let v = Val::from_signed(8, Range::new(-3, -1));
         assert_eq!(v.u, Range { lo: 253, hi: 255 });
-        let contradiction = Val { w: 8, s: Range::point(-1), u: Range::point(3) };
+        let contradiction = Val {
+            w: 8,
+            s: Range::point(-1),
+            u: Range::point(3),
+        };
         assert_eq!(contradiction.reduce(), None);
     }
 }

@@ -38,10 +38,11 @@ const WIDEN_DELAY: u32 = 3;
 impl Facts {
     pub fn analyze(program: &Program) -> Facts {
         let writes = global_writes(program);
-        let entry_called = program
-            .functions
-            .iter()
-            .any(|f| f.edges.iter().any(|e| matches!(&e.op, Op::Call { callee, .. } if *callee == program.entry)));
+        let entry_called = program.functions.iter().any(|f| {
+            f.edges
+                .iter()
+                .any(|e| matches!(&e.op, Op::Call { callee, .. } if *callee == program.entry))
+        });
         let mut states = Vec::new();
         let mut num_locals = Vec::new();
         for fid in program.function_ids() {
@@ -56,17 +57,28 @@ impl Facts {
     /// The value of `v` at `loc` of `func` (`None`: unreachable location or untracked).
     pub fn value(&self, func: FuncId, loc: Loc, v: VarRef) -> Option<Val> {
         let st = self.states.get(func.index())?.get(loc.index())?.as_ref()?;
-        let slots = Slots { num_locals: self.num_locals[func.index()] };
+        let slots = Slots {
+            num_locals: self.num_locals[func.index()],
+        };
         st.get(slots.index(v)).copied().flatten()
     }
 
     pub fn is_reachable(&self, func: FuncId, loc: Loc) -> bool {
-        self.states.get(func.index()).and_then(|s| s.get(loc.index())).is_some_and(|s| s.is_some())
+        self.states
+            .get(func.index())
+            .and_then(|s| s.get(loc.index()))
+            .is_some_and(|s| s.is_some())
     }
 
     /// The facts at `loc` about `vars` as one IR condition (`None` when there is nothing to say).
     /// An unreachable location gives `false`.
-    pub fn condition(&self, program: &Program, func: FuncId, loc: Loc, vars: &[VarRef]) -> Option<Expr> {
+    pub fn condition(
+        &self,
+        program: &Program,
+        func: FuncId,
+        loc: Loc,
+        vars: &[VarRef],
+    ) -> Option<Expr> {
         if !self.is_reachable(func, loc) {
             return Some(Expr::bool(false));
         }
@@ -74,11 +86,15 @@ impl Facts {
         let env = program.env(f);
         let mut parts = Vec::new();
         for &v in vars {
-            let Some(val) = self.value(func, loc, v) else { continue };
+            let Some(val) = self.value(func, loc, v) else {
+                continue;
+            };
             let Ty::Int(w) = env.var_ty(v) else { continue };
             parts.extend(constraints(Expr::Var(v), w, &val));
         }
-        parts.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b))
+        parts
+            .into_iter()
+            .reduce(|a, b| Expr::binary(BinOp::And, a, b))
     }
 }
 
@@ -116,7 +132,13 @@ fn global_writes(program: &Program) -> Vec<BTreeSet<VarRef>> {
     let mut w: Vec<BTreeSet<VarRef>> = program
         .functions
         .iter()
-        .map(|f| f.edges.iter().filter_map(|e| e.op.def()).filter(|v| matches!(v, VarRef::Global(_))).collect())
+        .map(|f| {
+            f.edges
+                .iter()
+                .filter_map(|e| e.op.def())
+                .filter(|v| matches!(v, VarRef::Global(_)))
+                .collect()
+        })
         .collect();
     loop {
         let mut changed = false;
@@ -174,10 +196,13 @@ fn analyze_function(
     writes: &[BTreeSet<VarRef>],
 ) -> Vec<State> {
     let env = program.env(f);
-    let slots = Slots { num_locals: f.locals.len() };
+    let slots = Slots {
+        num_locals: f.locals.len(),
+    };
     let n = f.num_locs as usize;
     let succ = f.successors();
     let (rpo, widen_points) = order(f, &succ);
+    let thresholds = thresholds(f);
     let _ = fid;
 
     // Entry state.
@@ -199,12 +224,21 @@ fn analyze_function(
 
     let callee_writes = |op: &Op| -> Vec<VarRef> {
         match op {
-            Op::Call { callee, .. } => writes.get(callee.index()).map(|s| s.iter().copied().collect()).unwrap_or_default(),
+            Op::Call { callee, .. } => writes
+                .get(callee.index())
+                .map(|s| s.iter().copied().collect())
+                .unwrap_or_default(),
             _ => Vec::new(),
         }
     };
     let post_of = |states: &[State], e: &qicc_ir::Edge| -> State {
-        transfer(&states[e.from.index()], &e.op, &slots, &env as &dyn TypeEnv, &callee_writes)
+        transfer(
+            &states[e.from.index()],
+            &e.op,
+            &slots,
+            &env as &dyn TypeEnv,
+            &callee_writes,
+        )
     };
     let preds = f.predecessors();
 
@@ -215,7 +249,11 @@ fn analyze_function(
     loop {
         let mut changed = false;
         for &l in &rpo {
-            let mut new: State = if l == f.entry { Some(init.clone()) } else { None };
+            let mut new: State = if l == f.entry {
+                Some(init.clone())
+            } else {
+                None
+            };
             for &e in &preds[l.index()] {
                 new = join_states(new, post_of(&states, f.edge(e)));
             }
@@ -225,7 +263,12 @@ fn analyze_function(
                     visits[l.index()] += 1;
                     let joined = join_states(Some(o.clone()), Some(nw)).expect("both reachable");
                     if visits[l.index()] > WIDEN_DELAY {
-                        Some(o.iter().zip(joined).map(|(a, b)| widen_slot(*a, b)).collect())
+                        Some(
+                            o.iter()
+                                .zip(joined)
+                                .map(|(a, b)| widen_slot(*a, b, &thresholds))
+                                .collect(),
+                        )
                     } else {
                         Some(joined)
                     }
@@ -246,7 +289,11 @@ fn analyze_function(
     // above the least fixpoint, so every round is sound.
     for _ in 0..NARROWING_ROUNDS {
         for &l in &rpo {
-            let mut new: State = if l == f.entry { Some(init.clone()) } else { None };
+            let mut new: State = if l == f.entry {
+                Some(init.clone())
+            } else {
+                None
+            };
             for &e in &preds[l.index()] {
                 new = join_states(new, post_of(&states, f.edge(e)));
             }
@@ -256,10 +303,41 @@ fn analyze_function(
     states
 }
 
-fn widen_slot(old: Option<Val>, new: Option<Val>) -> Option<Val> {
+/// Widening thresholds of a function: every constant it compares against, one off on either
+/// side, in both the signed and the unsigned reading, and 0.
+fn thresholds(f: &Function) -> Vec<i128> {
+    let mut out = BTreeSet::new();
+    out.insert(0i128);
+    for e in &f.edges {
+        e.op.exprs(&mut |x| {
+            x.visit(&mut |sub| {
+                if let Expr::Binary(op, a, b) = sub {
+                    if op.is_comparison() {
+                        for side in [a, b] {
+                            if let Expr::Const {
+                                ty: Ty::Int(w),
+                                value,
+                            } = side.as_ref()
+                            {
+                                let u = *value as i128;
+                                let s = qicc_ir::semantics::to_signed(*value, *w) as i128;
+                                for v in [u, s] {
+                                    out.extend([v - 1, v, v + 1]);
+                                }
+                            }
+                        }
+                    }
+                }
+            })
+        });
+    }
+    out.into_iter().collect()
+}
+
+fn widen_slot(old: Option<Val>, new: Option<Val>, thresholds: &[i128]) -> Option<Val> {
     match (old, new) {
         (Some(o), Some(n)) => {
-            let w = o.widen(n);
+            let w = o.widen(n, thresholds);
             (!w.is_top()).then_some(w)
         }
         _ => None,

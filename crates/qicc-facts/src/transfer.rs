@@ -64,18 +64,26 @@ pub fn eval(e: &Expr, st: &[Option<Val>], slots: &Slots, env: &dyn TypeEnv) -> O
         Expr::Const { value, .. } => Val::constant(w, *value),
         Expr::Var(v) => st.get(slots.index(*v)).copied().flatten().unwrap_or(top),
         Expr::Binary(op, a, b) => {
-            let (Some(x), Some(y)) = (eval(a, st, slots, env), eval(b, st, slots, env)) else { return Some(top) };
+            let (Some(x), Some(y)) = (eval(a, st, slots, env), eval(b, st, slots, env)) else {
+                return Some(top);
+            };
             match op {
                 BinOp::Add | BinOp::Sub | BinOp::Mul => {
                     let s = fit(arith(*op, x.s, y.s), sf);
                     let u = fit(arith(*op, x.u, y.u), uf);
                     Val { w, s, u }.reduce().unwrap_or(top)
                 }
-                BinOp::UDiv if y.u.lo > 0 => Val::from_unsigned(w, Range::new(x.u.lo / y.u.hi, x.u.hi / y.u.lo)),
-                BinOp::URem if y.u.lo > 0 => Val::from_unsigned(w, Range::new(0, (y.u.hi - 1).min(x.u.hi))),
+                BinOp::UDiv if y.u.lo > 0 => {
+                    Val::from_unsigned(w, Range::new(x.u.lo / y.u.hi, x.u.hi / y.u.lo))
+                }
+                BinOp::URem if y.u.lo > 0 => {
+                    Val::from_unsigned(w, Range::new(0, (y.u.hi - 1).min(x.u.hi)))
+                }
                 BinOp::And => Val::from_unsigned(w, Range::new(0, x.u.hi.min(y.u.hi))),
                 BinOp::LShr => match y.u.singleton() {
-                    Some(k) if k < w as i128 => Val::from_unsigned(w, Range::new(x.u.lo >> k, x.u.hi >> k)),
+                    Some(k) if k < w as i128 => {
+                        Val::from_unsigned(w, Range::new(x.u.lo >> k, x.u.hi >> k))
+                    }
                     _ => top,
                 },
                 _ => top,
@@ -86,7 +94,9 @@ pub fn eval(e: &Expr, st: &[Option<Val>], slots: &Slots, env: &dyn TypeEnv) -> O
             None => top,
         },
         Expr::Cast(op, _, a) => {
-            let Some(x) = eval(a, st, slots, env) else { return Some(top) };
+            let Some(x) = eval(a, st, slots, env) else {
+                return Some(top);
+            };
             match op {
                 CastOp::Zext => Val::from_unsigned(w, Some(x.u)),
                 CastOp::Sext => Val::from_signed(w, Some(x.s)),
@@ -114,7 +124,14 @@ enum View {
 
 /// Restricts the variable behind `e` (a variable, or a sign/zero extension of one) to values
 /// whose `view` lies in `r`. Returns false if that leaves no value.
-fn restrict(e: &Expr, view: View, r: Range, st: &mut [Option<Val>], slots: &Slots, env: &dyn TypeEnv) -> bool {
+fn restrict(
+    e: &Expr,
+    view: View,
+    r: Range,
+    st: &mut [Option<Val>],
+    slots: &Slots,
+    env: &dyn TypeEnv,
+) -> bool {
     let (var, view) = match e {
         Expr::Var(v) => (*v, view),
         Expr::Cast(CastOp::Sext, _, inner) if view == View::Signed => match inner.as_ref() {
@@ -127,9 +144,13 @@ fn restrict(e: &Expr, view: View, r: Range, st: &mut [Option<Val>], slots: &Slot
         },
         _ => return true,
     };
-    let Some(w) = int_width(env.var_ty(var)) else { return true };
+    let Some(w) = int_width(env.var_ty(var)) else {
+        return true;
+    };
     let i = slots.index(var);
-    let Some(slot) = st.get_mut(i) else { return true };
+    let Some(slot) = st.get_mut(i) else {
+        return true;
+    };
     let cur = slot.unwrap_or(Val::top(w));
     let narrowed = match view {
         View::Signed => cur.s.meet(r).map(|s| Val { s, ..cur }),
@@ -145,7 +166,13 @@ fn restrict(e: &Expr, view: View, r: Range, st: &mut [Option<Val>], slots: &Slot
 }
 
 /// Refines `state` by the assumption that `cond` evaluates to `positive`.
-pub fn refine(state: State, cond: &Expr, positive: bool, slots: &Slots, env: &dyn TypeEnv) -> State {
+pub fn refine(
+    state: State,
+    cond: &Expr,
+    positive: bool,
+    slots: &Slots,
+    env: &dyn TypeEnv,
+) -> State {
     let mut st = state?;
     match cond {
         Expr::Const { value, .. } => ((*value != 0) == positive).then_some(st),
@@ -177,7 +204,9 @@ pub fn refine(state: State, cond: &Expr, positive: bool, slots: &Slots, env: &dy
                 (BinOp::Ule, false) => (BinOp::Ult, b.as_ref(), a.as_ref()),
                 _ => return Some(st),
             };
-            let (Some(lv), Some(rv)) = (eval(l, &st, slots, env), eval(r, &st, slots, env)) else { return Some(st) };
+            let (Some(lv), Some(rv)) = (eval(l, &st, slots, env), eval(r, &st, slots, env)) else {
+                return Some(st);
+            };
             let ok = match op {
                 BinOp::Eq => {
                     let m = lv.meet(rv);
@@ -197,9 +226,29 @@ pub fn refine(state: State, cond: &Expr, positive: bool, slots: &Slots, env: &dy
                         let xv = eval(x, &st, slots, env);
                         if let (Some(c), Some(xv)) = (yv.s.singleton(), xv) {
                             if xv.s.lo == c {
-                                ok &= restrict(x, View::Signed, Range { lo: c + 1, hi: xv.s.hi }, &mut st, slots, env);
+                                ok &= restrict(
+                                    x,
+                                    View::Signed,
+                                    Range {
+                                        lo: c + 1,
+                                        hi: xv.s.hi,
+                                    },
+                                    &mut st,
+                                    slots,
+                                    env,
+                                );
                             } else if xv.s.hi == c {
-                                ok &= restrict(x, View::Signed, Range { lo: xv.s.lo, hi: c - 1 }, &mut st, slots, env);
+                                ok &= restrict(
+                                    x,
+                                    View::Signed,
+                                    Range {
+                                        lo: xv.s.lo,
+                                        hi: c - 1,
+                                    },
+                                    &mut st,
+                                    slots,
+                                    env,
+                                );
                             }
                         }
                     }
@@ -207,7 +256,11 @@ pub fn refine(state: State, cond: &Expr, positive: bool, slots: &Slots, env: &dy
                 }
                 BinOp::Slt | BinOp::Sle | BinOp::Ult | BinOp::Ule => {
                     let strict = matches!(op, BinOp::Slt | BinOp::Ult) as i128;
-                    let view = if matches!(op, BinOp::Slt | BinOp::Sle) { View::Signed } else { View::Unsigned };
+                    let view = if matches!(op, BinOp::Slt | BinOp::Sle) {
+                        View::Signed
+                    } else {
+                        View::Unsigned
+                    };
                     let (lr, rr, full) = match view {
                         View::Signed => (lv.s, rv.s, signed_full(lv.w)),
                         View::Unsigned => (lv.u, rv.u, unsigned_full(lv.w)),
@@ -215,7 +268,8 @@ pub fn refine(state: State, cond: &Expr, positive: bool, slots: &Slots, env: &dy
                     // l <= r - strict  and  r >= l + strict
                     Range::new(full.lo, rr.hi - strict)
                         .is_some_and(|b| restrict(l, view, b, &mut st, slots, env))
-                        && Range::new(lr.lo + strict, full.hi).is_some_and(|b| restrict(r, view, b, &mut st, slots, env))
+                        && Range::new(lr.lo + strict, full.hi)
+                            .is_some_and(|b| restrict(r, view, b, &mut st, slots, env))
                 }
                 _ => true,
             };
@@ -276,8 +330,11 @@ pub fn transfer(
             }
             Some(st)
         }
-        Op::Skip | Op::Store { .. } | Op::Free(_) | Op::MemCopy { .. } | Op::MemSet { .. } | Op::HavocMemory => {
-            Some(st.clone())
-        }
+        Op::Skip
+        | Op::Store { .. }
+        | Op::Free(_)
+        | Op::MemCopy { .. }
+        | Op::MemSet { .. }
+        | Op::HavocMemory => Some(st.clone()),
     }
 }

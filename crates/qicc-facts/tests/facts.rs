@@ -12,7 +12,9 @@ fn program(text: &str) -> Program {
 fn fact_at(p: &Program, func: &str, loc: u32) -> String {
     let fid = p.find_function(func).expect("function");
     let f = p.function(fid);
-    let vars: Vec<_> = (0..f.locals.len() as u32).map(|i| qicc_ir::VarRef::Local(qicc_ir::LocalId(i))).collect();
+    let vars: Vec<_> = (0..f.locals.len() as u32)
+        .map(|i| qicc_ir::VarRef::Local(qicc_ir::LocalId(i)))
+        .collect();
     match Facts::analyze(p).condition(p, fid, Loc(loc), &vars) {
         Some(e) => expr_str(p, Some(f), &e),
         None => "-".into(),
@@ -42,8 +44,14 @@ fn @main() -> %ret {
 fn constant_through_a_loop() {
     let p = program(X_STAYS_ONE);
     // At the loop head x is 1 (n may start anywhere); in the body n < 1000.
-    assert_eq!(fact_at(&p, "main", 5), "and(eq(%ret, 0:i32), eq(%x, 1:i32))");
-    assert_eq!(fact_at(&p, "main", 6), "and(and(eq(%ret, 0:i32), sle(%n, 999:i32)), eq(%x, 1:i32))");
+    assert_eq!(
+        fact_at(&p, "main", 5),
+        "and(eq(%ret, 0:i32), eq(%x, 1:i32))"
+    );
+    assert_eq!(
+        fact_at(&p, "main", 6),
+        "and(and(eq(%ret, 0:i32), sle(%n, 999:i32)), eq(%x, 1:i32))"
+    );
 }
 
 /// for (i = 0; i < 10; i++) ;  — i stays in [0, 10] at the head (widening, then narrowing).
@@ -65,8 +73,14 @@ fn @main() -> %ret {
 #[test]
 fn loop_counter_interval() {
     let p = program(COUNT);
-    assert_eq!(fact_at(&p, "main", 4), "and(and(and(eq(%ret, 0:i32), sle(0:i32, %i)), sle(%i, 10:i32)), eq(%s, 0:i8))");
-    assert_eq!(fact_at(&p, "main", 6), "and(and(eq(%ret, 0:i32), eq(%i, 10:i32)), eq(%s, 0:i8))");
+    assert_eq!(
+        fact_at(&p, "main", 4),
+        "and(and(and(eq(%ret, 0:i32), sle(0:i32, %i)), sle(%i, 10:i32)), eq(%s, 0:i8))"
+    );
+    assert_eq!(
+        fact_at(&p, "main", 6),
+        "and(and(eq(%ret, 0:i32), eq(%i, 10:i32)), eq(%s, 0:i8))"
+    );
 }
 
 /// Wrap-around: u8 counting up from 250 by 3 must not claim u >= 250 after the add.
@@ -85,10 +99,16 @@ fn @main() -> %ret {
 #[test]
 fn wraparound_gives_up_instead_of_lying() {
     let p = program(WRAP);
-    assert_eq!(fact_at(&p, "main", 5), "and(and(eq(%ret, 0:i32), sle(-6:i8, %u)), sle(%u, -1:i8))");
+    assert_eq!(
+        fact_at(&p, "main", 5),
+        "and(and(eq(%ret, 0:i32), sle(-6:i8, %u)), sle(%u, -1:i8))"
+    );
     // After u += 3 the unsigned value may have wrapped to 0..2, so no unsigned bound may be
     // claimed; the signed view did not wrap: -6..-1 + 3 = -3..2 (253, 254, 255, 0, 1, 2).
-    assert_eq!(fact_at(&p, "main", 1), "and(and(eq(%ret, 0:i32), sle(-3:i8, %u)), sle(%u, 2:i8))");
+    assert_eq!(
+        fact_at(&p, "main", 1),
+        "and(and(eq(%ret, 0:i32), sle(-3:i8, %u)), sle(%u, 2:i8))"
+    );
 }
 
 /// An assumption that contradicts the state makes the location unreachable.

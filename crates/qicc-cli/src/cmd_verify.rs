@@ -1,0 +1,126 @@
+//! `qicc verify`: the verdict, with Ctrl-C, `--timeout` and a progress line wired in.
+
+use crate::common::{input_error, Format, InputArgs};
+use crate::{EXIT_FALSE, EXIT_TRUE, EXIT_UNKNOWN};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use qicc_driver::{verify, Engine, Verdict, VerifyOptions};
+use qicc_engine::Budget;
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Bounded model checking: unwind loops and recursion, deepen the bound until the answer is
+    /// conclusive (complete unwinding proves TRUE; a replayed counterexample proves FALSE).
+    Bmc,
+    /// Qicc: verify each assertion in the innermost loop region that holds it, climbing to the
+    /// enclosing region on failure, up to the whole program (bmc underneath).
+    Qicc,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Verification engine.
+    #[arg(long, value_enum, default_value = "bmc")]
+    pub engine: EngineArg,
+    /// Unwind every loop and recursion exactly K times instead of deepening the bound.
+    #[arg(long, value_name = "K")]
+    pub unwind: Option<u32>,
+    /// Largest bound incremental deepening tries.
+    #[arg(long, value_name = "K")]
+    pub max_unwind: Option<u32>,
+    /// Wall-clock limit in seconds; when reached the answer is UNKNOWN (timeout).
+    #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
+    pub timeout: f64,
+    /// Report every violated assertion, not only the first.
+    #[arg(long)]
+    pub all_violations: bool,
+    /// Qicc: runs of the verifier at the same time (default: number of cores).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Qicc: time limit in seconds of one run on a region (default: a share of --timeout).
+    #[arg(long, value_name = "SECONDS")]
+    pub region_timeout: Option<f64>,
+    /// Qicc: do not assume interval facts (from static analysis) at region heads.
+    #[arg(long)]
+    pub no_facts: bool,
+    /// Output format: readable text, or one JSON object on stdout.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// No progress line on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(args: VerifyArgs) -> u8 {
+    let loaded = match args.input.load() {
+        Ok(l) => l,
+        Err(d) => return input_error(&d, args.format),
+    };
+    let budget = if args.timeout > 0.0 && args.timeout.is_finite() {
+        Budget::with_timeout(Duration::from_secs_f64(args.timeout))
+    } else {
+        Budget::unlimited()
+    };
+    let cancel = budget.cancel.clone();
+    // First Ctrl-C: stop the engines and report UNKNOWN; a second one exits at once.
+    let _ = ctrlc::set_handler(move || {
+        if cancel.is_cancelled() {
+            std::process::exit(130);
+        }
+        cancel.cancel();
+    });
+
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed}] {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    });
+    let progress = bar.clone().map(|b| {
+        Arc::new(move |s: &str| b.set_message(s.to_string())) as qicc_driver::verify::Progress
+    });
+
+    let opts = VerifyOptions {
+        engine: match args.engine {
+            EngineArg::Bmc => Engine::Bmc,
+            EngineArg::Qicc => Engine::Qicc,
+        },
+        unwind: args.unwind,
+        max_unwind: args.max_unwind,
+        all_violations: args.all_violations,
+        jobs: args.jobs,
+        region_timeout: args
+            .region_timeout
+            .filter(|t| *t > 0.0 && t.is_finite())
+            .map(Duration::from_secs_f64),
+        facts: !args.no_facts,
+        progress,
+    };
+    let report = verify(&loaded, &opts, &budget);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    match args.format {
+        Format::Text => print!("{}", report.to_text()),
+        Format::Json => match serde_json::to_string_pretty(&report) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("qicc: internal error: cannot serialise the report: {e}");
+                return crate::EXIT_INTERNAL;
+            }
+        },
+    }
+    match report.verdict {
+        Verdict::True => EXIT_TRUE,
+        Verdict::False => EXIT_FALSE,
+        Verdict::Unknown => EXIT_UNKNOWN,
+    }
+}

@@ -1,0 +1,87 @@
+//! Arguments and output shared by the subcommands: the input file and its front-end options,
+//! the output format, and the one-line error report for bad input.
+
+use clap::{Args, ValueEnum};
+use qicc_driver::{load, LoadOptions, Loaded};
+use qicc_frontend::Diagnostic;
+use qicc_ir::DataModel;
+use std::path::PathBuf;
+
+#[derive(Args, Clone)]
+pub struct InputArgs {
+    /// The program: a .c file (preprocessed with gcc -E), a preprocessed .i file, or an SV-COMP
+    /// task .yml.
+    pub file: PathBuf,
+    /// ILP32 data model: int, long and pointers are 32 bits (gcc -m32). A task's data_model wins.
+    #[arg(long = "32", conflicts_with = "m64")]
+    pub m32: bool,
+    /// LP64 data model: long and pointers are 64 bits (the default). A task's data_model wins.
+    #[arg(long = "64")]
+    pub m64: bool,
+    /// Define a preprocessor macro (as gcc -D).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub defines: Vec<String>,
+    /// Add an include directory (as gcc -I).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+    /// Do not check for undefined behaviour (division by zero, over-wide shifts, writes outside
+    /// objects). Faster, but a TRUE then assumes the program has none.
+    #[arg(long)]
+    pub no_ub_checks: bool,
+}
+
+impl InputArgs {
+    pub fn load(&self) -> Result<Loaded, Diagnostic> {
+        let data_model = if self.m32 {
+            Some(DataModel::Ilp32)
+        } else if self.m64 {
+            Some(DataModel::Lp64)
+        } else {
+            None
+        };
+        load(
+            &self.file,
+            &LoadOptions {
+                data_model,
+                ub_checks: !self.no_ub_checks,
+                include_dirs: self.include_dirs.clone(),
+                defines: self.defines.clone(),
+            },
+        )
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Reports bad input: one line on stderr (and a JSON object on stdout with `--format json`).
+pub fn input_error(d: &Diagnostic, format: Format) -> u8 {
+    eprintln!("{d}");
+    if format == Format::Json {
+        let obj = serde_json::json!({
+            "verdict": "error",
+            "error": {
+                "kind": format!("{:?}", d.kind).to_lowercase(),
+                "file": d.file,
+                "line": d.line,
+                "col": d.col,
+                "message": d.message,
+            }
+        });
+        println!("{obj:#}");
+    }
+    if matches!(d.kind, qicc_frontend::DiagKind::Internal) {
+        crate::EXIT_INTERNAL
+    } else {
+        crate::EXIT_INPUT_ERROR
+    }
+}
+
+pub fn print_warnings(loaded: &Loaded) {
+    for w in &loaded.warnings {
+        eprintln!("{w}");
+    }
+}

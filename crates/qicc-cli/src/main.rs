@@ -1,0 +1,88 @@
+//! `qicc`: verify C programs with assertions.
+//!
+//! This binary only parses arguments, wires Ctrl-C and progress output, prints, and maps
+//! results to exit codes; the pipeline itself is `qicc-driver`. Exit codes are a contract with
+//! scripts and never change: 0 TRUE, 10 FALSE, 5 UNKNOWN, 6 input error (parse, type,
+//! unsupported feature, unreadable file), 1 internal error.
+
+mod cmd_cfa;
+mod cmd_regions;
+mod cmd_run;
+mod cmd_verify;
+mod common;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+pub const EXIT_TRUE: u8 = 0;
+pub const EXIT_FALSE: u8 = 10;
+pub const EXIT_UNKNOWN: u8 = 5;
+pub const EXIT_INPUT_ERROR: u8 = 6;
+pub const EXIT_INTERNAL: u8 = 1;
+
+const ABOUT: &str =
+    "Verify C programs with assertions: TRUE (no assertion can fail), FALSE (with a \
+counterexample that replays), or UNKNOWN (with the reason).";
+
+const LONG_ABOUT: &str = "\
+Verify C programs with assertions: TRUE (no assertion can fail), FALSE (with a counterexample \
+that replays), or UNKNOWN (with the reason).
+
+qicc reads SV-COMP style programs: assertions are reach_error(), __VERIFIER_assert(cond) and \
+assert(cond); inputs come from __VERIFIER_nondet_<type>(); __VERIFIER_assume(cond) restricts \
+them. Give it a .c file, a preprocessed .i file, or an SV-COMP task .yml (its data_model and \
+input_files are used).
+
+Examples:
+  qicc verify prog.c                      verify with the default engine
+  qicc verify --engine bmc --unwind 10 prog.c
+  qicc verify --format json task.yml      machine-readable result
+  qicc cfa prog.c                         print the control-flow automata (IR text)
+  qicc cfa --dot prog.c | dot -Tsvg > cfa.svg
+  qicc run --seed 3 prog.c                execute once with pseudo-random inputs
+  qicc run --inputs 5,-1,0 prog.c         execute with the given __VERIFIER_nondet_* values
+  qicc regions prog.c                     print the Region Nesting Tree
+
+Exit codes: 0 TRUE, 10 FALSE, 5 UNKNOWN, 6 input error (parse/type/unsupported/unreadable), \
+1 internal error.";
+
+#[derive(Parser)]
+#[command(name = "qicc", version, about = ABOUT, long_about = LONG_ABOUT)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Decide whether any assertion of the program can fail.
+    Verify(cmd_verify::VerifyArgs),
+    /// Print the control-flow automata qicc builds from the program (IR text or Graphviz).
+    Cfa(cmd_cfa::CfaArgs),
+    /// Execute the program once with concrete inputs and print the trace.
+    Run(cmd_run::RunArgs),
+    /// Print the Region Nesting Tree: the loops and calls qicc can verify in isolation.
+    Regions(cmd_regions::RegionsArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = std::panic::catch_unwind(move || match cli.command {
+        Command::Verify(a) => cmd_verify::run(a),
+        Command::Cfa(a) => cmd_cfa::run(a),
+        Command::Run(a) => cmd_run::run(a),
+        Command::Regions(a) => cmd_regions::run(a),
+    });
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            eprintln!("qicc: internal error: {msg} (this is a bug in qicc; please report it with the input file)");
+            ExitCode::from(EXIT_INTERNAL)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! CBMC-style regression tests: every directory under `tests/regression/` holds a C file and a
+//! `test.desc`:
+//!
+//! ```text
+//! CORE                      level: CORE (always run) or KNOWNBUG (listed, not run)
+//! main.c                    the input, relative to the directory
+//! verify --unwind 3         the qicc arguments (the input file is appended)
+//! ^EXIT=10$                 regexes that must each match a line of the output
+//! ^VERDICT: FALSE           (stdout and stderr together, plus a synthetic `EXIT=<code>` line)
+//! --
+//! ^warning                  regexes that must match no line
+//! ```
+
+use regex::Regex;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Desc {
+    level: String,
+    file: String,
+    args: Vec<String>,
+    must: Vec<String>,
+    must_not: Vec<String>,
+}
+
+fn parse_desc(path: &Path) -> Result<Desc, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    let mut next = |what: &str| {
+        lines
+            .next()
+            .map(str::to_string)
+            .ok_or_else(|| format!("{}: missing {what}", path.display()))
+    };
+    let level = next("level")?;
+    let file = next("file")?;
+    let args = next("arguments")?
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let (mut must, mut must_not, mut after) = (Vec::new(), Vec::new(), false);
+    for l in lines {
+        if l.trim().is_empty() {
+            continue;
+        }
+        if l == "--" {
+            after = true;
+        } else if after {
+            must_not.push(l.to_string());
+        } else {
+            must.push(l.to_string());
+        }
+    }
+    Ok(Desc {
+        level,
+        file,
+        args,
+        must,
+        must_not,
+    })
+}
+
+fn regression_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/regression")
+}
+
+#[test]
+fn regression_suite() {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(regression_dir())
+        .expect("tests/regression exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("test.desc").exists())
+        .collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "no regression tests found");
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for dir in &dirs {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let desc = match parse_desc(&dir.join("test.desc")) {
+            Ok(d) => d,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
+        if desc.level == "KNOWNBUG" {
+            eprintln!("regression {name}: KNOWNBUG, skipped");
+            continue;
+        }
+        ran += 1;
+        let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+            .args(&desc.args)
+            .arg(dir.join(&desc.file))
+            .current_dir(dir)
+            .output()
+            .expect("qicc runs");
+        let code = out
+            .status
+            .code()
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "signal".into());
+        let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.push_str(&String::from_utf8_lossy(&out.stderr));
+        text.push_str(&format!("\nEXIT={code}\n"));
+        for pat in &desc.must {
+            let re = Regex::new(pat).unwrap_or_else(|e| panic!("{name}: bad regex {pat}: {e}"));
+            if !text.lines().any(|l| re.is_match(l)) {
+                failures.push(format!(
+                    "{name}: no line matches {pat}\n---- output ----\n{text}"
+                ));
+            }
+        }
+        for pat in &desc.must_not {
+            let re = Regex::new(pat).unwrap_or_else(|e| panic!("{name}: bad regex {pat}: {e}"));
+            if let Some(l) = text.lines().find(|l| re.is_match(l)) {
+                failures.push(format!("{name}: forbidden line matches {pat}: {l}"));
+            }
+        }
+    }
+    eprintln!("regression: {ran} tests run, {} failures", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -1,0 +1,61 @@
+//! Loading what the user named: a `.c` file, a preprocessed `.i` file, or an SV-COMP task
+//! `.yml` (whose `data_model` overrides the command line, as SV-COMP requires).
+
+use qicc_frontend::{task, Diagnostic, Options};
+use qicc_ir::{DataModel, Program};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// `--32` / `--64`; `None`: the task's data model, else LP64.
+    pub data_model: Option<DataModel>,
+    pub ub_checks: bool,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+}
+
+/// A lowered program and what it came from.
+pub struct Loaded {
+    pub program: Program,
+    /// The C (or `.i`) file that was lowered.
+    pub source: PathBuf,
+    pub task: Option<task::Task>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+fn is_task(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yml" | "yaml")
+    )
+}
+
+pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, Diagnostic> {
+    let task = if is_task(path) {
+        Some(task::load_task(path)?)
+    } else {
+        None
+    };
+    let data_model = task
+        .as_ref()
+        .and_then(|t| t.data_model)
+        .or(opts.data_model)
+        .unwrap_or(DataModel::Lp64);
+    let source = task
+        .as_ref()
+        .map(|t| t.input_file.clone())
+        .unwrap_or_else(|| path.to_path_buf());
+    let fe = Options {
+        data_model,
+        ub_checks: opts.ub_checks,
+        include_dirs: opts.include_dirs.clone(),
+        defines: opts.defines.clone(),
+    };
+    let lowered = qicc_frontend::lower_file(&source, &fe)?;
+    Ok(Loaded {
+        program: lowered.program,
+        source,
+        task,
+        warnings: lowered.warnings,
+    })
+}

@@ -1,0 +1,16 @@
+//! The verification pipeline behind the `qicc` command line.
+//!
+//! `qicc-driver` owns everything between "a path the user typed" and "a report": it loads a C
+//! file or SV-COMP task through the front-end ([`input`]), runs the selected engine
+//! ([`verify`]), replays every counterexample on the *original* program with the interpreter
+//! before it may become a FALSE verdict, and assembles the [`report::Report`] that the CLI prints
+//! as text or JSON. Invariant: a `Verdict::False` report always carries a trace produced by a
+//! replay that reached a property assertion of the program as the front-end lowered it.
+
+pub mod input;
+pub mod report;
+pub mod verify;
+
+pub use input::{load, LoadOptions, Loaded};
+pub use report::{AssertionReport, Report, Verdict};
+pub use verify::{verify, Engine, VerifyOptions};

@@ -1,0 +1,295 @@
+//! Runs an engine on a loaded program and turns its answer into a [`Report`].
+//!
+//! The soundness gate lives here: an engine's violation becomes a FALSE verdict only after
+//! [`qicc_interp::replay`] of its witness on the program the front-end produced reaches an
+//! `error` edge of a property assertion (never of an undefined-behaviour check); otherwise the
+//! verdict is UNKNOWN and says why. A TRUE verdict needs every assertion, UB checks included,
+//! proven safe.
+
+use crate::input::Loaded;
+use crate::report::{assertion_report, Report, UbSummary, Verdict, Violation};
+use qicc_engine::{AssertionStatus, Budget, EngineResult};
+use qicc_interp::{replay, trace, Outcome, RunConfig};
+use qicc_ir::{AssertionId, Program};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Bounded model checking with incremental deepening (`qicc-bmc`).
+    Bmc,
+    /// Qicc: gambling on regions of the Region Nesting Tree with the built-in verifier
+    /// (`qicc-gamble`).
+    Qicc,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Bmc => "bmc",
+            Engine::Qicc => "qicc",
+        }
+    }
+}
+
+pub type Progress = Arc<dyn Fn(&str) + Send + Sync>;
+
+#[derive(Clone)]
+pub struct VerifyOptions {
+    pub engine: Engine,
+    /// Fixed unwinding bound (no deepening).
+    pub unwind: Option<u32>,
+    /// Cap for incremental deepening.
+    pub max_unwind: Option<u32>,
+    pub all_violations: bool,
+    /// Qicc: runs of the verifier at the same time (default: the number of cores).
+    pub jobs: Option<usize>,
+    /// Qicc: time limit of one run on a region.
+    pub region_timeout: Option<std::time::Duration>,
+    /// Qicc: assume interval facts at region heads.
+    pub facts: bool,
+    pub progress: Option<Progress>,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            engine: Engine::Bmc,
+            unwind: None,
+            max_unwind: None,
+            all_violations: false,
+            jobs: None,
+            region_timeout: None,
+            facts: true,
+            progress: None,
+        }
+    }
+}
+
+/// An engine's answer plus what the report shows about how it was found.
+struct EngineRun {
+    result: EngineResult,
+    /// Per assertion, what proved it (when the engine knows more than its own name).
+    proved_by: BTreeMap<AssertionId, String>,
+    extra: Vec<(String, serde_json::Value)>,
+}
+
+fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> EngineRun {
+    match opts.engine {
+        Engine::Bmc => {
+            let mut bmc = qicc_bmc::BmcOptions {
+                unwind: opts.unwind,
+                all_violations: opts.all_violations,
+                ..Default::default()
+            };
+            if let Some(m) = opts.max_unwind {
+                bmc.max_unwind = m;
+            }
+            if let Some(p) = &opts.progress {
+                let p = p.clone();
+                bmc.progress = Some(Box::new(move |s: &str| p(s)));
+            }
+            EngineRun {
+                result: qicc_bmc::verify(program, &bmc, budget),
+                proved_by: BTreeMap::new(),
+                extra: Vec::new(),
+            }
+        }
+        Engine::Qicc => {
+            let mut g = qicc_gamble::GambleOptions {
+                backend: qicc_gamble::Backend::Builtin(qicc_gamble::BuiltinOptions {
+                    unwind: opts.unwind,
+                    max_unwind: opts.max_unwind,
+                }),
+                region_timeout: opts.region_timeout,
+                facts: opts.facts,
+                all_violations: opts.all_violations,
+                progress: opts.progress.clone(),
+                ..Default::default()
+            };
+            if let Some(j) = opts.jobs {
+                g.jobs = j.max(1);
+            }
+            let r = qicc_gamble::verify(program, &g, budget);
+            let proved_by = program
+                .assertion_ids()
+                .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
+                .collect();
+            let extra = vec![
+                (
+                    "attempts".to_string(),
+                    serde_json::to_value(&r.attempts).unwrap_or_default(),
+                ),
+                (
+                    "assertion_history".to_string(),
+                    serde_json::to_value(&r.history).unwrap_or_default(),
+                ),
+            ];
+            EngineRun {
+                result: r.result,
+                proved_by,
+                extra,
+            }
+        }
+    }
+}
+
+/// Peak resident set size of this process in KiB (Linux), for the report's figures.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report {
+    let start = Instant::now();
+    let program = &loaded.program;
+    let EngineRun {
+        result,
+        proved_by: engine_proofs,
+        extra,
+    } = run_engine(program, opts, budget);
+
+    let status_of = |id: AssertionId| -> AssertionStatus {
+        result
+            .statuses
+            .iter()
+            .find(|(a, _)| *a == id)
+            .map(|(_, s)| s.clone())
+            .unwrap_or_else(|| AssertionStatus::Unknown("not checked".into()))
+    };
+
+    let mut violation = None;
+    let mut verdict;
+    let mut reason = result.reason.clone();
+    let mut replay_failed = None;
+    if let Some((claimed, witness)) = &result.violation {
+        let run = replay(
+            program,
+            witness,
+            &RunConfig {
+                record_trace: true,
+                ..RunConfig::default()
+            },
+        );
+        match run.outcome {
+            Outcome::ErrorReached { assertion }
+                if program.assertion(assertion).kind.is_property() =>
+            {
+                violation = Some(Violation {
+                    assertion: assertion.0,
+                    trace: trace(program, &run),
+                });
+                if assertion != *claimed {
+                    reason = Some(format!(
+                        "the witness for assertion {claimed} replays to assertion {assertion}"
+                    ));
+                }
+            }
+            other => replay_failed = Some(format!("{other:?}")),
+        }
+    }
+
+    let mut assertions = Vec::new();
+    let mut ub = UbSummary {
+        checks: 0,
+        safe: 0,
+        open: Vec::new(),
+    };
+    let mut all_safe = true;
+    for id in program.assertion_ids() {
+        let mut status = status_of(id);
+        if status == AssertionStatus::Violated
+            && violation.as_ref().map(|v| v.assertion) != Some(id.0)
+        {
+            // Only the replayed violation is reported as such.
+            status = AssertionStatus::Unknown("violation not replayed".into());
+        }
+        if status != AssertionStatus::Safe {
+            all_safe = false;
+        }
+        let proved_by = (status == AssertionStatus::Safe).then(|| {
+            engine_proofs
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| opts.engine.name().to_string())
+        });
+        let rep = assertion_report(program, id, &status, proved_by);
+        if program.assertion(id).kind.is_property() {
+            assertions.push(rep);
+        } else {
+            ub.checks += 1;
+            if status == AssertionStatus::Safe {
+                ub.safe += 1;
+            } else {
+                ub.open.push(rep);
+            }
+        }
+    }
+
+    if let Some(v) = &violation {
+        verdict = Verdict::False;
+        let a = program.assertion(AssertionId(v.assertion));
+        reason.get_or_insert_with(|| {
+            format!(
+                "assertion #{} at {} violated{}",
+                v.assertion,
+                program.span_str(a.span),
+                a.text
+                    .as_deref()
+                    .map(|t| format!(": {t}"))
+                    .unwrap_or_default()
+            )
+        });
+    } else if let Some(why) = replay_failed {
+        verdict = Verdict::Unknown;
+        reason = Some(format!(
+            "the engine's counterexample did not replay on the original program ({why})"
+        ));
+    } else if all_safe {
+        verdict = Verdict::True;
+        reason = None;
+    } else {
+        verdict = Verdict::Unknown;
+        if reason.is_none() {
+            reason = Some(match ub.open.first() {
+                Some(u) if assertions.iter().all(|a| a.status == "safe") => format!(
+                    "possible undefined behaviour ({}) at {}:{}:{}",
+                    u.kind, u.file, u.line, u.col
+                ),
+                _ => "not all assertions were decided".into(),
+            });
+        }
+    }
+    if program.assertions.iter().all(|a| !a.kind.is_property()) && verdict == Verdict::True {
+        reason = Some("the program has no assertion".into());
+        verdict = Verdict::True;
+    }
+
+    let mut stats = serde_json::Map::new();
+    stats.insert(
+        "time_ms".into(),
+        (start.elapsed().as_millis() as u64).into(),
+    );
+    for (k, v) in result.stats.into_iter().chain(extra) {
+        stats.insert(k, v);
+    }
+    if let Some(rss) = peak_rss_kib() {
+        stats.insert("peak_rss_kib".into(), rss.into());
+    }
+    Report {
+        verdict,
+        reason,
+        file: loaded.source.display().to_string(),
+        task: loaded.task.as_ref().map(|t| t.path.display().to_string()),
+        expected_verdict: loaded.task.as_ref().and_then(|t| t.expected_verdict),
+        engine: opts.engine.name().to_string(),
+        data_model: program.data_model.name(),
+        assertions,
+        ub_checks: ub,
+        violation,
+        warnings: loaded.warnings.iter().map(|w| w.to_string()).collect(),
+        stats,
+    }
+}

@@ -1,0 +1,71 @@
+//! Facts injected into region heads — the Qicc paper's own future work (Sec. 6: "insert
+//! additional facts into loop bodies as assumptions ... constant variables that can be
+//! identified using static analysis").
+//!
+//! An extracted region starts from an arbitrary state (its entry havocs). [`qicc_facts`] proves
+//! interval facts that hold at the head in *every* execution of the original program, so
+//! assuming them right after the havocs removes only entry states no execution has: every
+//! suffix that Theorem 1 maps a violation to still starts in a state the extraction allows, and
+//! a proof in the narrowed region is still a proof for the program.
+
+use qicc_analysis::extract::Extracted;
+use qicc_analysis::rnt::{NodeKind, RntNode};
+use qicc_facts::Facts;
+use qicc_ir::{HavocKind, Op, Program, VarRef};
+
+/// Assumes the facts of the region's head after the entry havocs of `ex`. Returns the facts as
+/// text (for reports), or `None` when there was nothing to add.
+pub fn inject_facts(
+    ex: &mut Extracted,
+    original: &Program,
+    facts: &Facts,
+    node: &RntNode,
+) -> Option<String> {
+    let NodeKind::Region(region) = node.kind else {
+        return None;
+    };
+    let f = original.function(region.func);
+    let mut vars: Vec<VarRef> = ex
+        .havocked_locals
+        .iter()
+        .filter_map(|n| f.find_local(n))
+        .map(VarRef::Local)
+        .collect();
+    vars.extend(
+        ex.havocked_globals
+            .iter()
+            .filter_map(|n| original.globals.iter().position(|g| &g.name == n))
+            .map(|i| VarRef::Global(qicc_ir::GlobalId(i as u32))),
+    );
+    let cond = facts.condition(original, region.func, region.head, &vars)?;
+    let text = qicc_ir::expr_str(original, Some(f), &cond);
+
+    let func = ex.program.function_mut(ex.entry);
+    // Walk the chain of entry havocs: entry -> havoc_memory -> havoc ... -> head copy.
+    let succ = func.successors();
+    let mut at = func.entry;
+    let mut last_edge = None;
+    loop {
+        let out = &succ[at.index()];
+        let [e] = out.as_slice() else { break };
+        let edge = &func.edges[e.index()];
+        if !matches!(edge.op, Op::HavocMemory | Op::Havoc(_, HavocKind::Region)) {
+            break;
+        }
+        last_edge = Some(*e);
+        at = edge.to;
+    }
+    // The extraction always starts with `havoc_memory`; without a chain there is no place
+    // that is known to be right after the havocs, so add nothing.
+    let last_edge = last_edge?;
+    let head = at;
+    let span = func.edges[last_edge.index()].span;
+    let mid = func.new_loc();
+    func.edges[last_edge.index()].to = mid;
+    func.add_edge(mid, head, Op::Assume(cond), span);
+    debug_assert!(
+        qicc_ir::verify_program(&ex.program).is_ok(),
+        "facts keep the program well-formed"
+    );
+    Some(text)
+}

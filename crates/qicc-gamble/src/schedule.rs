@@ -1,0 +1,483 @@
+//! The gambling loop: contexts climb the tree, a scheduler keeps up to `jobs` runs of X busy.
+//!
+//! A *context* is one (assertion, innermost node) pair; its current node starts at the
+//! innermost node and moves to the parent after every failed attempt. Runs are keyed by the
+//! *extraction* they verify ([`Key`]): nodes of the same function or region extract to the same
+//! program in every calling context, so one result serves every context that reaches the key.
+
+use crate::inject::inject_facts;
+use crate::{AssertionHistory, Attempt, GambleOptions, GambleResult};
+use crossbeam_channel::{unbounded, RecvTimeoutError};
+use qicc_analysis::extract::extract;
+use qicc_analysis::rnt::{build_rnt, NodeId, NodeKind, Rnt};
+use qicc_engine::{AssertionStatus, Budget, CancelToken, EngineResult};
+use qicc_facts::Facts;
+use qicc_interp::Witness;
+use qicc_ir::{AssertionId, FuncId, Loc, Program};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+/// What an extraction verifies: the whole program, a function alone, or a region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Key {
+    Root,
+    Func(FuncId),
+    Region(FuncId, Loc),
+}
+
+fn key_of(rnt: &Rnt, n: NodeId) -> Key {
+    if n == rnt.root {
+        return Key::Root;
+    }
+    match rnt.node(n).kind {
+        NodeKind::Function(f) => Key::Func(f),
+        NodeKind::Region(r) => Key::Region(r.func, r.head),
+    }
+}
+
+/// What one run established about one assertion at one key.
+#[derive(Clone, Debug)]
+enum Found {
+    Safe,
+    /// Not proven here (a counterexample in the region, an incomplete bound, a timeout).
+    NotSafe(String),
+    /// Violated in the program itself (root only), with the run's witness.
+    Violated,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum CtxState {
+    Pending,
+    Proven(String),
+    Violated,
+    Unknown(String),
+}
+
+struct Ctx {
+    assertion: AssertionId,
+    node: NodeId,
+    state: CtxState,
+}
+
+struct Job {
+    id: usize,
+    key: Key,
+    node: NodeId,
+    assertions: Vec<AssertionId>,
+    budget: Budget,
+}
+
+struct Done {
+    id: usize,
+    result: Result<EngineResult, String>,
+    time: Duration,
+    facts: Option<String>,
+}
+
+struct Running {
+    key: Key,
+    node: NodeId,
+    assertions: Vec<AssertionId>,
+    cancel: CancelToken,
+    speculative: bool,
+}
+
+/// The share of the remaining budget one non-root run may use when no region timeout is set.
+fn default_region_timeout(budget: &Budget) -> Duration {
+    match budget.remaining() {
+        Some(r) => (r / 5).clamp(Duration::from_secs(1), Duration::from_secs(30)),
+        None => Duration::from_secs(30),
+    }
+}
+
+fn depth(rnt: &Rnt, n: NodeId) -> usize {
+    rnt.ancestors(n).len()
+}
+
+/// Runs Qicc on `program`.
+pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> GambleResult {
+    let rnt = build_rnt(program);
+    let facts = opts.facts.then(|| Facts::analyze(program));
+    let mut ctxs: Vec<Ctx> = Vec::new();
+    for a in program.assertion_ids() {
+        for n in rnt.innermost_nodes(a) {
+            ctxs.push(Ctx {
+                assertion: a,
+                node: n,
+                state: CtxState::Pending,
+            });
+        }
+    }
+    let mut cache: BTreeMap<(Key, AssertionId), Found> = BTreeMap::new();
+    let mut witness: Option<(AssertionId, Witness)> = None;
+    let mut attempts: Vec<Attempt> = Vec::new();
+    let mut tries: BTreeMap<AssertionId, usize> = BTreeMap::new();
+    let mut root_reason: Option<String> = None;
+    let mut stop_reason: Option<String> = None;
+    let jobs = opts.jobs.max(1);
+    let progress = |s: &str| {
+        if let Some(p) = &opts.progress {
+            p(s)
+        }
+    };
+
+    let (job_tx, job_rx) = unbounded::<Job>();
+    let (done_tx, done_rx) = unbounded::<Done>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let job_rx = job_rx.clone();
+            let done_tx = done_tx.clone();
+            let (rnt, facts) = (&rnt, facts.as_ref());
+            scope.spawn(move || {
+                while let Ok(job) = job_rx.recv() {
+                    let start = Instant::now();
+                    let (result, facts_text) = run_job(program, rnt, facts, opts, &job);
+                    let _ = done_tx.send(Done {
+                        id: job.id,
+                        result,
+                        time: start.elapsed(),
+                        facts: facts_text,
+                    });
+                }
+            });
+        }
+        drop(done_tx);
+
+        let mut running: BTreeMap<usize, Running> = BTreeMap::new();
+        let mut next_id = 0usize;
+        loop {
+            // Move every context as far as the cache allows.
+            for c in ctxs.iter_mut().filter(|c| c.state == CtxState::Pending) {
+                loop {
+                    let key = key_of(&rnt, c.node);
+                    match cache.get(&(key, c.assertion)) {
+                        None => break,
+                        Some(Found::Safe) => {
+                            c.state = CtxState::Proven(rnt.describe(program, c.node));
+                            break;
+                        }
+                        Some(Found::Violated) => {
+                            c.state = CtxState::Violated;
+                            break;
+                        }
+                        Some(Found::NotSafe(why)) => match rnt.node(c.node).parent {
+                            Some(p) if key != Key::Root => c.node = p,
+                            _ => {
+                                c.state = CtxState::Unknown(why.clone());
+                                break;
+                            }
+                        },
+                    }
+                }
+            }
+            let violated = ctxs.iter().any(|c| c.state == CtxState::Violated);
+            if (violated && !opts.all_violations)
+                || ctxs.iter().all(|c| c.state != CtxState::Pending)
+            {
+                break;
+            }
+            if let Some(why) = budget.exhausted() {
+                stop_reason = Some(why.describe().to_string());
+                break;
+            }
+
+            // Cancel runs nobody waits for any more: a run is needed while one of its
+            // assertions has a pending context whose climb (current node and ancestors) passes
+            // through the run's key.
+            for r in running.values() {
+                let needed = ctxs.iter().any(|c| {
+                    c.state == CtxState::Pending
+                        && r.assertions.contains(&c.assertion)
+                        && std::iter::once(c.node)
+                            .chain(rnt.ancestors(c.node))
+                            .any(|n| key_of(&rnt, n) == r.key)
+                });
+                if !needed {
+                    r.cancel.cancel();
+                }
+            }
+
+            // Runs the pending contexts want now, deepest nodes first.
+            let mut wanted: BTreeMap<
+                (std::cmp::Reverse<usize>, Key),
+                (NodeId, BTreeSet<AssertionId>),
+            > = BTreeMap::new();
+            for c in ctxs.iter().filter(|c| c.state == CtxState::Pending) {
+                let key = key_of(&rnt, c.node);
+                let covered = running
+                    .values()
+                    .any(|r| r.key == key && r.assertions.contains(&c.assertion));
+                if !covered {
+                    wanted
+                        .entry((std::cmp::Reverse(depth(&rnt, c.node)), key))
+                        .or_insert_with(|| (c.node, BTreeSet::new()))
+                        .1
+                        .insert(c.assertion);
+                }
+            }
+            let mut start = |key: Key,
+                             node: NodeId,
+                             set: Vec<AssertionId>,
+                             speculative: bool,
+                             running: &mut BTreeMap<usize, Running>| {
+                let timeout = (key != Key::Root).then(|| {
+                    opts.region_timeout
+                        .unwrap_or_else(|| default_region_timeout(budget))
+                });
+                let child = budget.child(timeout);
+                let id = next_id;
+                next_id += 1;
+                for a in &set {
+                    *tries.entry(*a).or_default() += 1;
+                }
+                progress(&format!(
+                    "{}{} ({} assertion{})",
+                    if speculative { "speculatively " } else { "" },
+                    rnt.describe(program, node),
+                    set.len(),
+                    if set.len() == 1 { "" } else { "s" }
+                ));
+                running.insert(
+                    id,
+                    Running {
+                        key,
+                        node,
+                        assertions: set.clone(),
+                        cancel: child.cancel.clone(),
+                        speculative,
+                    },
+                );
+                let _ = job_tx.send(Job {
+                    id,
+                    key,
+                    node,
+                    assertions: set,
+                    budget: child,
+                });
+            };
+            for ((_, key), (node, set)) in wanted {
+                if running.len() >= jobs {
+                    break;
+                }
+                start(key, node, set.into_iter().collect(), false, &mut running);
+            }
+            if opts.speculate && running.len() < jobs {
+                // Start the parent of the deepest running node early, for the assertions that
+                // would climb there if the child fails.
+                let mut cands: Vec<(usize, NodeId, Vec<AssertionId>)> = running
+                    .values()
+                    .filter_map(|r| {
+                        let parent = rnt.node(r.node).parent?;
+                        let pkey = key_of(&rnt, parent);
+                        let set: Vec<AssertionId> = r
+                            .assertions
+                            .iter()
+                            .copied()
+                            .filter(|a| !cache.contains_key(&(pkey, *a)))
+                            .filter(|a| {
+                                !running
+                                    .values()
+                                    .any(|o| o.key == pkey && o.assertions.contains(a))
+                            })
+                            .collect();
+                        (!set.is_empty()).then(|| (depth(&rnt, parent), parent, set))
+                    })
+                    .collect();
+                cands.sort_by_key(|c| std::cmp::Reverse(c.0));
+                for (_, parent, set) in cands {
+                    if running.len() >= jobs {
+                        break;
+                    }
+                    start(key_of(&rnt, parent), parent, set, true, &mut running);
+                }
+            }
+            if running.is_empty() {
+                // Nothing runs and nothing could start: every pending context waits for a key
+                // that is cached (handled above) — cannot happen, but never spin.
+                stop_reason.get_or_insert_with(|| "internal: no run could be started".into());
+                break;
+            }
+
+            let done = match done_rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(d) => d,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            let Some(job) = running.remove(&done.id) else {
+                continue;
+            };
+            let name = rnt.describe(program, job.node);
+            let mut proved = Vec::new();
+            let outcome;
+            match done.result {
+                Err(e) => {
+                    outcome = format!("error: {e}");
+                    for a in &job.assertions {
+                        cache
+                            .entry((job.key, *a))
+                            .or_insert_with(|| Found::NotSafe(e.clone()));
+                    }
+                }
+                Ok(r) => {
+                    let cancelled = job.cancel.is_cancelled();
+                    for a in &job.assertions {
+                        let status = r
+                            .statuses
+                            .iter()
+                            .find(|(x, _)| x == a)
+                            .map(|(_, s)| s.clone());
+                        let found = match status {
+                            Some(AssertionStatus::Safe) => {
+                                proved.push(a.0);
+                                Found::Safe
+                            }
+                            Some(AssertionStatus::Violated) if job.key == Key::Root => {
+                                Found::Violated
+                            }
+                            Some(AssertionStatus::Violated) => {
+                                Found::NotSafe(format!("counterexample in {name}"))
+                            }
+                            Some(AssertionStatus::Unknown(why)) => Found::NotSafe(why),
+                            None => Found::NotSafe("no answer".into()),
+                        };
+                        if job.key == Key::Root {
+                            if let Found::NotSafe(why) = &found {
+                                root_reason.get_or_insert_with(|| why.clone());
+                            }
+                        }
+                        // A cancelled run's "unknown" says nothing; keep it out of the cache
+                        // so the key can be tried again if a context still needs it.
+                        if cancelled && !matches!(found, Found::Safe) {
+                            continue;
+                        }
+                        cache.entry((job.key, *a)).or_insert(found);
+                    }
+                    if job.key == Key::Root {
+                        if let Some(v) = r.violation {
+                            witness.get_or_insert(v);
+                        }
+                        if root_reason.is_none() {
+                            root_reason = r.reason.clone();
+                        }
+                    }
+                    outcome = if cancelled {
+                        "cancelled".to_string()
+                    } else if proved.len() == job.assertions.len() {
+                        "proved all".to_string()
+                    } else if !proved.is_empty() {
+                        "proved some".to_string()
+                    } else {
+                        match &r.reason {
+                            Some(why) => format!("failed: {why}"),
+                            None => "failed".to_string(),
+                        }
+                    };
+                }
+            }
+            attempts.push(Attempt {
+                node: name,
+                assertions: job.assertions.iter().map(|a| a.0).collect(),
+                proved,
+                outcome,
+                time_ms: done.time.as_millis() as u64,
+                speculative: job.speculative,
+                facts: done.facts,
+            });
+        }
+        for r in running.values() {
+            r.cancel.cancel();
+        }
+        drop(job_tx);
+    });
+
+    // Results per assertion.
+    let mut statuses = Vec::new();
+    let mut history = Vec::new();
+    for a in program.assertion_ids() {
+        let mine: Vec<&Ctx> = ctxs.iter().filter(|c| c.assertion == a).collect();
+        let status = if mine.iter().all(|c| matches!(c.state, CtxState::Proven(_))) {
+            AssertionStatus::Safe
+        } else if mine.iter().any(|c| c.state == CtxState::Violated)
+            && witness.as_ref().is_some_and(|(w, _)| *w == a)
+        {
+            AssertionStatus::Violated
+        } else {
+            let why = mine
+                .iter()
+                .find_map(|c| match &c.state {
+                    CtxState::Unknown(w) => Some(w.clone()),
+                    _ => None,
+                })
+                .or_else(|| stop_reason.clone())
+                .unwrap_or_else(|| {
+                    "not decided (the search stopped at the first violation)".into()
+                });
+            AssertionStatus::Unknown(why)
+        };
+        statuses.push((a, status));
+        history.push(AssertionHistory {
+            assertion: a.0,
+            proved_in: mine
+                .iter()
+                .map(|c| match &c.state {
+                    CtxState::Proven(n) => Some(n.clone()),
+                    _ => None,
+                })
+                .collect(),
+            attempts: tries.get(&a).copied().unwrap_or(0),
+        });
+    }
+    let all_safe = statuses.iter().all(|(_, s)| *s == AssertionStatus::Safe);
+    let reason = if all_safe || witness.is_some() {
+        None
+    } else {
+        stop_reason
+            .clone()
+            .or(root_reason)
+            .or_else(|| Some("not every assertion was proven in a region".into()))
+    };
+    let stats = vec![
+        (
+            "regions_tried".to_string(),
+            serde_json::json!(attempts.len()),
+        ),
+        ("rnt_nodes".to_string(), serde_json::json!(rnt.nodes.len())),
+        (
+            "speculative_runs".to_string(),
+            serde_json::json!(attempts.iter().filter(|a| a.speculative).count()),
+        ),
+    ];
+    GambleResult {
+        result: EngineResult {
+            statuses,
+            violation: witness,
+            reason,
+            stats,
+        },
+        attempts,
+        history,
+    }
+}
+
+/// Extracts the job's node, adds facts, runs X.
+fn run_job(
+    program: &Program,
+    rnt: &Rnt,
+    facts: Option<&Facts>,
+    opts: &GambleOptions,
+    job: &Job,
+) -> (Result<EngineResult, String>, Option<String>) {
+    let mut ex = match extract(program, rnt, job.node, &job.assertions) {
+        Ok(ex) => ex,
+        Err(e) => return (Err(e.to_string()), None),
+    };
+    let facts_text = match facts {
+        Some(f) if job.key != Key::Root => inject_facts(&mut ex, program, f, rnt.node(job.node)),
+        _ => None,
+    };
+    let batch = job.key != Key::Root || opts.all_violations;
+    (
+        Ok(opts.backend.run(&ex.program, batch, &job.budget)),
+        facts_text,
+    )
+}
