@@ -94,7 +94,7 @@ fn regression_suite() {
         ran += 1;
         let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
             .args(&desc.args)
-            .arg(dir.join(&desc.file))
+            .arg(&desc.file)
             .current_dir(dir)
             .output()
             .expect("qicc runs");

@@ -1,0 +1,6 @@
+struct s { int a; };
+int main(void) {
+  struct s v;
+  v.a = 1;
+  return v.b;
+}
