@@ -1,0 +1,161 @@
+//! The qicc C front-end: a C program (or an SV-COMP task) in, a [`qicc_ir::Program`] out.
+//!
+//! Pipeline: `gcc -E` (module `preprocess`) → lang-c parse (`parse`) → C types (`types`) and
+//! lowering to IR (`lower`), with positions mapped back to the original files (`source_map`).
+//! Every result passes `qicc_ir::verify_program`; every failure is one [`Diagnostic`] naming
+//! a `file:line:col`. What is modelled, what is rejected as unsupported and the known
+//! approximations are listed in the docs of the `lower` module.
+//!
+//! Invariant: no input makes this crate panic or overflow its stack: parsing and lowering run
+//! on a thread with a large stack, and a panic there (a bug) becomes an internal error.
+
+pub mod diag;
+mod lower;
+mod parse;
+mod preprocess;
+mod source_map;
+pub mod task;
+mod types;
+
+pub use diag::{DiagKind, Diagnostic};
+pub use qicc_ir::DataModel;
+
+use std::path::{Path, PathBuf};
+
+/// How to read and lower a program.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub data_model: DataModel,
+    /// Insert undefined-behaviour checks (division by zero, shifts, invalid writes and frees,
+    /// oversized allocations).
+    pub ub_checks: bool,
+    /// `-I` directories for the preprocessor.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D` definitions for the preprocessor (`NAME` or `NAME=VALUE`).
+    pub defines: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            data_model: DataModel::Lp64,
+            ub_checks: true,
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+        }
+    }
+}
+
+/// A lowered program and what the user should know about how it was modelled.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    pub program: qicc_ir::Program,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Stack size of the thread that parses and lowers (the parser and the lowering recurse on
+/// the nesting depth of the source).
+const STACK_SIZE: usize = 512 << 20;
+
+/// Lowers a `.c` file (preprocessed with `gcc -E`) or a `.i` file (already preprocessed).
+pub fn lower_file(path: &Path, opts: &Options) -> Result<Lowered, Diagnostic> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        Diagnostic::new(DiagKind::Io, &shown, 1, 1, format!("cannot read file: {e}"))
+    })?;
+    let text = parse::check_text(&shown, &bytes)?;
+    let preprocessed = path.extension().and_then(|e| e.to_str()) == Some("i");
+    if preprocessed {
+        return run_guarded(shown, text, Vec::new(), opts.clone());
+    }
+    let pp = preprocess::preprocess(
+        preprocess::Input::File(path),
+        opts.data_model,
+        &opts.include_dirs,
+        &opts.defines,
+    )?;
+    run_guarded(shown, pp.text, pp.warnings, opts.clone())
+}
+
+/// Lowers C source text; `preprocessed`: the text is already the output of a preprocessor
+/// (otherwise it goes through `gcc -E`, with `#include`s relative to the working directory).
+pub fn lower_source(
+    file_name: &str,
+    text: &str,
+    preprocessed: bool,
+    opts: &Options,
+) -> Result<Lowered, Diagnostic> {
+    let text = parse::check_text(file_name, text.as_bytes())?;
+    if preprocessed {
+        return run_guarded(file_name.to_string(), text, Vec::new(), opts.clone());
+    }
+    let pp = preprocess::preprocess(
+        preprocess::Input::Text {
+            name: file_name,
+            text: &text,
+        },
+        opts.data_model,
+        &opts.include_dirs,
+        &opts.defines,
+    )?;
+    run_guarded(file_name.to_string(), pp.text, pp.warnings, opts.clone())
+}
+
+/// Parses and lowers on a thread with a large stack; a panic there becomes an internal error.
+fn run_guarded(
+    file: String,
+    text: String,
+    mut warnings: Vec<Diagnostic>,
+    opts: Options,
+) -> Result<Lowered, Diagnostic> {
+    let f2 = file.clone();
+    // glibc's <stddef.h> for i386 names `__float128`, which lang-c does not know: declare it
+    // (as a floating-point type, so that any use is reported as unsupported). The line marker
+    // after the prelude keeps line numbers of marker-less text right.
+    let full = format!(
+        "typedef long double __float128;\n# 1 \"{}\"\n{text}",
+        file.replace('\\', "\\\\").replace('"', "\\\"")
+    );
+    let handle = std::thread::Builder::new()
+        .name("qicc-frontend".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || {
+            let map = source_map::SourceMap::new(&full, &f2);
+            let unit = parse::parse(&full, &map, &text, opts.data_model)?;
+            lower::lower_unit(&full, &map, &unit, &opts)
+        });
+    let handle = match handle {
+        Ok(h) => h,
+        Err(e) => {
+            return Err(Diagnostic::new(
+                DiagKind::Internal,
+                file,
+                1,
+                1,
+                format!("cannot start the front-end thread: {e}"),
+            ))
+        }
+    };
+    match handle.join() {
+        Ok(Ok(mut lowered)) => {
+            warnings.append(&mut lowered.warnings);
+            lowered.warnings = warnings;
+            Ok(lowered)
+        }
+        Ok(Err(d)) => Err(d),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(Diagnostic::new(
+                DiagKind::Internal,
+                file,
+                1,
+                1,
+                format!("the front-end panicked (a bug): {msg}"),
+            ))
+        }
+    }
+}

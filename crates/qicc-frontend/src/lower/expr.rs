@@ -1,0 +1,1769 @@
+//! Expressions: C values to IR expressions and edges, with C's conversions.
+//!
+//! An expression lowers to a [`Val`]: an lvalue ([`LVal`]: an IR variable or a memory
+//! address, with its C type), an rvalue ([`RVal`]: a pure IR expression with its C type; a
+//! struct rvalue is the address of memory holding it), or a function designator. Side
+//! effects (assignments, calls, checks) become edges emitted in evaluation order; the pure
+//! expression returned is evaluated where it is used.
+//!
+//! Invariants:
+//! - Sequencing: when an operand's value is computed before a sibling with side effects, it is
+//!   first copied to a temporary (`stabilize`), so that evaluation is strictly left to right.
+//! - Integer promotions and the usual arithmetic conversions are applied exactly as C11 6.3
+//!   says, for the data model's sizes; signed overflow wraps.
+//! - Undefined-behaviour checks precede the operation they guard: divisor zero and
+//!   `INT_MIN / -1`, shift amount outside `[0, width)`, writes outside a live object.
+//! - `&&`, `||` and `?:` evaluate only what C evaluates (control flow, unless the skipped
+//!   operand has no effect and no check at all).
+
+use super::scope::{Sym, VarId};
+use super::{fold, Ctx, GStorage, LocalPlace, R};
+use crate::types::{CType, IntKind};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use qicc_ir::{BinOp, Expr, Op, Ty, UbKind, VarRef};
+use std::rc::Rc;
+
+#[derive(Clone, Debug)]
+pub struct RVal {
+    pub e: Expr,
+    pub ty: CType,
+}
+
+#[derive(Clone, Debug)]
+pub enum Place {
+    Var(VarRef),
+    Mem(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct LVal {
+    pub place: Place,
+    pub ty: CType,
+}
+
+#[derive(Clone, Debug)]
+pub enum Val {
+    L(LVal),
+    R(RVal),
+    /// A function designator (index into the function table).
+    Func(usize),
+}
+
+impl RVal {
+    pub fn void() -> RVal {
+        RVal {
+            e: Expr::int(32, 0),
+            ty: CType::Void,
+        }
+    }
+}
+
+/// Whether lowering `e` emits no edge at all (no side effect, no call, no check): such
+/// operands of `&&`, `||` and `?:` can be evaluated unconditionally.
+pub fn is_simple(e: &Node<Expression>) -> bool {
+    use BinaryOperator as B;
+    match &e.node {
+        Expression::Identifier(_)
+        | Expression::Constant(_)
+        | Expression::StringLiteral(_)
+        | Expression::SizeOfTy(_)
+        | Expression::SizeOfVal(_)
+        | Expression::AlignOf(_)
+        | Expression::OffsetOf(_) => true,
+        Expression::Member(m) => is_simple(&m.node.expression),
+        Expression::UnaryOperator(u) => match u.node.operator.node {
+            UnaryOperator::PostIncrement
+            | UnaryOperator::PostDecrement
+            | UnaryOperator::PreIncrement
+            | UnaryOperator::PreDecrement => false,
+            _ => is_simple(&u.node.operand),
+        },
+        Expression::Cast(c) => is_simple(&c.node.expression),
+        Expression::BinaryOperator(b) => {
+            let ok_op = match b.node.operator.node {
+                B::Assign
+                | B::AssignMultiply
+                | B::AssignDivide
+                | B::AssignModulo
+                | B::AssignPlus
+                | B::AssignMinus
+                | B::AssignShiftLeft
+                | B::AssignShiftRight
+                | B::AssignBitwiseAnd
+                | B::AssignBitwiseXor
+                | B::AssignBitwiseOr => false,
+                // Checked operations are simple only with a literal operand that makes the
+                // check trivially true.
+                B::Divide | B::Modulo => matches!(literal(&b.node.rhs), Some(v) if v > 1),
+                B::ShiftLeft | B::ShiftRight => matches!(literal(&b.node.rhs), Some(v) if v < 32),
+                _ => true,
+            };
+            ok_op && is_simple(&b.node.lhs) && is_simple(&b.node.rhs)
+        }
+        Expression::Conditional(c) => {
+            is_simple(&c.node.condition)
+                && is_simple(&c.node.then_expression)
+                && is_simple(&c.node.else_expression)
+        }
+        Expression::Comma(es) => es.iter().all(is_simple),
+        _ => false,
+    }
+}
+
+/// Whether evaluating `e` may change a variable or memory (assignments, `++`/`--`, calls,
+/// statement expressions). Checks and reads change nothing.
+pub fn modifies_state(e: &Node<Expression>) -> bool {
+    effects(e).0
+}
+
+/// Whether evaluating `e` may assign a local variable held in an IR variable: only an
+/// assignment, `++`/`--` or a statement expression can (a callee cannot reach them, their
+/// address is never taken).
+pub fn writes_registers(e: &Node<Expression>) -> bool {
+    effects(e).1
+}
+
+/// (may change state, may assign register variables), syntactically.
+fn effects(e: &Node<Expression>) -> (bool, bool) {
+    use BinaryOperator as B;
+    let both = |a: (bool, bool), b: (bool, bool)| (a.0 || b.0, a.1 || b.1);
+    match &e.node {
+        Expression::Identifier(_)
+        | Expression::Constant(_)
+        | Expression::StringLiteral(_)
+        | Expression::SizeOfTy(_)
+        | Expression::SizeOfVal(_)
+        | Expression::AlignOf(_)
+        | Expression::OffsetOf(_) => (false, false),
+        Expression::Member(m) => effects(&m.node.expression),
+        Expression::UnaryOperator(u) => match u.node.operator.node {
+            UnaryOperator::PostIncrement
+            | UnaryOperator::PostDecrement
+            | UnaryOperator::PreIncrement
+            | UnaryOperator::PreDecrement => (true, true),
+            _ => effects(&u.node.operand),
+        },
+        Expression::Cast(c) => effects(&c.node.expression),
+        Expression::BinaryOperator(b) => match b.node.operator.node {
+            B::Assign
+            | B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr => (true, true),
+            _ => both(effects(&b.node.lhs), effects(&b.node.rhs)),
+        },
+        Expression::Conditional(c) => both(
+            effects(&c.node.condition),
+            both(
+                effects(&c.node.then_expression),
+                effects(&c.node.else_expression),
+            ),
+        ),
+        Expression::Comma(es) => es
+            .iter()
+            .fold((false, false), |acc, x| both(acc, effects(x))),
+        Expression::Call(c) => {
+            let args = c
+                .node
+                .arguments
+                .iter()
+                .fold((false, false), |acc, x| both(acc, effects(x)));
+            (true, args.1)
+        }
+        Expression::CompoundLiteral(_) => (true, false),
+        Expression::GenericSelection(_) | Expression::VaArg(_) | Expression::Statement(_) => {
+            (true, true)
+        }
+    }
+}
+
+/// Whether an expression reads state a call could change (globals, memory).
+fn reads_shared(e: &Expr) -> bool {
+    let mut r = false;
+    e.visit(&mut |x| {
+        r |= matches!(
+            x,
+            Expr::Var(VarRef::Global(_)) | Expr::Load(..) | Expr::Valid(..)
+        )
+    });
+    r
+}
+
+/// The value of a plain decimal/hex/octal integer literal without suffix tricks.
+fn literal(e: &Node<Expression>) -> Option<u64> {
+    if let Expression::Constant(c) = &e.node {
+        if let Constant::Integer(i) = &c.node {
+            return parse_digits(&i.base, &i.number).and_then(|v| u64::try_from(v).ok());
+        }
+    }
+    None
+}
+
+pub fn parse_digits(base: &IntegerBase, digits: &str) -> Option<u128> {
+    let radix = match base {
+        IntegerBase::Decimal => 10,
+        IntegerBase::Octal => 8,
+        IntegerBase::Hexadecimal => 16,
+        IntegerBase::Binary => 2,
+    };
+    let digits = digits.trim_start_matches(['0']);
+    if digits.is_empty() {
+        return Some(0);
+    }
+    u128::from_str_radix(digits, radix).ok()
+}
+
+impl<'a> Ctx<'a> {
+    pub fn irty(&self, t: &CType, at: usize) -> R<Ty> {
+        match self.types.ir_ty(t) {
+            Some(ty) => Ok(ty),
+            None => {
+                if t.is_float() {
+                    return Err(self.unsupported(at, "floating point"));
+                }
+                Err(self.type_err(
+                    at,
+                    format!("'{}' used where a scalar is required", self.types.show(t)),
+                ))
+            }
+        }
+    }
+
+    /// `sizeof`, with `void` and functions 1 (GNU) and incomplete types an error.
+    pub fn size_of(&self, t: &CType, at: usize) -> R<u64> {
+        if let Some(p) = self.layout_problem(t) {
+            return Err(p);
+        }
+        match t {
+            CType::Void | CType::Func(_) => Ok(1),
+            _ => self.types.size_of(t).ok_or_else(|| {
+                self.type_err(at, format!("incomplete type '{}'", self.types.show(t)))
+            }),
+        }
+    }
+
+    pub fn rvalue(&mut self, e: &'a Node<Expression>) -> R<RVal> {
+        let v = self.lower(e)?;
+        self.to_rvalue(v, e.span.start)
+    }
+
+    pub fn lvalue(&mut self, e: &'a Node<Expression>) -> R<LVal> {
+        match self.lower(e)? {
+            Val::L(lv) => Ok(lv),
+            Val::R(_) => Err(self.type_err(e.span.start, "expression is not assignable")),
+            Val::Func(_) => Err(self.type_err(e.span.start, "a function is not assignable")),
+        }
+    }
+
+    /// Evaluates `e` for its side effects only.
+    pub fn void_expr(&mut self, e: &'a Node<Expression>) -> R<()> {
+        // `i++;` is `++i;` when the value is not used (no temporary for the old value).
+        if let Expression::UnaryOperator(u) = &e.node {
+            let at = u.node.operator.span.start;
+            match u.node.operator.node {
+                UnaryOperator::PostIncrement => {
+                    return self.incdec(&u.node.operand, true, false, at).map(|_| ())
+                }
+                UnaryOperator::PostDecrement => {
+                    return self.incdec(&u.node.operand, false, false, at).map(|_| ())
+                }
+                _ => {}
+            }
+        }
+        match self.lower(e)? {
+            Val::R(rv) if rv.ty.is_float() => Err(self.unsupported(e.span.start, "floating point")),
+            Val::L(lv) if lv.ty.is_float() => Err(self.unsupported(e.span.start, "floating point")),
+            _ => Ok(()),
+        }
+    }
+
+    pub fn to_rvalue(&mut self, v: Val, at: usize) -> R<RVal> {
+        match v {
+            Val::R(rv) => {
+                if rv.ty.is_float() {
+                    return Err(self.unsupported(at, "floating point"));
+                }
+                Ok(rv)
+            }
+            Val::L(lv) => self.read(&lv, at),
+            Val::Func(i) => Err(self.unsupported(
+                at,
+                format!(
+                    "function pointers (function '{}' used as a value)",
+                    self.funcs[i].name
+                ),
+            )),
+        }
+    }
+
+    /// The value of an lvalue (arrays decay to a pointer to their first element; structs
+    /// are their address).
+    pub fn read(&mut self, lv: &LVal, at: usize) -> R<RVal> {
+        match &lv.ty {
+            CType::Array(elem, _) => match &lv.place {
+                Place::Mem(a) => Ok(RVal {
+                    e: a.clone(),
+                    ty: CType::Pointer(elem.clone()),
+                }),
+                Place::Var(_) => Err(self.internal(at, "array held in a variable")),
+            },
+            CType::Record(_) => match &lv.place {
+                Place::Mem(a) => Ok(RVal {
+                    e: a.clone(),
+                    ty: lv.ty.clone(),
+                }),
+                Place::Var(_) => Err(self.internal(at, "struct held in a variable")),
+            },
+            CType::Void => Ok(RVal::void()),
+            CType::Func(_) => Err(self.unsupported(at, "function pointers")),
+            CType::Float(_) => Err(self.unsupported(at, "floating point")),
+            t => {
+                if self.const_depth > 0 {
+                    return Err(
+                        self.type_err(at, "initializer element is not a constant expression")
+                    );
+                }
+                let ty = self.irty(t, at)?;
+                let e = match &lv.place {
+                    Place::Var(v) => Expr::Var(*v),
+                    Place::Mem(a) => Expr::load(ty, a.clone()),
+                };
+                Ok(RVal { e, ty: t.clone() })
+            }
+        }
+    }
+
+    /// Whether a write of `n` bytes at `addr` may fall outside a live object: not when the
+    /// address is a constant offset into a stack object of this function or a writable
+    /// static object and the bytes fit.
+    fn write_may_be_invalid(&self, addr: &Expr, n: u64) -> bool {
+        let (base, off) = match addr {
+            Expr::Binary(BinOp::Add, b, o) => match o.as_const() {
+                Some(o) => (&**b, o),
+                None => return true,
+            },
+            other => (other, 0),
+        };
+        let size = match base {
+            Expr::Var(VarRef::Local(l)) => self
+                .fs
+                .as_ref()
+                .and_then(|fs| fs.stack_sizes.get(l).copied()),
+            Expr::ObjAddr(o) => self
+                .program
+                .object(*o)
+                .filter(|obj| !obj.readonly)
+                .map(|obj| obj.size),
+            _ => None,
+        };
+        match size {
+            Some(s) => off.checked_add(n).is_none_or(|end| end > s),
+            None => true,
+        }
+    }
+
+    /// Stores a scalar value (already converted to the lvalue's type).
+    pub fn write(&mut self, lv: &LVal, v: Expr, at: usize) -> R<()> {
+        match &lv.place {
+            Place::Var(var) => self.emit(Op::Assign(*var, v), at),
+            Place::Mem(addr) => {
+                let ty = self.irty(&lv.ty, at)?;
+                let n = ty.bits() as u64 / 8;
+                if self.write_may_be_invalid(addr, n) {
+                    self.check(
+                        Expr::valid(n as u32, addr.clone()),
+                        UbKind::InvalidWrite,
+                        at,
+                    )?;
+                }
+                self.emit(
+                    Op::Store {
+                        ty,
+                        addr: addr.clone(),
+                        value: v,
+                    },
+                    at,
+                )
+            }
+        }
+    }
+
+    /// Checks that `len` bytes at `dst` may be written (both ends, when `len > 0`).
+    pub fn check_range(&mut self, dst: &Expr, len: &Expr, at: usize) -> R<()> {
+        if let Some(n) = len.as_const() {
+            if n == 0 || !self.write_may_be_invalid(dst, n) {
+                return Ok(());
+            }
+        }
+        let ptr = self.ptr_ty();
+        let last = fold::bin(
+            BinOp::Add,
+            dst.clone(),
+            fold::bin(BinOp::Sub, len.clone(), Expr::konst(ptr, 1)),
+        );
+        let ok = fold::bin(
+            BinOp::Or,
+            fold::bin(BinOp::Eq, len.clone(), Expr::konst(ptr, 0)),
+            fold::bin(
+                BinOp::And,
+                Expr::valid(1, dst.clone()),
+                Expr::valid(1, last),
+            ),
+        );
+        self.check(ok, UbKind::InvalidWrite, at)
+    }
+
+    /// Copies a struct (C assignment of structs).
+    pub fn copy_bytes(&mut self, dst: Expr, src: Expr, size: u64, at: usize) -> R<()> {
+        let len = Expr::konst(self.ptr_ty(), size);
+        self.check_range(&dst, &len, at)?;
+        self.emit(Op::MemCopy { dst, src, len }, at)
+    }
+
+    /// The value `e` keeps even if the program changes state before it is used.
+    pub fn stab(&mut self, rv: RVal, at: usize) -> R<RVal> {
+        if !self.in_function() || rv.ty.is_void() {
+            return Ok(rv);
+        }
+        let ty = match &rv.ty {
+            CType::Record(_) | CType::Array(..) => self.ptr_ty(),
+            t => self.irty(t, at)?,
+        };
+        let fs = self.fs(at)?;
+        if fs.b.is_stable(&rv.e) {
+            return Ok(rv);
+        }
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let e = fs.b.materialize(rv.e, ty);
+        Ok(RVal { e, ty: rv.ty })
+    }
+
+    /// `rv`, computed before `next` is evaluated, made immune to `next`'s side effects.
+    pub fn stab_before(&mut self, rv: RVal, next: &Node<Expression>, at: usize) -> R<RVal> {
+        if !modifies_state(next) || (!writes_registers(next) && !reads_shared(&rv.e)) {
+            return Ok(rv);
+        }
+        self.stab(rv, at)
+    }
+
+    /// An lvalue whose address keeps its value while `next` is evaluated.
+    pub fn stab_lval_before(&mut self, lv: LVal, next: &Node<Expression>, at: usize) -> R<LVal> {
+        match &lv.place {
+            Place::Mem(a)
+                if modifies_state(next) && (writes_registers(next) || reads_shared(a)) =>
+            {
+                self.stab_lval(lv, at)
+            }
+            _ => Ok(lv),
+        }
+    }
+
+    /// An lvalue whose address keeps its value (for read-modify-write).
+    pub fn stab_lval(&mut self, lv: LVal, at: usize) -> R<LVal> {
+        match lv.place {
+            Place::Mem(a) if self.in_function() => {
+                let ptr = self.ptr_ty();
+                let fs = self.fs(at)?;
+                let a = if fs.b.is_stable(&a) {
+                    a
+                } else {
+                    let span = self.span(at);
+                    let fs = self.fs(at)?;
+                    fs.b.span = span;
+                    fs.b.materialize(a, ptr)
+                };
+                Ok(LVal {
+                    place: Place::Mem(a),
+                    ty: lv.ty,
+                })
+            }
+            _ => Ok(lv),
+        }
+    }
+
+    // ---- conversions ----
+
+    /// Converts a value to type `to` as C's assignment/cast conversion does.
+    pub fn convert(&mut self, v: RVal, to: &CType, at: usize) -> R<Expr> {
+        let from = &v.ty;
+        if from.is_float() || to.is_float() {
+            return Err(self.unsupported(at, "floating point"));
+        }
+        match (from, to) {
+            (_, CType::Void) => Ok(Expr::int(32, 0)),
+            (CType::Int(a), CType::Int(b)) => {
+                let (ta, tb) = (self.irty(from, at)?, self.irty(to, at)?);
+                if *b == IntKind::Bool && *a != IntKind::Bool {
+                    return Ok(fold::from_bool(fold::to_bool(v.e, ta), tb));
+                }
+                Ok(fold::resize(v.e, ta, tb, a.is_signed()))
+            }
+            (CType::Pointer(_), CType::Int(b)) => {
+                let (ta, tb) = (self.ptr_ty(), self.irty(to, at)?);
+                if *b == IntKind::Bool {
+                    return Ok(fold::from_bool(fold::to_bool(v.e, ta), tb));
+                }
+                // gcc sign-extends a pointer converted to a wider integer.
+                Ok(fold::resize(v.e, ta, tb, true))
+            }
+            (CType::Int(a), CType::Pointer(_)) => {
+                let (ta, tb) = (self.irty(from, at)?, self.ptr_ty());
+                Ok(fold::resize(v.e, ta, tb, a.is_signed()))
+            }
+            (CType::Pointer(_), CType::Pointer(_)) => Ok(v.e),
+            (CType::Record(a), CType::Record(b)) if a == b => Ok(v.e),
+            (CType::Array(..), CType::Pointer(_)) => Ok(v.e),
+            (CType::Func(_), _) => Err(self.unsupported(at, "function pointers")),
+            (_, CType::Pointer(p)) if p.is_func() => Err(self.unsupported(at, "function pointers")),
+            _ => Err(self.type_err(
+                at,
+                format!(
+                    "cannot convert '{}' to '{}'",
+                    self.types.show(from),
+                    self.types.show(to)
+                ),
+            )),
+        }
+    }
+
+    pub fn convert_rv(&mut self, v: RVal, to: &CType, at: usize) -> R<RVal> {
+        let e = self.convert(v, to, at)?;
+        Ok(RVal { e, ty: to.clone() })
+    }
+
+    /// The truth value of a scalar (`!= 0`) as a bool.
+    pub fn truth(&mut self, v: RVal, at: usize) -> R<Expr> {
+        match &v.ty {
+            CType::Int(_) | CType::Pointer(_) => {
+                let t = self.irty(&v.ty, at)?;
+                Ok(fold::to_bool(v.e, t))
+            }
+            CType::Float(_) => Err(self.unsupported(at, "floating point")),
+            t => Err(self.type_err(
+                at,
+                format!("'{}' used where a scalar is required", self.types.show(t)),
+            )),
+        }
+    }
+
+    fn int_kind(&self, v: &RVal, at: usize) -> R<IntKind> {
+        match &v.ty {
+            CType::Int(k) => Ok(*k),
+            CType::Float(_) => Err(self.unsupported(at, "floating point")),
+            t => Err(self.type_err(
+                at,
+                format!(
+                    "invalid operand of type '{}' (an integer is required)",
+                    self.types.show(t)
+                ),
+            )),
+        }
+    }
+
+    fn promote_rv(&mut self, v: RVal, at: usize) -> R<RVal> {
+        let k = self.int_kind(&v, at)?;
+        let to = self.types.promote(&CType::Int(k));
+        self.convert_rv(v, &to, at)
+    }
+
+    // ---- the expression dispatcher ----
+
+    pub fn lower(&mut self, e: &'a Node<Expression>) -> R<Val> {
+        let at = e.span.start;
+        match &e.node {
+            Expression::Identifier(id) => self.identifier(&id.node.name, at),
+            Expression::Constant(c) => self.constant(&c.node, at).map(Val::R),
+            Expression::StringLiteral(s) => {
+                let (bytes, elem, len) = self.string_literal(&s.node, at)?;
+                let obj = self.string_object(bytes, at);
+                Ok(Val::L(LVal {
+                    place: Place::Mem(Expr::ObjAddr(obj)),
+                    ty: CType::Array(Rc::new(elem), Some(len)),
+                }))
+            }
+            Expression::GenericSelection(g) => {
+                let t = self.expr_type(&g.node.expression)?;
+                let t = decay(t);
+                let mut default = None;
+                for a in &g.node.associations {
+                    match &a.node {
+                        GenericAssociation::Type(ta) => {
+                            let ty = self.type_name(&ta.node.type_name)?;
+                            if ty == t {
+                                return self.lower(&ta.node.expression);
+                            }
+                        }
+                        GenericAssociation::Default(d) => default = Some(&**d),
+                    }
+                }
+                match default {
+                    Some(d) => self.lower(d),
+                    None => Err(self.type_err(at, "no _Generic association matches")),
+                }
+            }
+            Expression::Member(m) => self.member(m),
+            Expression::Call(c) => self.call(c, e.span.start),
+            Expression::CompoundLiteral(cl) => self.compound_literal(cl),
+            Expression::SizeOfTy(s) => {
+                let t = self.type_name(&s.node.0)?;
+                let n = self.size_of(&t, at)?;
+                Ok(Val::R(self.size_const(n)))
+            }
+            Expression::SizeOfVal(s) => {
+                let t = self.expr_type(&s.node.0)?;
+                let n = self.size_of(&t, at)?;
+                Ok(Val::R(self.size_const(n)))
+            }
+            Expression::AlignOf(a) => {
+                let t = self.type_name(&a.node.0)?;
+                if let Some(p) = self.layout_problem(&t) {
+                    return Err(p);
+                }
+                let n = self.types.align_of(&t);
+                Ok(Val::R(self.size_const(n)))
+            }
+            Expression::UnaryOperator(u) => self.unary(u),
+            Expression::Cast(c) => self.cast(c),
+            Expression::BinaryOperator(b) => self.binary(b),
+            Expression::Conditional(c) => self.conditional(c),
+            Expression::Comma(es) => {
+                let n = es.len();
+                for x in es.iter().take(n.saturating_sub(1)) {
+                    self.void_expr(x)?;
+                }
+                match es.last() {
+                    Some(last) => {
+                        let v = self.rvalue(last)?;
+                        Ok(Val::R(v))
+                    }
+                    None => Ok(Val::R(RVal::void())),
+                }
+            }
+            Expression::OffsetOf(o) => self.offsetof(o),
+            Expression::VaArg(_) => Err(self.unsupported(at, "variadic arguments (va_arg)")),
+            Expression::Statement(s) => self.stmt_expr(s),
+        }
+    }
+
+    pub fn size_const(&self, n: u64) -> RVal {
+        let t = self.types.size_t();
+        let ty = self.types.ir_ty(&t).unwrap_or(Ty::I64);
+        RVal {
+            e: Expr::konst(ty, n),
+            ty: t,
+        }
+    }
+
+    fn identifier(&mut self, name: &str, at: usize) -> R<Val> {
+        match self.lookup(name).cloned() {
+            Some(Sym::Var(VarId::Local(i))) => {
+                let Some(fs) = self.fs.as_ref() else {
+                    return Err(self.internal(at, "local variable outside a function"));
+                };
+                let Some(v) = fs.vars.get(i).cloned() else {
+                    return Err(self.internal(at, "unknown local variable"));
+                };
+                let place = match v.place {
+                    LocalPlace::Reg(l) => Place::Var(VarRef::Local(l)),
+                    LocalPlace::Mem(p) => Place::Mem(Expr::local(p)),
+                };
+                Ok(Val::L(LVal { place, ty: v.ty }))
+            }
+            Some(Sym::Var(VarId::Global(i))) => {
+                let st = self.materialize_global(i)?;
+                let ty = self.globals[i].ty.clone()?;
+                let place = match st {
+                    GStorage::Var(g) => Place::Var(VarRef::Global(g)),
+                    GStorage::Obj(o) => Place::Mem(Expr::ObjAddr(o)),
+                };
+                Ok(Val::L(LVal { place, ty }))
+            }
+            Some(Sym::Func(i)) => Ok(Val::Func(i)),
+            Some(Sym::EnumConst(v, ty)) => {
+                let t = self.irty(&ty, at)?;
+                Ok(Val::R(RVal {
+                    e: Expr::konst(t, v as u64),
+                    ty,
+                }))
+            }
+            Some(Sym::Typedef(_)) => {
+                Err(self.type_err(at, format!("unexpected type name '{name}'")))
+            }
+            None => match name {
+                "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__" => {
+                    let fname = self
+                        .fs
+                        .as_ref()
+                        .map(|f| f.c_name.clone())
+                        .unwrap_or_default();
+                    let mut bytes = fname.into_bytes();
+                    bytes.push(0);
+                    let len = bytes.len() as u64;
+                    let obj = self.string_object(bytes, at);
+                    Ok(Val::L(LVal {
+                        place: Place::Mem(Expr::ObjAddr(obj)),
+                        ty: CType::Array(Rc::new(CType::CHAR), Some(len)),
+                    }))
+                }
+                _ => Err(self.type_err(at, format!("use of undeclared identifier '{name}'"))),
+            },
+        }
+    }
+
+    // ---- constants ----
+
+    pub fn constant(&mut self, c: &Constant, at: usize) -> R<RVal> {
+        let (v, ty) = self.constant_value(c, at)?;
+        let t = self.irty(&ty, at)?;
+        Ok(RVal {
+            e: Expr::konst(t, v),
+            ty,
+        })
+    }
+
+    /// The value and C type of an integer or character constant (C11 6.4.4.1, 6.4.4.4).
+    pub fn constant_value(&self, c: &Constant, at: usize) -> R<(u64, CType)> {
+        match c {
+            Constant::Integer(i) => {
+                if i.suffix.imaginary {
+                    return Err(self.unsupported(at, "complex numbers (imaginary constants)"));
+                }
+                let v = parse_digits(&i.base, &i.number)
+                    .filter(|v| *v <= u64::MAX as u128)
+                    .ok_or_else(|| self.type_err(at, "integer constant is too large"))?
+                    as u64;
+                use IntKind::*;
+                let dec = i.base == IntegerBase::Decimal;
+                let cands: &[IntKind] = match (i.suffix.size, i.suffix.unsigned, dec) {
+                    (IntegerSize::Int, false, true) => &[Int, Long, LongLong],
+                    (IntegerSize::Int, false, false) => {
+                        &[Int, UInt, Long, ULong, LongLong, ULongLong]
+                    }
+                    (IntegerSize::Int, true, _) => &[UInt, ULong, ULongLong],
+                    (IntegerSize::Long, false, true) => &[Long, LongLong],
+                    (IntegerSize::Long, false, false) => &[Long, ULong, LongLong, ULongLong],
+                    (IntegerSize::Long, true, _) => &[ULong, ULongLong],
+                    (IntegerSize::LongLong, false, true) => &[LongLong],
+                    (IntegerSize::LongLong, false, false) => &[LongLong, ULongLong],
+                    (IntegerSize::LongLong, true, _) => &[ULongLong],
+                };
+                let dm = self.types.dm;
+                let fits = |k: IntKind| {
+                    let bits = k.bits(dm) as u32;
+                    let max = if k.is_signed() {
+                        (1u128 << (bits - 1)) - 1
+                    } else {
+                        (1u128 << bits) - 1
+                    };
+                    (v as u128) <= max
+                };
+                // gcc: a decimal constant too large for `long long` is `unsigned long long`.
+                let k = cands
+                    .iter()
+                    .copied()
+                    .find(|k| fits(*k))
+                    .unwrap_or(ULongLong);
+                Ok((v, CType::Int(k)))
+            }
+            Constant::Float(_) => Err(self.unsupported(at, "floating point (constant)")),
+            Constant::Character(s) => {
+                let (prefix, body) = split_prefix(s, '\'');
+                let units = decode_escapes(body, !prefix.is_empty())
+                    .map_err(|m| self.type_err(at, format!("bad character constant: {m}")))?;
+                match prefix {
+                    "" => {
+                        // Narrow: each byte is a `char` (signed); several make a gcc
+                        // multi-character constant.
+                        let mut v: u32 = 0;
+                        if units.len() == 1 {
+                            v = units[0] as u8 as i8 as i32 as u32;
+                        } else {
+                            for u in &units {
+                                v = (v << 8) | (*u & 0xff);
+                            }
+                        }
+                        Ok((v as u64, CType::INT))
+                    }
+                    "L" => Ok((
+                        units.first().copied().unwrap_or(0) as u64,
+                        CType::Int(IntKind::Int),
+                    )),
+                    "u" => Ok((
+                        units.first().copied().unwrap_or(0) as u64 & 0xffff,
+                        CType::Int(IntKind::UShort),
+                    )),
+                    _ => Ok((
+                        units.first().copied().unwrap_or(0) as u64,
+                        CType::Int(IntKind::UInt),
+                    )),
+                }
+            }
+        }
+    }
+
+    /// The bytes of a string literal (NUL included), its element type and its length.
+    pub fn string_literal(&self, pieces: &[String], at: usize) -> R<(Vec<u8>, CType, u64)> {
+        let mut kind = "";
+        let mut units: Vec<u32> = Vec::new();
+        for p in pieces {
+            let (prefix, body) = split_prefix(p, '"');
+            if !prefix.is_empty() && prefix != "u8" {
+                kind = prefix;
+            }
+            let wide = !prefix.is_empty() && prefix != "u8";
+            let mut u = decode_escapes(body, wide)
+                .map_err(|m| self.type_err(at, format!("bad string literal: {m}")))?;
+            units.append(&mut u);
+        }
+        units.push(0);
+        let (elem, size) = match kind {
+            "" => (CType::CHAR, 1),
+            "L" => (CType::Int(IntKind::Int), 4),
+            "u" => (CType::Int(IntKind::UShort), 2),
+            _ => (CType::Int(IntKind::UInt), 4),
+        };
+        let mut bytes = Vec::with_capacity(units.len() * size);
+        for u in &units {
+            bytes.extend_from_slice(&u.to_le_bytes()[..size]);
+        }
+        Ok((bytes, elem, units.len() as u64))
+    }
+
+    // ---- members, unary operators, casts ----
+
+    fn member(&mut self, m: &'a Node<MemberExpression>) -> R<Val> {
+        let at = m.node.identifier.span.start;
+        let name = &m.node.identifier.node.name;
+        let (base, rec) = match m.node.operator.node {
+            MemberOperator::Direct => match self.lower(&m.node.expression)? {
+                Val::L(LVal {
+                    place: Place::Mem(a),
+                    ty: CType::Record(r),
+                }) => (a, r),
+                Val::R(RVal {
+                    e,
+                    ty: CType::Record(r),
+                }) => (e, r),
+                Val::L(lv) => {
+                    return Err(self.type_err(
+                        at,
+                        format!(
+                            "member reference base type '{}' is not a structure or union",
+                            self.types.show(&lv.ty)
+                        ),
+                    ))
+                }
+                Val::R(rv) => {
+                    return Err(self.type_err(
+                        at,
+                        format!(
+                            "member reference base type '{}' is not a structure or union",
+                            self.types.show(&rv.ty)
+                        ),
+                    ))
+                }
+                Val::Func(_) => return Err(self.type_err(at, "member reference of a function")),
+            },
+            MemberOperator::Indirect => {
+                let p = self.rvalue(&m.node.expression)?;
+                match &p.ty {
+                    CType::Pointer(t) => match &**t {
+                        CType::Record(r) => (p.e, *r),
+                        other => {
+                            return Err(self.type_err(
+                                at,
+                                format!(
+                                    "member reference base type '{}' is not a structure or union",
+                                    self.types.show(other)
+                                ),
+                            ))
+                        }
+                    },
+                    other => {
+                        return Err(self.type_err(
+                            at,
+                            format!(
+                                "member reference type '{}' is not a pointer",
+                                self.types.show(other)
+                            ),
+                        ))
+                    }
+                }
+            }
+        };
+        let rty = CType::Record(rec);
+        if let Some(p) = self.layout_problem(&rty) {
+            return Err(p);
+        }
+        if !self.types.record(rec).complete {
+            return Err(self.type_err(at, format!("incomplete type '{}'", self.types.show(&rty))));
+        }
+        let Some((off, fty)) = self.types.find_member(rec, name) else {
+            return Err(self.type_err(
+                at,
+                format!("no member named '{name}' in '{}'", self.types.show(&rty)),
+            ));
+        };
+        let ptr = self.ptr_ty();
+        let addr = fold::bin(BinOp::Add, base, Expr::konst(ptr, off));
+        Ok(Val::L(LVal {
+            place: Place::Mem(addr),
+            ty: fty,
+        }))
+    }
+
+    fn unary(&mut self, u: &'a Node<UnaryOperatorExpression>) -> R<Val> {
+        let at = u.node.operator.span.start;
+        let operand = &u.node.operand;
+        match u.node.operator.node {
+            UnaryOperator::Address => match self.lower(operand)? {
+                Val::L(LVal {
+                    place: Place::Mem(a),
+                    ty,
+                }) => Ok(Val::R(RVal {
+                    e: a,
+                    ty: CType::ptr(ty),
+                })),
+                Val::L(LVal {
+                    place: Place::Var(_),
+                    ..
+                }) => Err(self.internal(at, "address of a variable that was not placed in memory")),
+                Val::Func(i) => Err(self.unsupported(
+                    at,
+                    format!(
+                        "function pointers (address of function '{}')",
+                        self.funcs[i].name
+                    ),
+                )),
+                Val::R(_) => Err(self.type_err(at, "cannot take the address of an rvalue")),
+            },
+            UnaryOperator::Indirection => {
+                let p = self.rvalue(operand)?;
+                match &p.ty {
+                    CType::Pointer(t) => {
+                        if t.is_func() {
+                            return Err(self.unsupported(at, "function pointers"));
+                        }
+                        Ok(Val::L(LVal {
+                            place: Place::Mem(p.e),
+                            ty: (**t).clone(),
+                        }))
+                    }
+                    other => Err(self.type_err(
+                        at,
+                        format!(
+                            "indirection requires a pointer operand ('{}' invalid)",
+                            self.types.show(other)
+                        ),
+                    )),
+                }
+            }
+            UnaryOperator::Plus => {
+                let v = self.rvalue(operand)?;
+                Ok(Val::R(self.promote_rv(v, at)?))
+            }
+            UnaryOperator::Minus => {
+                let v = self.rvalue(operand)?;
+                let v = self.promote_rv(v, at)?;
+                Ok(Val::R(RVal {
+                    e: fold::neg(v.e),
+                    ty: v.ty,
+                }))
+            }
+            UnaryOperator::Complement => {
+                let v = self.rvalue(operand)?;
+                let v = self.promote_rv(v, at)?;
+                Ok(Val::R(RVal {
+                    e: fold::not(v.e),
+                    ty: v.ty,
+                }))
+            }
+            UnaryOperator::Negate => {
+                let v = self.rvalue(operand)?;
+                let c = self.truth(v, at)?;
+                Ok(Val::R(RVal {
+                    e: fold::from_bool(fold::not(c), Ty::I32),
+                    ty: CType::INT,
+                }))
+            }
+            UnaryOperator::PreIncrement => self.incdec(operand, true, false, at),
+            UnaryOperator::PreDecrement => self.incdec(operand, false, false, at),
+            UnaryOperator::PostIncrement => self.incdec(operand, true, true, at),
+            UnaryOperator::PostDecrement => self.incdec(operand, false, true, at),
+        }
+    }
+
+    /// `x + 1` / `x - 1` in `x`'s own arithmetic, converted back to `x`'s type.
+    fn plus_one(&mut self, old: RVal, inc: bool, at: usize) -> R<Expr> {
+        match &old.ty {
+            CType::Pointer(t) => {
+                let size = self.size_of(t, at)?;
+                let ptr = self.ptr_ty();
+                let op = if inc { BinOp::Add } else { BinOp::Sub };
+                Ok(fold::bin(op, old.e, Expr::konst(ptr, size)))
+            }
+            CType::Int(_) => {
+                let ty = old.ty.clone();
+                let p = self.promote_rv(old, at)?;
+                let t = self.irty(&p.ty, at)?;
+                let op = if inc { BinOp::Add } else { BinOp::Sub };
+                let sum = RVal {
+                    e: fold::bin(op, p.e, Expr::konst(t, 1)),
+                    ty: p.ty,
+                };
+                self.convert(sum, &ty, at)
+            }
+            CType::Float(_) => Err(self.unsupported(at, "floating point")),
+            t => Err(self.type_err(
+                at,
+                format!("cannot increment a value of type '{}'", self.types.show(t)),
+            )),
+        }
+    }
+
+    fn incdec(
+        &mut self,
+        operand: &'a Node<Expression>,
+        inc: bool,
+        post: bool,
+        at: usize,
+    ) -> R<Val> {
+        let lv = self.lvalue(operand)?;
+        let old = self.read(&lv, at)?;
+        if post {
+            let old = self.stab(old, at)?;
+            let new = self.plus_one(old.clone(), inc, at)?;
+            self.write(&lv, new, at)?;
+            Ok(Val::R(old))
+        } else {
+            let new = self.plus_one(old, inc, at)?;
+            self.write(&lv, new, at)?;
+            Ok(Val::R(self.read(&lv, at)?))
+        }
+    }
+
+    fn cast(&mut self, c: &'a Node<CastExpression>) -> R<Val> {
+        let at = c.span.start;
+        let ty = self.type_name(&c.node.type_name)?;
+        if ty.is_void() {
+            self.void_expr(&c.node.expression)?;
+            return Ok(Val::R(RVal::void()));
+        }
+        if ty.is_float() {
+            return Err(self.unsupported(at, "floating point (cast)"));
+        }
+        if !ty.is_scalar() {
+            return Err(self.unsupported(
+                at,
+                format!("cast to non-scalar type '{}'", self.types.show(&ty)),
+            ));
+        }
+        let v = self.rvalue(&c.node.expression)?;
+        let e = self.convert(v, &ty, at)?;
+        Ok(Val::R(RVal { e, ty }))
+    }
+
+    // ---- binary operators ----
+
+    fn binary(&mut self, b: &'a Node<BinaryOperatorExpression>) -> R<Val> {
+        use BinaryOperator as B;
+        let at = b.node.operator.span.start;
+        let (lhs, rhs) = (&b.node.lhs, &b.node.rhs);
+        let op = b.node.operator.node.clone();
+        match op {
+            B::Index => {
+                let a = self.rvalue(lhs)?;
+                let a = self.stab_before(a, rhs, at)?;
+                let i = self.rvalue(rhs)?;
+                let (p, i) = if a.ty.is_pointer() {
+                    (a, i)
+                } else if i.ty.is_pointer() {
+                    (i, a)
+                } else {
+                    return Err(self.type_err(at, "subscripted value is not an array or pointer"));
+                };
+                let elem = p.ty.pointee().cloned().unwrap_or(CType::Void);
+                if elem.is_func() {
+                    return Err(self.unsupported(at, "function pointers"));
+                }
+                let addr = self.ptr_offset(p, i, true, at)?;
+                Ok(Val::L(LVal {
+                    place: Place::Mem(addr.e),
+                    ty: elem,
+                }))
+            }
+            B::LogicalAnd | B::LogicalOr => {
+                let and = op == B::LogicalAnd;
+                // Without effects on either side, one expression; unless the right side
+                // reads memory, which C does not read when the left side decides (the
+                // operands are pure, so lowering them again below changes nothing).
+                if is_simple(lhs) && is_simple(rhs) {
+                    let l = self.rvalue(lhs)?;
+                    let l = self.truth(l, lhs.span.start)?;
+                    let r = self.rvalue(rhs)?;
+                    let r = self.truth(r, rhs.span.start)?;
+                    if !r.reads_memory() || !self.in_function() {
+                        let c = fold::bin(if and { BinOp::And } else { BinOp::Or }, l, r);
+                        return Ok(Val::R(RVal {
+                            e: fold::from_bool(c, Ty::I32),
+                            ty: CType::INT,
+                        }));
+                    }
+                }
+                self.value_of_cond(b, at)
+            }
+            B::Assign => self.assign(lhs, rhs, at),
+            B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr => {
+                let base = match op {
+                    B::AssignMultiply => B::Multiply,
+                    B::AssignDivide => B::Divide,
+                    B::AssignModulo => B::Modulo,
+                    B::AssignPlus => B::Plus,
+                    B::AssignMinus => B::Minus,
+                    B::AssignShiftLeft => B::ShiftLeft,
+                    B::AssignShiftRight => B::ShiftRight,
+                    B::AssignBitwiseAnd => B::BitwiseAnd,
+                    B::AssignBitwiseXor => B::BitwiseXor,
+                    _ => B::BitwiseOr,
+                };
+                let lv = self.lvalue(lhs)?;
+                let lv = self.stab_lval_before(lv, rhs, at)?;
+                if lv.ty.is_record() || lv.ty.is_array() {
+                    return Err(self.type_err(at, "invalid operands to compound assignment"));
+                }
+                let old = self.read(&lv, at)?;
+                let old = self.stab_before(old, rhs, at)?;
+                let r = self.rvalue(rhs)?;
+                let res = self.arith(base, old, r, at)?;
+                let v = self.convert(res, &lv.ty, at)?;
+                self.write(&lv, v, at)?;
+                Ok(Val::R(self.read(&lv, at)?))
+            }
+            _ => {
+                let l = self.rvalue(lhs)?;
+                let l = self.stab_before(l, rhs, at)?;
+                let r = self.rvalue(rhs)?;
+                Ok(Val::R(self.arith(op, l, r, at)?))
+            }
+        }
+    }
+
+    /// A truth value (0 or 1, `int`) computed with control flow.
+    fn value_of_cond(&mut self, e: &'a Node<BinaryOperatorExpression>, at: usize) -> R<Val> {
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let tmp = fs.b.new_tmp(Ty::I32);
+        let t = fs.b.new_loc();
+        let f = fs.b.new_loc();
+        let join = fs.b.new_loc();
+        self.cond_logic(e, t, f)?;
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        fs.b.set_cur(t);
+        fs.b.emit(Op::Assign(VarRef::Local(tmp), Expr::int(32, 1)));
+        fs.b.goto(join);
+        fs.b.set_cur(f);
+        fs.b.emit(Op::Assign(VarRef::Local(tmp), Expr::int(32, 0)));
+        fs.b.goto(join);
+        fs.b.set_cur(join);
+        Ok(Val::R(RVal {
+            e: Expr::local(tmp),
+            ty: CType::INT,
+        }))
+    }
+
+    /// Branches on a condition: to `t` when it holds, to `f` otherwise (short-circuiting
+    /// `&&`, `||` and `!` into control flow).
+    pub fn cond(&mut self, e: &'a Node<Expression>, t: qicc_ir::Loc, f: qicc_ir::Loc) -> R<()> {
+        let at = e.span.start;
+        match &e.node {
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr
+                ) =>
+            {
+                self.cond_logic(b, t, f)
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Negate => {
+                self.cond(&u.node.operand, f, t)
+            }
+            Expression::Comma(es) if !es.is_empty() => {
+                for x in es.iter().take(es.len() - 1) {
+                    self.void_expr(x)?;
+                }
+                match es.last() {
+                    Some(last) => self.cond(last, t, f),
+                    None => Ok(()),
+                }
+            }
+            _ => {
+                let v = self.rvalue(e)?;
+                let c = self.truth(v, at)?;
+                let span = self.span(at);
+                let fs = self.fs(at)?;
+                fs.b.span = span;
+                fs.b.branch(c, t, f);
+                Ok(())
+            }
+        }
+    }
+
+    /// Branches on `a && b` / `a || b`.
+    fn cond_logic(
+        &mut self,
+        b: &'a Node<BinaryOperatorExpression>,
+        t: qicc_ir::Loc,
+        f: qicc_ir::Loc,
+    ) -> R<()> {
+        let at = b.span.start;
+        let and = b.node.operator.node == BinaryOperator::LogicalAnd;
+        let mid = self.fs(at)?.b.new_loc();
+        if and {
+            self.cond(&b.node.lhs, mid, f)?;
+        } else {
+            self.cond(&b.node.lhs, t, mid)?;
+        }
+        self.fs(at)?.b.set_cur(mid);
+        self.cond(&b.node.rhs, t, f)
+    }
+
+    /// `p + i` (or `p - i`) scaled by the size of `p`'s element type.
+    pub fn ptr_offset(&mut self, p: RVal, i: RVal, add: bool, at: usize) -> R<RVal> {
+        let elem = p.ty.pointee().cloned().unwrap_or(CType::Void);
+        if elem.is_func() {
+            return Err(self.unsupported(at, "arithmetic on function pointers"));
+        }
+        let size = self.size_of(&elem, at)?;
+        let k = self.int_kind(&i, at)?;
+        let ptr = self.ptr_ty();
+        let ti = self.irty(&i.ty, at)?;
+        let idx = fold::resize(i.e, ti, ptr, k.is_signed());
+        let off = fold::bin(BinOp::Mul, idx, Expr::konst(ptr, size));
+        let op = if add { BinOp::Add } else { BinOp::Sub };
+        Ok(RVal {
+            e: fold::bin(op, p.e, off),
+            ty: p.ty,
+        })
+    }
+
+    /// Binary arithmetic, shifts and comparisons on rvalues.
+    pub fn arith(&mut self, op: BinaryOperator, l: RVal, r: RVal, at: usize) -> R<RVal> {
+        use BinaryOperator as B;
+        if l.ty.is_float() || r.ty.is_float() {
+            return Err(self.unsupported(at, "floating point"));
+        }
+        match op {
+            B::Plus | B::Minus => {
+                let add = op == B::Plus;
+                match (&l.ty, &r.ty) {
+                    (CType::Pointer(_), CType::Int(_)) => self.ptr_offset(l, r, add, at),
+                    (CType::Int(_), CType::Pointer(_)) if add => self.ptr_offset(r, l, true, at),
+                    (CType::Pointer(a), CType::Pointer(_)) if !add => {
+                        let size = self.size_of(a, at)?;
+                        let ptr = self.ptr_ty();
+                        let d = fold::bin(BinOp::Sub, l.e, r.e);
+                        let d = if size == 1 {
+                            d
+                        } else {
+                            fold::bin(BinOp::SDiv, d, Expr::konst(ptr, size))
+                        };
+                        let pd = self.types.ptrdiff_t();
+                        Ok(RVal { e: d, ty: pd })
+                    }
+                    _ => self.int_arith(op, l, r, at),
+                }
+            }
+            B::Multiply | B::Divide | B::Modulo | B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor => {
+                self.int_arith(op, l, r, at)
+            }
+            B::ShiftLeft | B::ShiftRight => self.shift(op == B::ShiftLeft, l, r, at),
+            B::Less
+            | B::Greater
+            | B::LessOrEqual
+            | B::GreaterOrEqual
+            | B::Equals
+            | B::NotEquals => self.compare(op, l, r, at),
+            _ => Err(self.internal(at, "unexpected operator")),
+        }
+    }
+
+    fn int_arith(&mut self, op: BinaryOperator, l: RVal, r: RVal, at: usize) -> R<RVal> {
+        use BinaryOperator as B;
+        let (lk, rk) = (self.int_kind(&l, at)?, self.int_kind(&r, at)?);
+        let k = self.types.usual_arith(lk, rk);
+        let ty = CType::Int(k);
+        let t = self.irty(&ty, at)?;
+        let a = self.convert(l, &ty, at)?;
+        let b = self.convert(r, &ty, at)?;
+        let signed = k.is_signed();
+        let irop = match op {
+            B::Plus => BinOp::Add,
+            B::Minus => BinOp::Sub,
+            B::Multiply => BinOp::Mul,
+            B::BitwiseAnd => BinOp::And,
+            B::BitwiseOr => BinOp::Or,
+            B::BitwiseXor => BinOp::Xor,
+            B::Divide | B::Modulo => {
+                self.check(
+                    fold::bin(BinOp::Ne, b.clone(), Expr::konst(t, 0)),
+                    UbKind::DivByZero,
+                    at,
+                )?;
+                if signed {
+                    let min = Expr::konst(t, 1u64 << (t.bits() - 1));
+                    let overflow = fold::bin(
+                        BinOp::And,
+                        fold::bin(BinOp::Eq, a.clone(), min),
+                        fold::bin(BinOp::Eq, b.clone(), Expr::konst(t, u64::MAX)),
+                    );
+                    self.check(fold::not(overflow), UbKind::DivOverflow, at)?;
+                }
+                match (op == B::Divide, signed) {
+                    (true, true) => BinOp::SDiv,
+                    (true, false) => BinOp::UDiv,
+                    (false, true) => BinOp::SRem,
+                    (false, false) => BinOp::URem,
+                }
+            }
+            _ => return Err(self.internal(at, "unexpected arithmetic operator")),
+        };
+        Ok(RVal {
+            e: fold::bin(irop, a, b),
+            ty,
+        })
+    }
+
+    fn shift(&mut self, left: bool, l: RVal, r: RVal, at: usize) -> R<RVal> {
+        let l = self.promote_rv(l, at)?;
+        let r = self.promote_rv(r, at)?;
+        let (tl, tr) = (self.irty(&l.ty, at)?, self.irty(&r.ty, at)?);
+        let w = tl.bits() as u64;
+        // A negative amount is a huge unsigned one: one unsigned test covers both cases.
+        self.check(
+            fold::bin(BinOp::Ult, r.e.clone(), Expr::konst(tr, w)),
+            UbKind::ShiftOutOfRange,
+            at,
+        )?;
+        let amount = fold::resize(r.e, tr, tl, false);
+        let op = if left {
+            BinOp::Shl
+        } else if l.ty.is_signed_int() {
+            BinOp::AShr
+        } else {
+            BinOp::LShr
+        };
+        Ok(RVal {
+            e: fold::bin(op, l.e, amount),
+            ty: l.ty,
+        })
+    }
+
+    fn compare(&mut self, op: BinaryOperator, l: RVal, r: RVal, at: usize) -> R<RVal> {
+        use BinaryOperator as B;
+        let (a, b, signed) = match (&l.ty, &r.ty) {
+            (CType::Int(lk), CType::Int(rk)) => {
+                let k = self.types.usual_arith(*lk, *rk);
+                let ty = CType::Int(k);
+                let a = self.convert(l, &ty, at)?;
+                let b = self.convert(r, &ty, at)?;
+                (a, b, k.is_signed())
+            }
+            (CType::Pointer(_), CType::Pointer(_)) => (l.e, r.e, false),
+            (CType::Pointer(_), CType::Int(_)) => {
+                let pt = l.ty.clone();
+                let b = self.convert(r, &pt, at)?;
+                (l.e, b, false)
+            }
+            (CType::Int(_), CType::Pointer(_)) => {
+                let pt = r.ty.clone();
+                let a = self.convert(l, &pt, at)?;
+                (a, r.e, false)
+            }
+            _ => {
+                return Err(self.type_err(
+                    at,
+                    format!(
+                        "invalid operands to comparison ('{}' and '{}')",
+                        self.types.show(&l.ty),
+                        self.types.show(&r.ty)
+                    ),
+                ))
+            }
+        };
+        let (lt, le) = if signed {
+            (BinOp::Slt, BinOp::Sle)
+        } else {
+            (BinOp::Ult, BinOp::Ule)
+        };
+        let c = match op {
+            B::Equals => fold::bin(BinOp::Eq, a, b),
+            B::NotEquals => fold::bin(BinOp::Ne, a, b),
+            B::Less => fold::bin(lt, a, b),
+            B::Greater => fold::bin(lt, b, a),
+            B::LessOrEqual => fold::bin(le, a, b),
+            _ => fold::bin(le, b, a),
+        };
+        Ok(RVal {
+            e: fold::from_bool(c, Ty::I32),
+            ty: CType::INT,
+        })
+    }
+
+    fn assign(
+        &mut self,
+        lhs: &'a Node<Expression>,
+        rhs: &'a Node<Expression>,
+        at: usize,
+    ) -> R<Val> {
+        let lv = self.lvalue(lhs)?;
+        let lv = self.stab_lval_before(lv, rhs, at)?;
+        match &lv.ty {
+            CType::Array(..) => Err(self.type_err(at, "array type is not assignable")),
+            CType::Record(_) => {
+                let r = self.rvalue(rhs)?;
+                if r.ty != lv.ty {
+                    return Err(self.type_err(
+                        at,
+                        format!(
+                            "assigning '{}' to '{}'",
+                            self.types.show(&r.ty),
+                            self.types.show(&lv.ty)
+                        ),
+                    ));
+                }
+                let size = self.size_of(&lv.ty, at)?;
+                let Place::Mem(dst) = lv.place.clone() else {
+                    return Err(self.internal(at, "struct held in a variable"));
+                };
+                self.copy_bytes(dst, r.e, size, at)?;
+                Ok(Val::L(lv))
+            }
+            _ => {
+                let r = self.rvalue(rhs)?;
+                let v = self.convert(r, &lv.ty, at)?;
+                self.write(&lv, v, at)?;
+                Ok(Val::R(self.read(&lv, at)?))
+            }
+        }
+    }
+
+    fn conditional(&mut self, c: &'a Node<ConditionalExpression>) -> R<Val> {
+        let at = c.span.start;
+        let (ce, te, ee) = (
+            &c.node.condition,
+            &c.node.then_expression,
+            &c.node.else_expression,
+        );
+        let tt = decay(self.expr_type(te)?);
+        let et = decay(self.expr_type(ee)?);
+        let ty = self.cond_type(&tt, &et, at)?;
+        if ty.is_float() {
+            return Err(self.unsupported(at, "floating point"));
+        }
+        if ty.is_scalar()
+            && is_simple(te)
+            && is_simple(ee)
+            && ((!self.may_read_memory(te) && !self.may_read_memory(ee)) || !self.in_function())
+        {
+            let cv = self.rvalue(ce)?;
+            let cb = self.truth(cv, ce.span.start)?;
+            let a = self.rvalue(te)?;
+            let a = self.convert(a, &ty, at)?;
+            let b = self.rvalue(ee)?;
+            let b = self.convert(b, &ty, at)?;
+            return Ok(Val::R(RVal {
+                e: fold::ite(cb, a, b),
+                ty,
+            }));
+        }
+        let span = self.span(at);
+        let tmp_ty = match &ty {
+            CType::Void => None,
+            CType::Record(_) => Some(self.ptr_ty()),
+            t => Some(self.irty(t, at)?),
+        };
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let tmp = tmp_ty.map(|t| fs.b.new_tmp(t));
+        let (t, f, join) = (fs.b.new_loc(), fs.b.new_loc(), fs.b.new_loc());
+        self.cond(ce, t, f)?;
+        for (branch, loc) in [(te, t), (ee, f)] {
+            self.fs(at)?.b.set_cur(loc);
+            let v = self.rvalue(branch)?;
+            if let Some(tmp) = tmp {
+                let e = self.convert(v, &ty, branch.span.start)?;
+                self.emit(Op::Assign(VarRef::Local(tmp), e), branch.span.start)?;
+            }
+            self.fs(at)?.b.goto(join);
+        }
+        self.fs(at)?.b.set_cur(join);
+        Ok(Val::R(match tmp {
+            Some(tmp) => RVal {
+                e: Expr::local(tmp),
+                ty,
+            },
+            None => RVal::void(),
+        }))
+    }
+
+    /// Whether evaluating `e` may load from memory (syntactically, with the storage of the
+    /// variables it names): such operands of `?:` are evaluated only on their branch.
+    fn may_read_memory(&self, e: &Node<Expression>) -> bool {
+        match &e.node {
+            Expression::Identifier(id) => match self.lookup(&id.node.name) {
+                Some(Sym::Var(VarId::Local(i))) => self
+                    .fs
+                    .as_ref()
+                    .and_then(|f| f.vars.get(*i))
+                    .is_some_and(|v| v.ty.is_scalar() && matches!(v.place, LocalPlace::Mem(_))),
+                Some(Sym::Var(VarId::Global(i))) => {
+                    let g = &self.globals[*i];
+                    g.ty.as_ref().is_ok_and(|t| t.is_scalar())
+                        && (matches!(g.storage, Some(GStorage::Obj(_)))
+                            || self.global_addr_taken.contains(&g.c_name))
+                }
+                _ => false,
+            },
+            Expression::Member(_) => true,
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                UnaryOperator::Indirection => true,
+                // `&x[i]` computes an address without reading.
+                UnaryOperator::Address => match &u.node.operand.node {
+                    Expression::Member(m) => self.may_read_memory(&m.node.expression),
+                    Expression::BinaryOperator(b)
+                        if b.node.operator.node == BinaryOperator::Index =>
+                    {
+                        self.may_read_memory(&b.node.lhs) || self.may_read_memory(&b.node.rhs)
+                    }
+                    Expression::UnaryOperator(i)
+                        if i.node.operator.node == UnaryOperator::Indirection =>
+                    {
+                        self.may_read_memory(&i.node.operand)
+                    }
+                    _ => false,
+                },
+                _ => self.may_read_memory(&u.node.operand),
+            },
+            Expression::Cast(c) => self.may_read_memory(&c.node.expression),
+            Expression::BinaryOperator(b) => {
+                b.node.operator.node == BinaryOperator::Index
+                    || self.may_read_memory(&b.node.lhs)
+                    || self.may_read_memory(&b.node.rhs)
+            }
+            Expression::Conditional(c) => {
+                self.may_read_memory(&c.node.condition)
+                    || self.may_read_memory(&c.node.then_expression)
+                    || self.may_read_memory(&c.node.else_expression)
+            }
+            Expression::Comma(es) => es.iter().any(|x| self.may_read_memory(x)),
+            Expression::Constant(_)
+            | Expression::StringLiteral(_)
+            | Expression::SizeOfTy(_)
+            | Expression::SizeOfVal(_)
+            | Expression::AlignOf(_)
+            | Expression::OffsetOf(_) => false,
+            _ => true,
+        }
+    }
+
+    /// The type of `c ? a : b` from the (decayed) types of the branches.
+    pub fn cond_type(&self, a: &CType, b: &CType, at: usize) -> R<CType> {
+        Ok(match (a, b) {
+            (CType::Int(x), CType::Int(y)) => CType::Int(self.types.usual_arith(*x, *y)),
+            (CType::Pointer(x), CType::Pointer(y)) => {
+                if x.is_void() {
+                    a.clone()
+                } else if y.is_void() {
+                    b.clone()
+                } else {
+                    a.clone()
+                }
+            }
+            // A pointer and an integer (a null pointer constant): the pointer type.
+            (CType::Pointer(_), CType::Int(_)) => a.clone(),
+            (CType::Int(_), CType::Pointer(_)) => b.clone(),
+            (CType::Void, _) | (_, CType::Void) => CType::Void,
+            (CType::Record(x), CType::Record(y)) if x == y => a.clone(),
+            (CType::Float(_), _) | (_, CType::Float(_)) => {
+                return Err(self.unsupported(at, "floating point"))
+            }
+            _ => {
+                return Err(self.type_err(
+                    at,
+                    format!(
+                        "incompatible operand types ('{}' and '{}')",
+                        self.types.show(a),
+                        self.types.show(b)
+                    ),
+                ))
+            }
+        })
+    }
+
+    fn offsetof(&mut self, o: &'a Node<OffsetOfExpression>) -> R<Val> {
+        let mut ty = self.type_name(&o.node.type_name)?;
+        let mut off = 0u64;
+        let step =
+            |cx: &mut Ctx<'a>, ty: &mut CType, off: &mut u64, name: &str, at: usize| -> R<()> {
+                let CType::Record(r) = ty.clone() else {
+                    return Err(cx.type_err(at, "offsetof of a non-struct type"));
+                };
+                if let Some(p) = cx.layout_problem(ty) {
+                    return Err(p);
+                }
+                let Some((o, t)) = cx.types.find_member(r, name) else {
+                    return Err(cx.type_err(at, format!("no member named '{name}'")));
+                };
+                *off = off.wrapping_add(o);
+                *ty = t;
+                Ok(())
+            };
+        let base = &o.node.designator.node.base;
+        step(self, &mut ty, &mut off, &base.node.name, base.span.start)?;
+        for m in &o.node.designator.node.members {
+            match &m.node {
+                OffsetMember::Member(id) | OffsetMember::IndirectMember(id) => {
+                    step(self, &mut ty, &mut off, &id.node.name, id.span.start)?
+                }
+                OffsetMember::Index(e) => {
+                    let CType::Array(elem, _) = ty.clone() else {
+                        return Err(self.type_err(e.span.start, "offsetof index of a non-array"));
+                    };
+                    let (i, _) = self.const_int(e)?;
+                    let s = self.size_of(&elem, e.span.start)?;
+                    off = off.wrapping_add(i.wrapping_mul(s));
+                    ty = (*elem).clone();
+                }
+            }
+        }
+        Ok(Val::R(self.size_const(off)))
+    }
+}
+
+/// Array-to-pointer and function-to-pointer decay of a type.
+pub fn decay(t: CType) -> CType {
+    match t {
+        CType::Array(e, _) => CType::Pointer(e),
+        CType::Func(_) => CType::ptr(t),
+        t => t,
+    }
+}
+
+/// `L'x'` → ("L", "x"): the encoding prefix and the text between the quotes.
+fn split_prefix(s: &str, quote: char) -> (&str, &str) {
+    let q = s.find(quote).unwrap_or(0);
+    let prefix = &s[..q];
+    let rest = &s[q..];
+    let body = rest
+        .strip_prefix(quote)
+        .and_then(|r| r.strip_suffix(quote))
+        .unwrap_or("");
+    (prefix, body)
+}
+
+/// Decodes C escape sequences. Narrow text yields bytes (non-ASCII characters as UTF-8);
+/// wide text yields code points.
+pub fn decode_escapes(body: &str, wide: bool) -> Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    let mut chars = body.chars().peekable();
+    let push_char = |out: &mut Vec<u32>, c: char| {
+        if wide {
+            out.push(c as u32);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push(b as u32);
+            }
+        }
+    };
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            push_char(&mut out, c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            return Err("trailing backslash".into());
+        };
+        let v: u32 = match e {
+            'n' => 10,
+            't' => 9,
+            'r' => 13,
+            'a' => 7,
+            'b' => 8,
+            'f' => 12,
+            'v' => 11,
+            'e' | 'E' => 27,
+            '\\' => 92,
+            '\'' => 39,
+            '"' => 34,
+            '?' => 63,
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|d| d.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                v
+            }
+            'x' => {
+                let mut v: u32 = 0;
+                let mut n = 0;
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(16)) {
+                    v = v.wrapping_mul(16).wrapping_add(d);
+                    chars.next();
+                    n += 1;
+                }
+                if n == 0 {
+                    return Err("\\x without digits".into());
+                }
+                v
+            }
+            'u' | 'U' => {
+                let n = if e == 'u' { 4 } else { 8 };
+                let mut v: u32 = 0;
+                for _ in 0..n {
+                    let d = chars
+                        .next()
+                        .and_then(|d| d.to_digit(16))
+                        .ok_or("bad universal character name")?;
+                    v = v * 16 + d;
+                }
+                match char::from_u32(v) {
+                    Some(ch) => {
+                        push_char(&mut out, ch);
+                        continue;
+                    }
+                    None => return Err("bad universal character name".into()),
+                }
+            }
+            other => other as u32,
+        };
+        out.push(if wide { v } else { v & 0xff });
+    }
+    Ok(out)
+}

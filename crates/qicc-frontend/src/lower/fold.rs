@@ -1,0 +1,216 @@
+//! Smart constructors for IR expressions: constant folding (with the IR's own concrete
+//! semantics, so folding never changes a value) and a few local simplifications that keep the
+//! printed IR readable (`ne(ite(c, 1, 0), 0)` is `c`, `not(slt(a, b))` is `sle(b, a)`).
+//!
+//! Invariant: every function returns an expression equal in value to the one it was asked to
+//! build, of the same type.
+
+use qicc_ir::semantics::{eval_binop, eval_cast, eval_unop};
+use qicc_ir::{BinOp, CastOp, Expr, Ty, UnOp};
+
+fn konst(e: &Expr) -> Option<(Ty, u64)> {
+    match e {
+        Expr::Const { ty, value } => Some((*ty, *value)),
+        _ => None,
+    }
+}
+
+pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+    if let (Some((ta, va)), Some((_, vb))) = (konst(&a), konst(&b)) {
+        let v = eval_binop(op, ta, va, vb);
+        let ty = if op.is_comparison() { Ty::Bool } else { ta };
+        return Expr::konst(ty, v);
+    }
+    // (x + c1) + c2 is x + (c1 + c2); (x + c1) - c2 is x + (c1 - c2): member and index
+    // offsets fold into one constant.
+    if let (BinOp::Add | BinOp::Sub, Some((t2, c2))) = (op, konst(&b)) {
+        if let Expr::Binary(BinOp::Add, x, c1) = &a {
+            if let Some((t1, c1)) = konst(c1) {
+                if t1 == t2 {
+                    let c = eval_binop(op, t1, c1, c2);
+                    return bin(BinOp::Add, (**x).clone(), Expr::konst(t1, c));
+                }
+            }
+        }
+    }
+    let is_zero = |e: &Expr| {
+        matches!(
+            e,
+            Expr::Const {
+                ty: Ty::Int(_),
+                value: 0
+            }
+        )
+    };
+    let is_one = |e: &Expr| {
+        matches!(
+            e,
+            Expr::Const {
+                ty: Ty::Int(_),
+                value: 1
+            }
+        )
+    };
+    match op {
+        BinOp::Add | BinOp::Or | BinOp::Xor if is_zero(&b) => return a,
+        BinOp::Add | BinOp::Or | BinOp::Xor if is_zero(&a) => return b,
+        BinOp::Sub | BinOp::Shl | BinOp::LShr | BinOp::AShr if is_zero(&b) => return a,
+        BinOp::Mul if is_one(&b) => return a,
+        BinOp::Mul if is_one(&a) => return b,
+        // (ite(c, 1, 0) != 0) is c; (ite(c, 1, 0) == 0) is not(c).
+        BinOp::Ne | BinOp::Eq if is_zero(&b) && bool_of_ite(&a).is_some() => {
+            if let Some(c) = bool_of_ite(&a) {
+                return if op == BinOp::Ne { c } else { not(c) };
+            }
+        }
+        BinOp::And if a.is_true() => return b,
+        BinOp::And if b.is_true() => return a,
+        BinOp::And if a.is_false() || b.is_false() => return Expr::bool(false),
+        BinOp::Or if a.is_false() => return b,
+        BinOp::Or if b.is_false() => return a,
+        BinOp::Or if a.is_true() || b.is_true() => return Expr::bool(true),
+        _ => {}
+    }
+    Expr::binary(op, a, b)
+}
+
+/// `c` for `ite(c, 1, 0)` and `not(c)` for `ite(c, 0, 1)`.
+fn bool_of_ite(e: &Expr) -> Option<Expr> {
+    if let Expr::Ite(c, x, y) = e {
+        match (konst(x), konst(y)) {
+            (Some((Ty::Int(_), 1)), Some((Ty::Int(_), 0))) => return Some((**c).clone()),
+            (Some((Ty::Int(_), 0)), Some((Ty::Int(_), 1))) => return Some(not((**c).clone())),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Logical negation of a bool, or bitwise complement of an int.
+pub fn not(e: Expr) -> Expr {
+    if let Some((ty, v)) = konst(&e) {
+        return Expr::konst(ty, eval_unop(UnOp::Not, ty, v));
+    }
+    match e {
+        Expr::Unary(UnOp::Not, inner) => *inner,
+        Expr::Binary(op, a, b) => match op {
+            BinOp::Eq => Expr::binary(BinOp::Ne, *a, *b),
+            BinOp::Ne => Expr::binary(BinOp::Eq, *a, *b),
+            BinOp::Slt => Expr::binary(BinOp::Sle, *b, *a),
+            BinOp::Sle => Expr::binary(BinOp::Slt, *b, *a),
+            BinOp::Ult => Expr::binary(BinOp::Ule, *b, *a),
+            BinOp::Ule => Expr::binary(BinOp::Ult, *b, *a),
+            _ => Expr::unary(UnOp::Not, Expr::Binary(op, a, b)),
+        },
+        other => Expr::unary(UnOp::Not, other),
+    }
+}
+
+pub fn neg(e: Expr) -> Expr {
+    if let Some((ty, v)) = konst(&e) {
+        return Expr::konst(ty, eval_unop(UnOp::Neg, ty, v));
+    }
+    Expr::unary(UnOp::Neg, e)
+}
+
+/// Width change of an int from `from` to `to` (sign- or zero-extending when widening).
+pub fn resize(e: Expr, from: Ty, to: Ty, signed: bool) -> Expr {
+    if from == to {
+        return e;
+    }
+    let op = if to.bits() < from.bits() {
+        CastOp::Trunc
+    } else if signed {
+        CastOp::Sext
+    } else {
+        CastOp::Zext
+    };
+    cast(op, from, to, e)
+}
+
+pub fn cast(op: CastOp, from: Ty, to: Ty, e: Expr) -> Expr {
+    if from == to {
+        return e;
+    }
+    if let Some((ty, v)) = konst(&e) {
+        return Expr::konst(to, eval_cast(op, ty, to, v));
+    }
+    // Casts distribute over an ite of constants: zext(ite(c, 1, 0)) is ite(c, 1, 0) wider.
+    if let Expr::Ite(c, x, y) = &e {
+        if let (Some((tx, vx)), Some((ty_, vy))) = (konst(x), konst(y)) {
+            return Expr::ite(
+                (**c).clone(),
+                Expr::konst(to, eval_cast(op, tx, to, vx)),
+                Expr::konst(to, eval_cast(op, ty_, to, vy)),
+            );
+        }
+    }
+    // trunc(zext/sext(x)) back to x's own width is x.
+    if op == CastOp::Trunc {
+        if let Expr::Cast(CastOp::Zext | CastOp::Sext, _, inner) = &e {
+            if let Some(w) = inner_width(inner) {
+                if w == to.bits() {
+                    return (**inner).clone();
+                }
+            }
+        }
+    }
+    Expr::cast(op, to, e)
+}
+
+/// The width of an expression when it is evident from the expression alone.
+fn inner_width(e: &Expr) -> Option<u16> {
+    match e {
+        Expr::Const { ty, .. } => Some(ty.bits()),
+        Expr::Cast(_, ty, _) | Expr::Load(ty, _) => Some(ty.bits()),
+        _ => None,
+    }
+}
+
+pub fn ite(c: Expr, a: Expr, b: Expr) -> Expr {
+    if c.is_true() {
+        return a;
+    }
+    if c.is_false() {
+        return b;
+    }
+    if a == b {
+        return a;
+    }
+    Expr::ite(c, a, b)
+}
+
+/// `e != 0` for an int `e` of type `ty`, as a bool.
+pub fn to_bool(e: Expr, ty: Ty) -> Expr {
+    bin(BinOp::Ne, e, Expr::konst(ty, 0))
+}
+
+/// A bool as a C truth value of type `ty` (0 or 1).
+pub fn from_bool(c: Expr, ty: Ty) -> Expr {
+    ite(c, Expr::konst(ty, 1), Expr::konst(ty, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_with_ir_semantics() {
+        let e = bin(BinOp::SDiv, Expr::int(32, 7), Expr::int(32, 0));
+        assert_eq!(e, Expr::int(32, 0xffff_ffff));
+        let c = cast(CastOp::Sext, Ty::I8, Ty::I32, Expr::int(8, 0x80));
+        assert_eq!(c, Expr::int(32, 0xffff_ff80));
+    }
+
+    #[test]
+    fn simplifies_truth_values() {
+        let x = Expr::Var(qicc_ir::VarRef::Local(qicc_ir::LocalId(0)));
+        let c = Expr::binary(BinOp::Slt, x.clone(), Expr::int(32, 3));
+        let v = from_bool(c.clone(), Ty::I32);
+        assert_eq!(to_bool(v.clone(), Ty::I32), c);
+        assert_eq!(
+            bin(BinOp::Eq, v, Expr::int(32, 0)),
+            Expr::binary(BinOp::Sle, Expr::int(32, 3), x)
+        );
+    }
+}

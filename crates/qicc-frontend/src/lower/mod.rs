@@ -1,0 +1,467 @@
+//! Lowering a parsed translation unit to a [`qicc_ir::Program`].
+//!
+//! [`Ctx`] holds everything the lowering shares: the source map, the C type system, the
+//! scopes, the tables of file-scope variables and functions, and the program being built. Its
+//! methods are spread over one module per job: declarations and types ([`decl`]), constant
+//! expressions ([`consteval`]), typing without evaluation ([`typing`]), expressions
+//! ([`expr`]), calls and the SV-COMP intrinsics ([`call`]), initialisers ([`init`]),
+//! statements and function bodies ([`stmt`]).
+//!
+//! Invariants: only functions reachable from `main` through calls are lowered (a worklist
+//! seeded with `main`), and only the globals they use are created (on first use); every
+//! error names the offending construct's position in the original source; the result passes
+//! `qicc_ir::verify_program` or the lowering reports an internal error.
+//!
+//! # What is modelled
+//!
+//! - Integer types of the data model (ILP32: `gcc -m32`, LP64), `_Bool`, enums (`unsigned
+//!   int` without negative enumerators, as gcc), typedefs, `typeof`, `__attribute__((mode))`;
+//!   constants typed by value and suffix; promotions, usual arithmetic conversions, casts;
+//!   signed overflow wraps.
+//! - Pointers (object/offset bit-vectors), arithmetic, differences, comparisons, int↔pointer
+//!   casts as gcc does them; arrays of any dimension; structs and unions with the ABI layout
+//!   (`packed`/`aligned` on the record honoured), anonymous members, flexible array members;
+//!   struct assignment, parameters and results (copies through memory); `sizeof`,
+//!   `_Alignof`, `__builtin_offsetof`, `_Generic`.
+//! - Storage: scalars whose address is never taken are IR variables, everything else lives
+//!   in memory (locals: stack objects allocated in the prologue, freed before `exit`);
+//!   globals and static locals with static initialisers (designators, brace elision,
+//!   strings, address constants); string literals are readonly objects; compound literals.
+//! - All statements (GNU case ranges, statement expressions, `goto`), all operators with
+//!   C's evaluation order guarantees (`&&`, `||`, `?:`, `,`), calls with argument
+//!   conversion, recursion.
+//! - UB checks: division/remainder by zero and overflow, shift amounts, invalid writes
+//!   (stores, `memset`/`memcpy`/`memmove`, struct copies), invalid `free`, oversized
+//!   allocations.
+//! - SV-COMP: `__VERIFIER_nondet_*`, `__VERIFIER_assume`, `__VERIFIER_assert` (inline when
+//!   standard), `reach_error`, `__VERIFIER_error`, `__assert_fail` (glibc `assert`);
+//!   `abort`/`exit`, `malloc`/`calloc`/`alloca`/`free`, `memset`/`memcpy`/`memmove`,
+//!   `__builtin_expect`; any other body-less function returns an arbitrary value (warning).
+//!
+//! # What is rejected as unsupported (only when reachable)
+//!
+//! Floating point, complex numbers, function pointers (and calls through them), variadic
+//! function definitions and `va_arg`, bit-fields, variable-length arrays, inline assembly,
+//! computed `goto` and other GNU syntax lang-c cannot parse (detected by asking gcc), thread
+//! local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
+//! destructor functions, the `cleanup` attribute, alignment attributes on members.
+//!
+//! # Known approximations
+//!
+//! - A memory local declared in a loop keeps its bytes from the previous iteration (C says
+//!   they are indeterminate again); scalar memory locals are re-havocked.
+//! - `free` checks one valid byte at offset 0 of the pointer (not that the object is a heap
+//!   object); `calloc`'s size product wraps instead of failing.
+//! - Only the last execution of an `alloca` site is freed at function exit.
+//! - `__alignof__` gives the ABI alignment (4 for `long long` on ILP32), like `_Alignof`.
+
+pub mod addr;
+pub mod builder;
+pub mod call;
+pub mod consteval;
+pub mod decl;
+pub mod expr;
+pub mod fold;
+pub mod init;
+pub mod scope;
+pub mod stmt;
+pub mod typing;
+
+use crate::diag::{DiagKind, Diagnostic};
+use crate::source_map::SourceMap;
+use crate::types::{CType, FuncType, Types};
+use crate::{Lowered, Options};
+use builder::FnBuilder;
+use lang_c::ast::{FunctionDefinition, Initializer, TranslationUnit};
+use lang_c::span::Node;
+use qicc_ir::{
+    AssertKind, Assertion, Expr, FuncId, GlobalId, InitItem, Loc, LocalId, Object, ObjectId, Op,
+    Program, Span, UbKind,
+};
+use scope::Scopes;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+
+pub type R<T> = Result<T, Diagnostic>;
+
+/// Where a file-scope or static variable lives once it is used.
+#[derive(Clone, Copy, Debug)]
+pub enum GStorage {
+    Var(GlobalId),
+    Obj(ObjectId),
+}
+
+/// A file-scope variable or a static local.
+pub struct GlobalVar<'a> {
+    /// The IR name (`x`, or `f.x` for a static local).
+    pub name: String,
+    /// The C name (for the address-taken test).
+    pub c_name: String,
+    pub ty: R<CType>,
+    pub init: Option<&'a Node<Initializer>>,
+    /// A definition (not only `extern` declarations) exists: storage starts zeroed.
+    pub defined: bool,
+    /// Where it is declared (byte offset in the preprocessed text).
+    pub offset: usize,
+    pub storage: Option<GStorage>,
+    /// The initialiser refers to file-scope names only (file-scope variables); static locals
+    /// are initialised while their function's scopes are live.
+    pub file_scope: bool,
+}
+
+/// A function known by name.
+pub struct FuncInfo<'a> {
+    pub name: String,
+    pub ty: R<Rc<FuncType>>,
+    pub def: Option<&'a Node<FunctionDefinition>>,
+    pub ir: Option<FuncId>,
+    pub offset: usize,
+}
+
+/// How a local variable of the function being lowered is stored.
+#[derive(Clone, Debug)]
+pub enum LocalPlace {
+    /// An IR local holding the value.
+    Reg(LocalId),
+    /// An IR local holding the address of the variable's memory.
+    Mem(LocalId),
+}
+
+#[derive(Clone, Debug)]
+pub struct LocalVar {
+    pub ty: CType,
+    pub place: LocalPlace,
+}
+
+/// One `switch` being lowered: its case labels' locations.
+pub struct SwitchCtx {
+    /// Location of each `case`/`default` label, keyed by the label node's address.
+    pub labels: HashMap<usize, Loc>,
+}
+
+/// The function being lowered.
+pub struct FnState {
+    pub b: FnBuilder,
+    pub fid: FuncId,
+    pub c_name: String,
+    pub vars: Vec<LocalVar>,
+    pub ret_ty: CType,
+    /// The IR return variable (non-void, non-struct returns).
+    pub ret_var: Option<LocalId>,
+    /// Hidden parameter: where a struct return value goes.
+    pub sret: Option<LocalId>,
+    pub labels: HashMap<String, Loc>,
+    pub defined_labels: HashSet<String>,
+    pub breaks: Vec<Loc>,
+    pub continues: Vec<Loc>,
+    pub switches: Vec<SwitchCtx>,
+    /// Names taken by static locals (`f.x`, `f.x.1`).
+    pub static_names: HashMap<String, u32>,
+    /// Sizes of the stack objects (by the local holding their address).
+    pub stack_sizes: HashMap<LocalId, u64>,
+    /// C names whose address this function takes.
+    pub addr_taken: HashSet<String>,
+    pub copy_counter: u32,
+}
+
+/// How calls of `__VERIFIER_assert` are lowered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssertMode {
+    /// Inline assertion at every call site (declared without body, or the standard body).
+    Inline,
+    /// An ordinary function.
+    Ordinary,
+}
+
+pub struct Ctx<'a> {
+    pub text: &'a str,
+    pub map: &'a SourceMap,
+    pub opts: &'a Options,
+    pub types: Types,
+    pub scopes: Scopes,
+    pub globals: Vec<GlobalVar<'a>>,
+    pub funcs: Vec<FuncInfo<'a>>,
+    pub func_by_name: HashMap<String, usize>,
+    pub program: Program,
+    file_ids: HashMap<u32, u16>,
+    pub warnings: Vec<Diagnostic>,
+    pub warned: HashSet<String>,
+    worklist: VecDeque<usize>,
+    /// C names whose address is taken somewhere (file-scope scalars named so live in memory).
+    pub global_addr_taken: HashSet<String>,
+    /// Per function definition (by name): C names whose address it takes.
+    pub fn_addr_taken: HashMap<String, HashSet<String>>,
+    strings: HashMap<Vec<u8>, ObjectId>,
+    pub lit_counter: u32,
+    pub fs: Option<FnState>,
+    pub assert_mode: AssertMode,
+    /// > 0 while evaluating a constant expression (no edges may be emitted, no variable read).
+    pub const_depth: u32,
+    /// > 0 while evaluating a file-scope initialiser: names resolve at file scope.
+    pub file_scope_only: u32,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(text: &'a str, map: &'a SourceMap, opts: &'a Options) -> Ctx<'a> {
+        Ctx {
+            text,
+            map,
+            opts,
+            types: Types::new(opts.data_model),
+            scopes: Scopes::default(),
+            globals: Vec::new(),
+            funcs: Vec::new(),
+            func_by_name: HashMap::new(),
+            program: Program::new(opts.data_model),
+            file_ids: HashMap::new(),
+            warnings: Vec::new(),
+            warned: HashSet::new(),
+            worklist: VecDeque::new(),
+            global_addr_taken: HashSet::new(),
+            fn_addr_taken: HashMap::new(),
+            strings: HashMap::new(),
+            lit_counter: 0,
+            fs: None,
+            assert_mode: AssertMode::Ordinary,
+            const_depth: 0,
+            file_scope_only: 0,
+        }
+    }
+
+    // ---- positions and diagnostics ----
+
+    pub fn diag(&self, kind: DiagKind, offset: usize, msg: impl Into<String>) -> Diagnostic {
+        let p = self.map.locate(self.text, offset);
+        Diagnostic::new(kind, self.map.file_name(p.file), p.line, p.col, msg)
+    }
+
+    pub fn unsupported(&self, offset: usize, msg: impl Into<String>) -> Diagnostic {
+        self.diag(DiagKind::Unsupported, offset, msg)
+    }
+
+    pub fn type_err(&self, offset: usize, msg: impl Into<String>) -> Diagnostic {
+        self.diag(DiagKind::Type, offset, msg)
+    }
+
+    pub fn internal(&self, offset: usize, msg: impl Into<String>) -> Diagnostic {
+        self.diag(DiagKind::Internal, offset, msg)
+    }
+
+    pub fn warn(&mut self, offset: usize, msg: impl Into<String>) {
+        let d = self.diag(DiagKind::Warning, offset, msg);
+        self.warnings.push(d);
+    }
+
+    /// The IR span of a byte offset (registering the file in the program).
+    pub fn span(&mut self, offset: usize) -> Span {
+        let p = self.map.locate(self.text, offset);
+        let fid = match self.file_ids.get(&p.file) {
+            Some(f) => *f,
+            None => {
+                let f = self.program.add_file(self.map.file_name(p.file));
+                self.file_ids.insert(p.file, f);
+                f
+            }
+        };
+        Span::new(fid, p.line, p.col)
+    }
+
+    /// The source text of a node (for assertion texts), whitespace-normalised.
+    pub fn source_text(&self, start: usize, end: usize) -> String {
+        let s = self.text.get(start..end.min(self.text.len())).unwrap_or("");
+        // Line markers inside a macro expansion are not part of the expression.
+        let mut out = String::new();
+        for line in s.lines() {
+            if line.trim_start().starts_with('#') {
+                continue;
+            }
+            for w in line.split_whitespace() {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(w);
+            }
+        }
+        out
+    }
+
+    // ---- the function being lowered ----
+
+    /// The function being lowered; outside a function (a constant expression), an error
+    /// saying the construct is not constant.
+    pub fn fs(&mut self, offset: usize) -> R<&mut FnState> {
+        if self.const_depth > 0 || self.fs.is_none() {
+            return Err(self.type_err(offset, "initializer element is not a constant expression"));
+        }
+        Ok(self.fs.as_mut().expect("checked above"))
+    }
+
+    pub fn in_function(&self) -> bool {
+        self.fs.is_some() && self.const_depth == 0
+    }
+
+    /// Emits `op` at the current location, with the span of `offset`.
+    pub fn emit(&mut self, op: Op, offset: usize) -> R<()> {
+        let span = self.span(offset);
+        let fs = self.fs(offset)?;
+        fs.b.span = span;
+        fs.b.emit(op);
+        Ok(())
+    }
+
+    pub fn set_span(&mut self, offset: usize) {
+        let span = self.span(offset);
+        if let Some(fs) = self.fs.as_mut() {
+            fs.b.span = span;
+        }
+    }
+
+    pub fn ptr_ty(&self) -> qicc_ir::Ty {
+        self.program.pointer_ty()
+    }
+
+    /// An undefined-behaviour check: `ok` must hold here, else the run has UB.
+    pub fn check(&mut self, ok: Expr, kind: UbKind, offset: usize) -> R<()> {
+        if !self.opts.ub_checks || ok.is_true() {
+            return Ok(());
+        }
+        let span = self.span(offset);
+        if self.const_depth > 0 || self.fs.is_none() {
+            return Err(self.type_err(
+                offset,
+                format!("{} in a constant expression", kind.describe()),
+            ));
+        }
+        let fid = self.fs(offset)?.fid;
+        let k = self.program.add_assertion(Assertion {
+            kind: AssertKind::Ub(kind),
+            func: fid,
+            span,
+            text: None,
+        });
+        let fs = self.fs(offset)?;
+        fs.b.span = span;
+        let bad = fs.b.new_loc();
+        let good = fs.b.new_loc();
+        let err = fs.b.func.err;
+        fs.b.branch(ok, good, bad);
+        fs.b.set_cur(bad);
+        fs.b.edge_to(Op::Error(k), err);
+        fs.b.set_cur(good);
+        Ok(())
+    }
+
+    /// A property assertion at the current location: reaching this edge fails.
+    pub fn assert_fail_here(
+        &mut self,
+        kind: AssertKind,
+        text: Option<String>,
+        offset: usize,
+    ) -> R<()> {
+        let span = self.span(offset);
+        let fid = self.fs(offset)?.fid;
+        let k = self.program.add_assertion(Assertion {
+            kind,
+            func: fid,
+            span,
+            text,
+        });
+        let fs = self.fs(offset)?;
+        fs.b.span = span;
+        let err = fs.b.func.err;
+        fs.b.edge_to(Op::Error(k), err);
+        fs.b.dead();
+        Ok(())
+    }
+
+    // ---- functions ----
+
+    /// The IR function of a defined C function, created (and queued for lowering) on first
+    /// use.
+    pub fn func_id(&mut self, idx: usize) -> FuncId {
+        if let Some(id) = self.funcs[idx].ir {
+            return id;
+        }
+        let span = self.span(self.funcs[idx].offset);
+        let name = self.funcs[idx].name.clone();
+        let id = self
+            .program
+            .add_function(qicc_ir::Function::new(name, span));
+        self.funcs[idx].ir = Some(id);
+        self.worklist.push_back(idx);
+        id
+    }
+
+    // ---- static objects ----
+
+    /// The readonly object holding a string literal (one per distinct contents).
+    pub fn string_object(&mut self, bytes: Vec<u8>, offset: usize) -> ObjectId {
+        if let Some(id) = self.strings.get(&bytes) {
+            return *id;
+        }
+        let span = self.span(offset);
+        let name = format!("str.{}", self.strings.len());
+        let id = self.program.add_object(Object {
+            name,
+            size: bytes.len() as u64,
+            readonly: true,
+            zeroed: true,
+            init: vec![InitItem::Bytes {
+                offset: 0,
+                bytes: bytes.clone(),
+            }],
+            span,
+        });
+        self.strings.insert(bytes, id);
+        id
+    }
+}
+
+/// Lowers a parsed translation unit.
+pub fn lower_unit(
+    text: &str,
+    map: &SourceMap,
+    unit: &TranslationUnit,
+    opts: &Options,
+) -> R<Lowered> {
+    let mut cx = Ctx::new(text, map, opts);
+    addr::collect(&mut cx, unit);
+    cx.collect_file_scope(unit)?;
+    cx.assert_mode = call::verifier_assert_mode(&cx);
+    let main = match cx.func_by_name.get("main") {
+        Some(&i) if cx.funcs[i].def.is_some() => i,
+        _ => {
+            let file = map.file_name(0).to_string();
+            return Err(Diagnostic::new(
+                DiagKind::Type,
+                file,
+                1,
+                1,
+                "the program has no function 'main'",
+            ));
+        }
+    };
+    let entry = cx.func_id(main);
+    cx.program.entry = entry;
+    while let Some(idx) = cx.worklist.pop_front() {
+        cx.lower_function(idx)?;
+    }
+    if let Err(errs) = qicc_ir::verify_program(&cx.program) {
+        let first = errs.first().cloned().unwrap_or_default();
+        let file = map.file_name(0).to_string();
+        return Err(Diagnostic::new(
+            DiagKind::Internal,
+            file,
+            1,
+            1,
+            format!(
+                "the front-end produced ill-formed IR ({} problems; first: {first})",
+                errs.len()
+            ),
+        ));
+    }
+    Ok(Lowered {
+        program: cx.program,
+        warnings: cx.warnings,
+    })
+}

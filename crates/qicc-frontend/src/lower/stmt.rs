@@ -1,0 +1,736 @@
+//! Statements, local declarations and whole function bodies.
+//!
+//! Invariants: every statement leaves the builder at the location where control continues
+//! (a fresh unreachable one after `return`, `goto`, `break`, `continue`); a local declaration
+//! without initialiser makes the variable indeterminate (`havoc uninit`) each time it is
+//! executed; stack objects are allocated once per call in the prologue and freed before
+//! `exit`.
+
+use super::builder::FnBuilder;
+use super::decl::{declarator_name, declarator_offset, Storage};
+use super::expr::{LVal, Place, RVal, Val};
+use super::scope::{Sym, VarId};
+use super::{fold, Ctx, FnState, GlobalVar, LocalPlace, LocalVar, SwitchCtx, R};
+use crate::types::CType;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use qicc_ir::{BinOp, Expr, HavocKind, Loc, Op, VarRef};
+use std::collections::{HashMap, HashSet};
+
+/// A `case`/`default` label of a switch: its node's address and what it matches.
+enum CaseKind<'a> {
+    Value(&'a Node<Expression>),
+    Range(&'a Node<Expression>, &'a Node<Expression>),
+    Default,
+}
+
+fn collect_cases<'a>(s: &'a Node<Statement>, out: &mut Vec<(usize, CaseKind<'a>, usize)>) {
+    match &s.node {
+        Statement::Labeled(l) => {
+            let key = l as *const Node<LabeledStatement> as usize;
+            match &l.node.label.node {
+                Label::Case(e) => out.push((key, CaseKind::Value(e), l.span.start)),
+                Label::CaseRange(r) => out.push((
+                    key,
+                    CaseKind::Range(&r.node.low, &r.node.high),
+                    l.span.start,
+                )),
+                Label::Default => out.push((key, CaseKind::Default, l.span.start)),
+                Label::Identifier(_) => {}
+            }
+            collect_cases(&l.node.statement, out);
+        }
+        Statement::Compound(items) => {
+            for it in items {
+                if let BlockItem::Statement(st) = &it.node {
+                    collect_cases(st, out);
+                }
+            }
+        }
+        Statement::If(i) => {
+            collect_cases(&i.node.then_statement, out);
+            if let Some(e) = &i.node.else_statement {
+                collect_cases(e, out);
+            }
+        }
+        Statement::While(w) => collect_cases(&w.node.statement, out),
+        Statement::DoWhile(w) => collect_cases(&w.node.statement, out),
+        Statement::For(f) => collect_cases(&f.node.statement, out),
+        // A nested switch owns its labels.
+        _ => {}
+    }
+}
+
+impl<'a> Ctx<'a> {
+    /// Lowers the definition of function `idx` into its IR function.
+    pub fn lower_function(&mut self, idx: usize) -> R<()> {
+        let fd = self.funcs[idx].def.ok_or_else(|| {
+            self.internal(self.funcs[idx].offset, "queued a function without body")
+        })?;
+        let fid = self.funcs[idx]
+            .ir
+            .ok_or_else(|| self.internal(fd.span.start, "function without IR id"))?;
+        let name = self.funcs[idx].name.clone();
+        let decl_at = declarator_offset(&fd.node.declarator);
+        let (ft, params) = self.definition_signature(fd)?;
+        if ft.variadic {
+            return Err(
+                self.unsupported(decl_at, format!("variadic function definitions ('{name}')"))
+            );
+        }
+        if ft.ret.is_float() {
+            return Err(self.unsupported(decl_at, "floating point (return type)"));
+        }
+        let span = self.span(decl_at);
+        let ptr = self.ptr_ty();
+        let addr_taken = self.fn_addr_taken.get(&name).cloned().unwrap_or_default();
+        self.fs = Some(FnState {
+            b: FnBuilder::new(&name, span),
+            fid,
+            c_name: name.clone(),
+            vars: Vec::new(),
+            ret_ty: ft.ret.clone(),
+            ret_var: None,
+            sret: None,
+            labels: HashMap::new(),
+            defined_labels: HashSet::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            switches: Vec::new(),
+            static_names: HashMap::new(),
+            stack_sizes: HashMap::new(),
+            addr_taken,
+            copy_counter: 0,
+        });
+        self.scopes.push();
+        let r = self.function_body(&name, &ft.ret, params, fd);
+        self.scopes.pop();
+        let fs = self.fs.take();
+        r?;
+        let fs = fs.ok_or_else(|| self.internal(decl_at, "lost the function state"))?;
+        let func = fs.b.finish(ptr);
+        match self.program.functions.get_mut(fid.index()) {
+            Some(slot) => *slot = func,
+            None => return Err(self.internal(decl_at, "function slot missing")),
+        }
+        Ok(())
+    }
+
+    fn function_body(
+        &mut self,
+        name: &str,
+        ret: &CType,
+        params: Vec<super::decl::Param>,
+        fd: &'a Node<FunctionDefinition>,
+    ) -> R<()> {
+        let ptr = self.ptr_ty();
+        let is_main = name == "main";
+        let at0 = fd.span.start;
+        // The return value: a variable, or (structs) memory the caller provides.
+        match ret {
+            CType::Void => {}
+            CType::Record(_) => {
+                if is_main {
+                    return Err(self.type_err(at0, "main returns a struct"));
+                }
+                let fs = self.fs(at0)?;
+                let p = fs.b.add_local("sret.ptr", ptr);
+                fs.b.mark_stable(p);
+                fs.b.func.params.push(p);
+                fs.sret = Some(p);
+            }
+            t => {
+                let ty = self.irty(t, at0)?;
+                let fs = self.fs(at0)?;
+                let r = fs.b.add_local("ret.val", ty);
+                fs.b.func.ret = Some(r);
+                fs.ret_var = Some(r);
+            }
+        }
+        for (k, p) in params.into_iter().enumerate() {
+            let pname = p.name.clone().unwrap_or_else(|| format!("arg.{k}"));
+            if p.ty.is_float() {
+                return Err(self.unsupported(p.offset, "floating point (parameter)"));
+            }
+            let span = self.span(p.offset);
+            let taken = self.fs(p.offset)?.addr_taken.contains(&pname);
+            let var = match &p.ty {
+                CType::Record(_) => {
+                    if is_main {
+                        return Err(self.unsupported(p.offset, "struct parameters of main"));
+                    }
+                    let size = self.size_of(&p.ty, p.offset)?;
+                    let fs = self.fs(p.offset)?;
+                    let l = fs.b.add_named_local(&pname, ptr);
+                    fs.b.mark_stable(l);
+                    fs.b.func.params.push(l);
+                    fs.stack_sizes.insert(l, size);
+                    LocalVar {
+                        ty: p.ty.clone(),
+                        place: LocalPlace::Mem(l),
+                    }
+                }
+                t => {
+                    let ty = self.irty(t, p.offset)?;
+                    let fs = self.fs(p.offset)?;
+                    let l = fs.b.add_named_local(&pname, ty);
+                    if is_main {
+                        // argc, argv: whatever the environment gives.
+                        fs.b.prologue_op(
+                            Op::Havoc(VarRef::Local(l), HavocKind::Extern("main".into())),
+                            span,
+                        );
+                    } else {
+                        fs.b.func.params.push(l);
+                    }
+                    if taken {
+                        let size = ty.bits() as u64 / 8;
+                        let m = fs.b.stack_object(&pname, size, ptr, span);
+                        fs.stack_sizes.insert(m, size);
+                        fs.b.span = span;
+                        fs.b.emit(Op::Store {
+                            ty,
+                            addr: Expr::local(m),
+                            value: Expr::local(l),
+                        });
+                        LocalVar {
+                            ty: p.ty.clone(),
+                            place: LocalPlace::Mem(m),
+                        }
+                    } else {
+                        LocalVar {
+                            ty: p.ty.clone(),
+                            place: LocalPlace::Reg(l),
+                        }
+                    }
+                }
+            };
+            let fs = self.fs(p.offset)?;
+            fs.vars.push(var);
+            let vid = fs.vars.len() - 1;
+            if p.name.is_some() {
+                self.scopes.define(&pname, Sym::Var(VarId::Local(vid)));
+            }
+        }
+        self.stmt(&fd.node.statement)?;
+        let fs = self.fs(at0)?;
+        let mut missing: Vec<&String> = fs
+            .labels
+            .keys()
+            .filter(|l| !fs.defined_labels.contains(*l))
+            .collect();
+        missing.sort();
+        if let Some(l) = missing.first() {
+            let msg = format!("use of undeclared label '{l}'");
+            return Err(self.type_err(at0, msg));
+        }
+        Ok(())
+    }
+
+    pub fn stmt(&mut self, s: &'a Node<Statement>) -> R<()> {
+        let at = s.span.start;
+        match &s.node {
+            Statement::Compound(items) => {
+                self.scopes.push();
+                let r = (|| {
+                    for it in items {
+                        self.block_item(it)?;
+                    }
+                    Ok(())
+                })();
+                self.scopes.pop();
+                r
+            }
+            Statement::Expression(Some(e)) => self.void_expr(e),
+            Statement::Expression(None) => Ok(()),
+            Statement::If(i) => {
+                let fs = self.fs(at)?;
+                let (t, f, join) = (fs.b.new_loc(), fs.b.new_loc(), fs.b.new_loc());
+                self.cond(&i.node.condition, t, f)?;
+                self.fs(at)?.b.set_cur(t);
+                self.stmt(&i.node.then_statement)?;
+                self.fs(at)?.b.goto(join);
+                self.fs(at)?.b.set_cur(f);
+                if let Some(e) = &i.node.else_statement {
+                    self.stmt(e)?;
+                }
+                let fs = self.fs(at)?;
+                fs.b.goto(join);
+                fs.b.set_cur(join);
+                Ok(())
+            }
+            Statement::While(w) => {
+                let fs = self.fs(at)?;
+                let (head, body, exit) = (fs.b.new_loc(), fs.b.new_loc(), fs.b.new_loc());
+                fs.b.goto(head);
+                fs.b.set_cur(head);
+                self.cond(&w.node.expression, body, exit)?;
+                self.fs(at)?.b.set_cur(body);
+                self.loop_body(&w.node.statement, exit, head)?;
+                let fs = self.fs(at)?;
+                fs.b.goto(head);
+                fs.b.set_cur(exit);
+                Ok(())
+            }
+            Statement::DoWhile(w) => {
+                let fs = self.fs(at)?;
+                let (body, cont, exit) = (fs.b.new_loc(), fs.b.new_loc(), fs.b.new_loc());
+                fs.b.goto(body);
+                fs.b.set_cur(body);
+                self.loop_body(&w.node.statement, exit, cont)?;
+                let fs = self.fs(at)?;
+                fs.b.goto(cont);
+                fs.b.set_cur(cont);
+                self.cond(&w.node.expression, body, exit)?;
+                self.fs(at)?.b.set_cur(exit);
+                Ok(())
+            }
+            Statement::For(f) => {
+                self.scopes.push();
+                let r = self.for_stmt(f, at);
+                self.scopes.pop();
+                r
+            }
+            Statement::Switch(sw) => self.switch(sw, at),
+            Statement::Goto(l) => {
+                let loc = self.label_loc(&l.node.name, at)?;
+                self.set_span(at);
+                self.fs(at)?.b.goto(loc);
+                Ok(())
+            }
+            Statement::Continue => {
+                let Some(&c) = self.fs(at)?.continues.last() else {
+                    return Err(self.type_err(at, "'continue' outside a loop"));
+                };
+                self.set_span(at);
+                self.fs(at)?.b.goto(c);
+                Ok(())
+            }
+            Statement::Break => {
+                let Some(&b) = self.fs(at)?.breaks.last() else {
+                    return Err(self.type_err(at, "'break' outside a loop or switch"));
+                };
+                self.set_span(at);
+                self.fs(at)?.b.goto(b);
+                Ok(())
+            }
+            Statement::Return(e) => self.return_stmt(e.as_deref(), at),
+            Statement::Labeled(l) => self.labeled(l),
+            Statement::Asm(_) => Err(self.unsupported(at, "inline assembly")),
+        }
+    }
+
+    fn loop_body(&mut self, body: &'a Node<Statement>, brk: Loc, cont: Loc) -> R<()> {
+        let at = body.span.start;
+        let fs = self.fs(at)?;
+        fs.breaks.push(brk);
+        fs.continues.push(cont);
+        let r = self.stmt(body);
+        let fs = self.fs(at)?;
+        fs.breaks.pop();
+        fs.continues.pop();
+        r
+    }
+
+    fn for_stmt(&mut self, f: &'a Node<ForStatement>, at: usize) -> R<()> {
+        match &f.node.initializer.node {
+            ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+            ForInitializer::Expression(e) => self.void_expr(e)?,
+            ForInitializer::Declaration(d) => self.local_declaration(d)?,
+        }
+        let fs = self.fs(at)?;
+        let (head, body, cont, exit) = (
+            fs.b.new_loc(),
+            fs.b.new_loc(),
+            fs.b.new_loc(),
+            fs.b.new_loc(),
+        );
+        fs.b.goto(head);
+        fs.b.set_cur(head);
+        match &f.node.condition {
+            Some(c) => self.cond(c, body, exit)?,
+            None => self.fs(at)?.b.goto(body),
+        }
+        self.fs(at)?.b.set_cur(body);
+        self.loop_body(&f.node.statement, exit, cont)?;
+        let fs = self.fs(at)?;
+        fs.b.goto(cont);
+        fs.b.set_cur(cont);
+        if let Some(step) = &f.node.step {
+            self.void_expr(step)?;
+        }
+        let fs = self.fs(at)?;
+        fs.b.goto(head);
+        fs.b.set_cur(exit);
+        Ok(())
+    }
+
+    fn label_loc(&mut self, name: &str, at: usize) -> R<Loc> {
+        let fs = self.fs(at)?;
+        if let Some(l) = fs.labels.get(name) {
+            return Ok(*l);
+        }
+        let l = fs.b.new_loc();
+        fs.labels.insert(name.to_string(), l);
+        Ok(l)
+    }
+
+    fn labeled(&mut self, l: &'a Node<LabeledStatement>) -> R<()> {
+        let at = l.span.start;
+        let loc = match &l.node.label.node {
+            Label::Identifier(id) => {
+                let name = &id.node.name;
+                let loc = self.label_loc(name, at)?;
+                let fs = self.fs(at)?;
+                if !fs.defined_labels.insert(name.clone()) {
+                    return Err(self.type_err(at, format!("redefinition of label '{name}'")));
+                }
+                loc
+            }
+            _ => {
+                let key = l as *const Node<LabeledStatement> as usize;
+                let fs = self.fs(at)?;
+                match fs.switches.last().and_then(|s| s.labels.get(&key)) {
+                    Some(loc) => *loc,
+                    None => return Err(self.type_err(at, "'case' label not within a switch")),
+                }
+            }
+        };
+        let fs = self.fs(at)?;
+        fs.b.goto(loc);
+        fs.b.set_cur(loc);
+        self.stmt(&l.node.statement)
+    }
+
+    fn switch(&mut self, sw: &'a Node<SwitchStatement>, at: usize) -> R<()> {
+        let v = self.rvalue(&sw.node.expression)?;
+        let ctrl_at = sw.node.expression.span.start;
+        let CType::Int(k) = v.ty else {
+            return Err(self.type_err(ctrl_at, "switch on a non-integer"));
+        };
+        let pt = self.types.promote(&CType::Int(k));
+        let x = self.convert(v, &pt, ctrl_at)?;
+        let signed = pt.is_signed_int();
+        let mut cases = Vec::new();
+        collect_cases(&sw.node.statement, &mut cases);
+        let exit = self.fs(at)?.b.new_loc();
+        let mut labels = HashMap::new();
+        let mut others: Vec<Expr> = Vec::new();
+        let mut default = None;
+        let mut guards = Vec::new();
+        for (key, kind, cat) in cases {
+            let loc = self.fs(at)?.b.new_loc();
+            labels.insert(key, loc);
+            let value = |cx: &mut Ctx<'a>, e: &'a Node<Expression>| -> R<Expr> {
+                let (v, ty) = cx.const_int(e)?;
+                let ety = cx.irty(&ty, e.span.start)?;
+                cx.convert(
+                    RVal {
+                        e: Expr::konst(ety, v),
+                        ty,
+                    },
+                    &pt,
+                    e.span.start,
+                )
+            };
+            let g = match kind {
+                CaseKind::Value(e) => fold::bin(BinOp::Eq, x.clone(), value(self, e)?),
+                CaseKind::Range(lo, hi) => {
+                    let (lo, hi) = (value(self, lo)?, value(self, hi)?);
+                    let le = if signed { BinOp::Sle } else { BinOp::Ule };
+                    fold::bin(
+                        BinOp::And,
+                        fold::bin(le, lo, x.clone()),
+                        fold::bin(le, x.clone(), hi),
+                    )
+                }
+                CaseKind::Default => {
+                    default = Some((loc, cat));
+                    continue;
+                }
+            };
+            others.push(fold::not(g.clone()));
+            guards.push((g, loc, cat));
+        }
+        for (g, loc, cat) in guards {
+            self.set_span(cat);
+            let fs = self.fs(at)?;
+            if !g.is_false() {
+                let op = if g.is_true() { Op::Skip } else { Op::Assume(g) };
+                fs.b.edge_to(op, loc);
+            }
+        }
+        let none = others
+            .into_iter()
+            .fold(Expr::bool(true), |acc, g| fold::bin(BinOp::And, acc, g));
+        let (dloc, dat) = default.unwrap_or((exit, at));
+        self.set_span(dat);
+        let fs = self.fs(at)?;
+        if !none.is_false() {
+            let op = if none.is_true() {
+                Op::Skip
+            } else {
+                Op::Assume(none)
+            };
+            fs.b.edge_to(op, dloc);
+        }
+        fs.b.dead();
+        fs.switches.push(SwitchCtx { labels });
+        fs.breaks.push(exit);
+        let r = self.stmt(&sw.node.statement);
+        let fs = self.fs(at)?;
+        fs.switches.pop();
+        fs.breaks.pop();
+        r?;
+        let fs = self.fs(at)?;
+        fs.b.goto(exit);
+        fs.b.set_cur(exit);
+        Ok(())
+    }
+
+    fn return_stmt(&mut self, e: Option<&'a Node<Expression>>, at: usize) -> R<()> {
+        if let Some(e) = e {
+            let ret_ty = self.fs(at)?.ret_ty.clone();
+            match &ret_ty {
+                CType::Void => self.void_expr(e)?,
+                CType::Record(_) => {
+                    let v = self.rvalue(e)?;
+                    if v.ty != ret_ty {
+                        return Err(self.type_err(at, "returning a value of the wrong struct type"));
+                    }
+                    let size = self.size_of(&ret_ty, at)?;
+                    let dst =
+                        self.fs(at)?.sret.map(Expr::local).ok_or_else(|| {
+                            self.internal(at, "struct return without a return slot")
+                        })?;
+                    self.copy_bytes(dst, v.e, size, at)?;
+                }
+                t => {
+                    let v = self.rvalue(e)?;
+                    let v = self.convert(v, t, at)?;
+                    let r = self
+                        .fs(at)?
+                        .ret_var
+                        .ok_or_else(|| self.internal(at, "no return variable"))?;
+                    self.emit(Op::Assign(VarRef::Local(r), v), at)?;
+                }
+            }
+        }
+        self.set_span(at);
+        let fs = self.fs(at)?;
+        let r = fs.b.ret_loc;
+        fs.b.goto(r);
+        Ok(())
+    }
+
+    fn block_item(&mut self, it: &'a Node<BlockItem>) -> R<()> {
+        match &it.node {
+            BlockItem::Declaration(d) => self.local_declaration(d),
+            BlockItem::StaticAssert(_) => Ok(()),
+            BlockItem::Statement(s) => self.stmt(s),
+        }
+    }
+
+    /// A GNU statement expression: its value is that of its last expression statement.
+    pub fn stmt_expr(&mut self, s: &'a Node<Statement>) -> R<Val> {
+        let at = s.span.start;
+        if !self.in_function() {
+            return Err(self.type_err(at, "statement expression in a constant expression"));
+        }
+        let Statement::Compound(items) = &s.node else {
+            self.stmt(s)?;
+            return Ok(Val::R(RVal::void()));
+        };
+        self.scopes.push();
+        let r = (|| {
+            let mut result = Val::R(RVal::void());
+            for (i, it) in items.iter().enumerate() {
+                if i + 1 == items.len() {
+                    if let BlockItem::Statement(st) = &it.node {
+                        if let Statement::Expression(Some(e)) = &st.node {
+                            let v = self.lower(e)?;
+                            result = match v {
+                                Val::L(lv) if lv.ty.is_record() => Val::L(lv),
+                                v => Val::R(self.to_rvalue(v, e.span.start)?),
+                            };
+                            continue;
+                        }
+                    }
+                }
+                self.block_item(it)?;
+            }
+            Ok(result)
+        })();
+        self.scopes.pop();
+        r
+    }
+
+    /// A declaration inside a function.
+    pub fn local_declaration(&mut self, d: &'a Node<Declaration>) -> R<()> {
+        let (base, storage) = self.decl_specs(&d.node.specifiers)?;
+        for id in &d.node.declarators {
+            let decl = &id.node.declarator;
+            let Some(name) = declarator_name(&decl.node) else {
+                continue;
+            };
+            let at = declarator_offset(decl);
+            let ty = self.declarator_type(base.clone(), decl, false)?;
+            if storage == Storage::Typedef {
+                self.scopes.define(name, Sym::Typedef(Ok(ty)));
+                continue;
+            }
+            if super::decl::has_attribute(&decl.node.extensions, &["cleanup"])
+                || super::decl::specs_have_attribute(&d.node.specifiers, &["cleanup"])
+            {
+                return Err(self.unsupported(at, "the cleanup attribute"));
+            }
+            if let CType::Func(ft) = &ty {
+                self.declare_function(name, Ok(ft.clone()), None, at);
+                continue;
+            }
+            match storage {
+                Storage::Extern => {
+                    let gi = match self.scopes.lookup_file(name) {
+                        Some(Sym::Var(VarId::Global(i))) => *i,
+                        _ => {
+                            self.globals.push(GlobalVar {
+                                name: name.to_string(),
+                                c_name: name.to_string(),
+                                ty: Ok(ty.clone()),
+                                init: None,
+                                defined: false,
+                                offset: at,
+                                storage: None,
+                                file_scope: true,
+                            });
+                            self.globals.len() - 1
+                        }
+                    };
+                    self.scopes.define(name, Sym::Var(VarId::Global(gi)));
+                }
+                Storage::Static => {
+                    let fs = self.fs(at)?;
+                    let n = fs.static_names.entry(name.to_string()).or_insert(0);
+                    let ir_name = if *n == 0 {
+                        format!("{}.{name}", fs.c_name)
+                    } else {
+                        format!("{}.{name}.{n}", fs.c_name)
+                    };
+                    *n += 1;
+                    self.globals.push(GlobalVar {
+                        name: ir_name,
+                        c_name: name.to_string(),
+                        ty: Ok(ty.clone()),
+                        init: id.node.initializer.as_ref(),
+                        defined: true,
+                        offset: at,
+                        storage: None,
+                        file_scope: false,
+                    });
+                    let gi = self.globals.len() - 1;
+                    self.scopes.define(name, Sym::Var(VarId::Global(gi)));
+                    self.materialize_global(gi)?;
+                }
+                _ => self.auto_local(name, ty, id.node.initializer.as_ref(), at)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn auto_local(
+        &mut self,
+        name: &str,
+        ty: CType,
+        init: Option<&'a Node<Initializer>>,
+        at: usize,
+    ) -> R<()> {
+        if ty.is_float() {
+            return Err(self.unsupported(at, format!("floating point (variable '{name}')")));
+        }
+        if let Some(p) = self.layout_problem(&ty) {
+            return Err(p);
+        }
+        let ptr = self.ptr_ty();
+        let taken = self.fs(at)?.addr_taken.contains(name);
+        if ty.is_scalar() && !taken {
+            let t = self.irty(&ty, at)?;
+            let fs = self.fs(at)?;
+            let l = fs.b.add_named_local(name, t);
+            fs.vars.push(LocalVar {
+                ty: ty.clone(),
+                place: LocalPlace::Reg(l),
+            });
+            let vid = fs.vars.len() - 1;
+            self.scopes.define(name, Sym::Var(VarId::Local(vid)));
+            let lv = LVal {
+                place: Place::Var(VarRef::Local(l)),
+                ty: ty.clone(),
+            };
+            return match init {
+                None => self.emit(Op::Havoc(VarRef::Local(l), HavocKind::Uninit), at),
+                Some(init) => self.scalar_init(&lv, init, at),
+            };
+        }
+        // In memory: complete the type from the initialiser, then allocate.
+        let mut leaves = Vec::new();
+        let ty = match init {
+            Some(i) if !ty.is_scalar() => self.flatten_init(&ty, i, &mut leaves)?,
+            _ => ty,
+        };
+        let size = self.size_of(&ty, at)?;
+        if size > self.program.layout.max_object_size() {
+            return Err(self.unsupported(
+                at,
+                format!("object of {size} bytes (larger than the memory model allows)"),
+            ));
+        }
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        let p = fs.b.stack_object(name, size, ptr, span);
+        fs.stack_sizes.insert(p, size);
+        fs.vars.push(LocalVar {
+            ty: ty.clone(),
+            place: LocalPlace::Mem(p),
+        });
+        let vid = fs.vars.len() - 1;
+        self.scopes.define(name, Sym::Var(VarId::Local(vid)));
+        let lv = LVal {
+            place: Place::Mem(Expr::local(p)),
+            ty: ty.clone(),
+        };
+        match init {
+            None if ty.is_scalar() => {
+                let t = self.irty(&ty, at)?;
+                let span = self.span(at);
+                let fs = self.fs(at)?;
+                fs.b.span = span;
+                let tmp = fs.b.new_tmp(t);
+                fs.b.havoc(VarRef::Local(tmp), HavocKind::Uninit);
+                self.write(&lv, Expr::local(tmp), at)
+            }
+            None => Ok(()),
+            Some(i) if ty.is_scalar() => self.scalar_init(&lv, i, at),
+            Some(_) => self.init_memory(&Expr::local(p), &ty, leaves, at),
+        }
+    }
+
+    /// `T x = e;` or `T x = { e };` for a scalar.
+    fn scalar_init(&mut self, lv: &LVal, init: &'a Node<Initializer>, at: usize) -> R<()> {
+        let mut leaves = Vec::new();
+        self.flatten_init(&lv.ty, init, &mut leaves)?;
+        let v = match leaves.into_iter().next() {
+            Some(super::init::Leaf {
+                init: super::init::LeafInit::Expr(e),
+                ..
+            }) => {
+                let v = self.rvalue(e)?;
+                self.convert(v, &lv.ty, e.span.start)?
+            }
+            _ => {
+                let t = self.irty(&lv.ty, at)?;
+                Expr::konst(t, 0)
+            }
+        };
+        self.write(lv, v, at)
+    }
+}

@@ -1,0 +1,121 @@
+//! Parsing preprocessed text with lang-c (GNU C11 flavour), and rejecting text that is not C
+//! at all (NUL bytes, invalid UTF-8) before the parser sees it.
+
+use crate::diag::{DiagKind, Diagnostic};
+use crate::source_map::{raw_line_col, SourceMap};
+use lang_c::ast::TranslationUnit;
+use lang_c::driver::{parse_preprocessed, Config};
+use qicc_ir::DataModel;
+
+/// Raw file contents as text, or a syntax error at the first byte that cannot be C source.
+pub fn check_text(file: &str, bytes: &[u8]) -> Result<String, Diagnostic> {
+    let bad = |off: usize, what: &str| {
+        let (l, c) = raw_line_col(bytes, off);
+        Diagnostic::new(DiagKind::Syntax, file, l, c, what)
+    };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let off = e.valid_up_to();
+            if let Some(nul) = bytes[..off].iter().position(|&b| b == 0) {
+                return Err(bad(nul, "NUL byte in the source text (binary file?)"));
+            }
+            return Err(bad(off, "invalid UTF-8 in the source text (binary file?)"));
+        }
+    };
+    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+        return Err(bad(nul, "NUL byte in the source text (binary file?)"));
+    }
+    Ok(text.to_string())
+}
+
+/// Parses preprocessed text; a syntax error is reported at the parser's position. When gcc
+/// accepts the text that lang-c rejects (`original`: the text without our prelude), the
+/// construct is a GNU extension we do not support: an `Unsupported` diagnostic.
+pub fn parse(
+    text: &str,
+    map: &SourceMap,
+    original: &str,
+    data_model: DataModel,
+) -> Result<TranslationUnit, Diagnostic> {
+    let config = Config::with_gcc();
+    match parse_preprocessed(&config, text.to_string()) {
+        Ok(p) => Ok(p.unit),
+        Err(e) => {
+            let pos = map.locate(text, e.offset);
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort_unstable();
+            let found = text
+                .get(e.offset..)
+                .and_then(|s| s.split_whitespace().next())
+                .map(|t| t.chars().take(20).collect::<String>());
+            let mut msg = match found {
+                Some(t) => format!("syntax error at '{t}'"),
+                None => "syntax error: unexpected end of file".to_string(),
+            };
+            if !expected.is_empty() {
+                let shown: Vec<String> =
+                    expected.iter().take(8).map(|t| format!("'{t}'")).collect();
+                msg.push_str(&format!(
+                    ", expected {}{}",
+                    shown.join(", "),
+                    if expected.len() > 8 { ", ..." } else { "" }
+                ));
+            }
+            if gcc_accepts(original, data_model) {
+                let near = text.get(e.offset.saturating_sub(8)..).unwrap_or("");
+                let near: String = near.chars().take(24).collect();
+                let what = if near.contains("&&") || near.contains("goto") {
+                    "computed goto or label addresses"
+                } else {
+                    "a GNU C construct the parser does not handle (e.g. __int128, nested functions, computed goto)"
+                };
+                return Err(Diagnostic::new(
+                    DiagKind::Unsupported,
+                    map.file_name(pos.file),
+                    pos.line,
+                    pos.col,
+                    format!("{what}: {msg}"),
+                ));
+            }
+            Err(Diagnostic::new(
+                DiagKind::Syntax,
+                map.file_name(pos.file),
+                pos.line,
+                pos.col,
+                msg,
+            ))
+        }
+    }
+}
+
+/// Whether `gcc -fsyntax-only` accepts the preprocessed text.
+fn gcc_accepts(text: &str, data_model: DataModel) -> bool {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new("gcc");
+    cmd.args(["-fsyntax-only", "-w", "-x", "cpp-output", "-"]);
+    if data_model == DataModel::Ilp32 {
+        cmd.arg("-m32");
+    }
+    let Ok(mut child) = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return false;
+    };
+    let body = text.to_string();
+    let Some(mut stdin) = child.stdin.take() else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return false;
+    };
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(body.as_bytes());
+    });
+    let ok = child.wait().map(|s| s.success()).unwrap_or(false);
+    let _ = writer.join();
+    ok
+}

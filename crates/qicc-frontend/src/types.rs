@@ -1,0 +1,513 @@
+//! The C type system: types, sizes and alignments for a data model, struct/union layout,
+//! integer promotions and the usual arithmetic conversions.
+//!
+//! Invariants: sizes and alignments follow the SysV ABIs gcc uses — i386 for ILP32 (`long
+//! long`, `double` and `long double` align to 4 inside structs, `long double` is 12 bytes) and
+//! x86-64 for LP64; plain `char` is signed; an `enum` is `unsigned int` when it has no negative
+//! enumerator and `int` otherwise (gcc's choice). The differential tests against gcc keep this
+//! honest.
+
+use qicc_ir::{DataModel, Ty};
+use std::rc::Rc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntKind {
+    Bool,
+    Char,
+    SChar,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+}
+
+impl IntKind {
+    /// Integer conversion rank (C11 6.3.1.1).
+    pub fn rank(self) -> u8 {
+        use IntKind::*;
+        match self {
+            Bool => 0,
+            Char | SChar | UChar => 1,
+            Short | UShort => 2,
+            Int | UInt => 3,
+            Long | ULong => 4,
+            LongLong | ULongLong => 5,
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        use IntKind::*;
+        matches!(self, Char | SChar | Short | Int | Long | LongLong)
+    }
+
+    pub fn size(self, dm: DataModel) -> u64 {
+        use IntKind::*;
+        match self {
+            Bool | Char | SChar | UChar => 1,
+            Short | UShort => 2,
+            Int | UInt => 4,
+            Long | ULong => dm.long_bits() as u64 / 8,
+            LongLong | ULongLong => 8,
+        }
+    }
+
+    pub fn bits(self, dm: DataModel) -> u16 {
+        self.size(dm) as u16 * 8
+    }
+
+    pub fn to_unsigned(self) -> IntKind {
+        use IntKind::*;
+        match self {
+            Char | SChar | UChar => UChar,
+            Short | UShort => UShort,
+            Int | UInt => UInt,
+            Long | ULong => ULong,
+            LongLong | ULongLong => ULongLong,
+            Bool => Bool,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        use IntKind::*;
+        match self {
+            Bool => "_Bool",
+            Char => "char",
+            SChar => "signed char",
+            UChar => "unsigned char",
+            Short => "short",
+            UShort => "unsigned short",
+            Int => "int",
+            UInt => "unsigned int",
+            Long => "long",
+            ULong => "unsigned long",
+            LongLong => "long long",
+            ULongLong => "unsigned long long",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatKind {
+    Float,
+    Double,
+    LongDouble,
+}
+
+/// Index into [`Types::records`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RecordId(pub usize);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FuncType {
+    pub ret: CType,
+    pub params: Vec<CType>,
+    pub variadic: bool,
+    /// `false` for `int f()` (no parameter information, C89 style).
+    pub prototyped: bool,
+}
+
+/// A C type with qualifiers dropped (`const` and `volatile` do not change the meaning of a
+/// sequential program we model).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CType {
+    Void,
+    Int(IntKind),
+    Float(FloatKind),
+    Pointer(Rc<CType>),
+    /// Element type and length (`None`: incomplete, `int a[]`).
+    Array(Rc<CType>, Option<u64>),
+    Record(RecordId),
+    Func(Rc<FuncType>),
+}
+
+impl CType {
+    pub const INT: CType = CType::Int(IntKind::Int);
+    pub const UINT: CType = CType::Int(IntKind::UInt);
+    pub const CHAR: CType = CType::Int(IntKind::Char);
+
+    pub fn ptr(to: CType) -> CType {
+        CType::Pointer(Rc::new(to))
+    }
+
+    pub fn is_pointer(&self) -> bool {
+        matches!(self, CType::Pointer(_))
+    }
+
+    /// Integers and pointers: the types whose values are IR bit-vectors.
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, CType::Int(_) | CType::Pointer(_))
+    }
+
+    pub fn is_float(&self) -> bool {
+        matches!(self, CType::Float(_))
+    }
+
+    pub fn is_record(&self) -> bool {
+        matches!(self, CType::Record(_))
+    }
+
+    pub fn is_array(&self) -> bool {
+        matches!(self, CType::Array(..))
+    }
+
+    pub fn is_void(&self) -> bool {
+        matches!(self, CType::Void)
+    }
+
+    pub fn is_func(&self) -> bool {
+        matches!(self, CType::Func(_))
+    }
+
+    pub fn is_signed_int(&self) -> bool {
+        matches!(self, CType::Int(k) if k.is_signed())
+    }
+
+    pub fn pointee(&self) -> Option<&CType> {
+        match self {
+            CType::Pointer(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    Struct,
+    Union,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// `None` for an anonymous struct/union member (its members are found through it).
+    pub name: Option<String>,
+    pub ty: CType,
+    pub offset: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub kind: RecordKind,
+    pub tag: Option<String>,
+    pub fields: Vec<Field>,
+    pub size: u64,
+    pub align: u64,
+    pub complete: bool,
+    /// Byte offset (in the preprocessed text) of a bit-field declaration, if the record has
+    /// one: we do not model bit-fields, and say so when a reachable construct needs the layout.
+    pub bitfield_at: Option<usize>,
+    /// Another reason the layout cannot be used (a member of an unsupported type), reported
+    /// when a reachable construct needs the layout.
+    pub bad: Option<crate::diag::Diagnostic>,
+}
+
+/// A member as declared, before layout.
+pub struct FieldDecl {
+    pub name: Option<String>,
+    pub ty: CType,
+}
+
+/// All records of a program, and the data model that sizes every type.
+pub struct Types {
+    pub dm: DataModel,
+    pub records: Vec<Record>,
+}
+
+impl Types {
+    pub fn new(dm: DataModel) -> Types {
+        Types {
+            dm,
+            records: Vec::new(),
+        }
+    }
+
+    pub fn new_record(&mut self, kind: RecordKind, tag: Option<String>) -> RecordId {
+        self.records.push(Record {
+            kind,
+            tag,
+            fields: Vec::new(),
+            size: 0,
+            align: 1,
+            complete: false,
+            bitfield_at: None,
+            bad: None,
+        });
+        RecordId(self.records.len() - 1)
+    }
+
+    pub fn record(&self, id: RecordId) -> &Record {
+        &self.records[id.0]
+    }
+
+    pub fn ptr_bytes(&self) -> u64 {
+        self.dm.pointer_bits() as u64 / 8
+    }
+
+    /// `size_t`: `unsigned int` on ILP32, `unsigned long` on LP64.
+    pub fn size_t(&self) -> CType {
+        match self.dm {
+            DataModel::Ilp32 => CType::Int(IntKind::UInt),
+            DataModel::Lp64 => CType::Int(IntKind::ULong),
+        }
+    }
+
+    /// `ptrdiff_t`: `int` on ILP32, `long` on LP64.
+    pub fn ptrdiff_t(&self) -> CType {
+        match self.dm {
+            DataModel::Ilp32 => CType::Int(IntKind::Int),
+            DataModel::Lp64 => CType::Int(IntKind::Long),
+        }
+    }
+
+    /// `sizeof`; `None` for incomplete types, functions and `void`.
+    pub fn size_of(&self, t: &CType) -> Option<u64> {
+        match t {
+            CType::Void | CType::Func(_) => None,
+            CType::Int(k) => Some(k.size(self.dm)),
+            CType::Float(FloatKind::Float) => Some(4),
+            CType::Float(FloatKind::Double) => Some(8),
+            CType::Float(FloatKind::LongDouble) => Some(match self.dm {
+                DataModel::Ilp32 => 12,
+                DataModel::Lp64 => 16,
+            }),
+            CType::Pointer(_) => Some(self.ptr_bytes()),
+            CType::Array(e, Some(n)) => self.size_of(e)?.checked_mul(*n),
+            CType::Array(_, None) => None,
+            CType::Record(r) => {
+                let rec = self.record(*r);
+                rec.complete.then_some(rec.size)
+            }
+        }
+    }
+
+    /// The ABI alignment (the alignment inside structs, and C11 `_Alignof`).
+    pub fn align_of(&self, t: &CType) -> u64 {
+        let ilp32 = self.dm == DataModel::Ilp32;
+        match t {
+            CType::Void | CType::Func(_) => 1,
+            CType::Int(k) => {
+                let s = k.size(self.dm);
+                if ilp32 {
+                    s.min(4)
+                } else {
+                    s
+                }
+            }
+            CType::Float(FloatKind::Float) => 4,
+            CType::Float(FloatKind::Double) => {
+                if ilp32 {
+                    4
+                } else {
+                    8
+                }
+            }
+            CType::Float(FloatKind::LongDouble) => {
+                if ilp32 {
+                    4
+                } else {
+                    16
+                }
+            }
+            CType::Pointer(_) => self.ptr_bytes(),
+            CType::Array(e, _) => self.align_of(e),
+            CType::Record(r) => self.record(*r).align.max(1),
+        }
+    }
+
+    /// Lays out a struct or union: members at their aligned offsets, size rounded up to the
+    /// alignment. `packed` gives every member alignment 1; `min_align` is an
+    /// `__attribute__((aligned(n)))` on the record.
+    pub fn complete_record(
+        &mut self,
+        id: RecordId,
+        fields: Vec<FieldDecl>,
+        packed: bool,
+        min_align: u64,
+        bitfield_at: Option<usize>,
+        bad: Option<crate::diag::Diagnostic>,
+    ) {
+        let kind = self.records[id.0].kind;
+        let mut offset = 0u64;
+        let mut size = 0u64;
+        let mut align = 1u64;
+        let mut out = Vec::new();
+        for f in fields {
+            let a = if packed { 1 } else { self.align_of(&f.ty) };
+            // A flexible array member (`T x[]`) takes no room.
+            let s = self.size_of(&f.ty).unwrap_or(0);
+            align = align.max(a);
+            match kind {
+                RecordKind::Struct => {
+                    offset = round_up(offset, a);
+                    out.push(Field {
+                        name: f.name,
+                        ty: f.ty,
+                        offset,
+                    });
+                    offset = offset.saturating_add(s);
+                    size = offset;
+                }
+                RecordKind::Union => {
+                    out.push(Field {
+                        name: f.name,
+                        ty: f.ty,
+                        offset: 0,
+                    });
+                    size = size.max(s);
+                }
+            }
+        }
+        align = align.max(min_align.max(1));
+        let rec = &mut self.records[id.0];
+        rec.fields = out;
+        rec.align = align;
+        rec.size = round_up(size, align);
+        rec.complete = true;
+        rec.bitfield_at = bitfield_at;
+        rec.bad = bad;
+    }
+
+    /// Finds member `name` (looking through anonymous members): its offset and type.
+    pub fn find_member(&self, id: RecordId, name: &str) -> Option<(u64, CType)> {
+        for f in &self.record(id).fields {
+            match &f.name {
+                Some(n) if n == name => return Some((f.offset, f.ty.clone())),
+                None => {
+                    if let CType::Record(inner) = &f.ty {
+                        if let Some((o, t)) = self.find_member(*inner, name) {
+                            return Some((f.offset + o, t));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The IR type of a scalar C type (`_Bool` is a byte).
+    pub fn ir_ty(&self, t: &CType) -> Option<Ty> {
+        match t {
+            CType::Int(k) => Some(Ty::Int(k.bits(self.dm))),
+            CType::Pointer(_) => Some(Ty::Int(self.dm.pointer_bits())),
+            _ => None,
+        }
+    }
+
+    /// Integer promotion (C11 6.3.1.1p2); other types are returned unchanged.
+    pub fn promote(&self, t: &CType) -> CType {
+        match t {
+            CType::Int(k) if k.rank() < IntKind::Int.rank() => CType::Int(IntKind::Int),
+            _ => t.clone(),
+        }
+    }
+
+    /// The usual arithmetic conversions (C11 6.3.1.8) of two integer types.
+    pub fn usual_arith(&self, a: IntKind, b: IntKind) -> IntKind {
+        let promote = |k: IntKind| {
+            if k.rank() < IntKind::Int.rank() {
+                IntKind::Int
+            } else {
+                k
+            }
+        };
+        let (a, b) = (promote(a), promote(b));
+        if a == b {
+            return a;
+        }
+        if a.is_signed() == b.is_signed() {
+            return if a.rank() >= b.rank() { a } else { b };
+        }
+        let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
+        if u.rank() >= s.rank() {
+            u
+        } else if s.size(self.dm) > u.size(self.dm) {
+            s
+        } else {
+            s.to_unsigned()
+        }
+    }
+
+    /// A readable rendering of a type for messages.
+    pub fn show(&self, t: &CType) -> String {
+        match t {
+            CType::Void => "void".into(),
+            CType::Int(k) => k.name().into(),
+            CType::Float(FloatKind::Float) => "float".into(),
+            CType::Float(FloatKind::Double) => "double".into(),
+            CType::Float(FloatKind::LongDouble) => "long double".into(),
+            CType::Pointer(p) => format!("{} *", self.show(p)),
+            CType::Array(e, Some(n)) => format!("{}[{n}]", self.show(e)),
+            CType::Array(e, None) => format!("{}[]", self.show(e)),
+            CType::Record(r) => {
+                let rec = self.record(*r);
+                let kw = match rec.kind {
+                    RecordKind::Struct => "struct",
+                    RecordKind::Union => "union",
+                };
+                match &rec.tag {
+                    Some(t) => format!("{kw} {t}"),
+                    None => format!("{kw} <anonymous>"),
+                }
+            }
+            CType::Func(f) => format!("{} (...)", self.show(&f.ret)),
+        }
+    }
+}
+
+pub fn round_up(x: u64, a: u64) -> u64 {
+    if a <= 1 {
+        x
+    } else {
+        x.div_ceil(a).saturating_mul(a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use IntKind::*;
+
+    #[test]
+    fn usual_arithmetic_conversions() {
+        let t32 = Types::new(DataModel::Ilp32);
+        let t64 = Types::new(DataModel::Lp64);
+        assert_eq!(t32.usual_arith(Char, UChar), Int);
+        assert_eq!(t32.usual_arith(Int, UInt), UInt);
+        assert_eq!(t32.usual_arith(Long, UInt), ULong);
+        assert_eq!(t64.usual_arith(Long, UInt), Long);
+        assert_eq!(t32.usual_arith(LongLong, UInt), LongLong);
+        assert_eq!(t64.usual_arith(LongLong, ULong), ULongLong);
+    }
+
+    #[test]
+    fn struct_layout_follows_the_abi() {
+        for (dm, size, off) in [(DataModel::Ilp32, 12, 4), (DataModel::Lp64, 16, 8)] {
+            let mut t = Types::new(dm);
+            let r = t.new_record(RecordKind::Struct, Some("s".into()));
+            t.complete_record(
+                r,
+                vec![
+                    FieldDecl {
+                        name: Some("c".into()),
+                        ty: CType::Int(Char),
+                    },
+                    FieldDecl {
+                        name: Some("x".into()),
+                        ty: CType::Int(LongLong),
+                    },
+                ],
+                false,
+                1,
+                None,
+                None,
+            );
+            assert_eq!(t.size_of(&CType::Record(r)), Some(size));
+            assert_eq!(t.find_member(r, "x").map(|m| m.0), Some(off));
+        }
+    }
+}

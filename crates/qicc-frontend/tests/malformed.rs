@@ -1,0 +1,168 @@
+//! Bad input gives the right kind of diagnostic, at a plausible position, on one line.
+
+use qicc_frontend::{lower_file, lower_source, DiagKind, Diagnostic, Options};
+use std::path::Path;
+
+fn lower(text: &str) -> Result<qicc_frontend::Lowered, Diagnostic> {
+    lower_source("t.c", text, false, &Options::default())
+}
+
+fn err(text: &str) -> Diagnostic {
+    match lower(text) {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(d) => {
+            assert!(!d.to_string().contains('\n'), "one line: {d}");
+            d
+        }
+    }
+}
+
+#[test]
+fn truncated_file_is_a_syntax_error_at_its_end() {
+    let d = err("int main(void) {\n  int x = 1;\n  if (x) {\n    x = 2;\n");
+    assert_eq!(d.kind, DiagKind::Syntax, "{d}");
+    assert_eq!(d.file, "t.c");
+    assert!(d.line >= 4, "{d}");
+    assert!(d.to_string().starts_with("t.c:"), "{d}");
+}
+
+#[test]
+fn syntax_error_points_at_the_bad_token() {
+    let d = err("int main(void) {\n  int x = ;\n  return x;\n}\n");
+    assert_eq!(d.kind, DiagKind::Syntax, "{d}");
+    assert_eq!((d.line, d.col), (2, 11), "{d}");
+    assert!(
+        d.to_string().starts_with("t.c:2:11: error: syntax error"),
+        "{d}"
+    );
+}
+
+#[test]
+fn missing_member_is_a_type_error() {
+    let d = err(
+        "struct s { int a; };\nint main(void) {\n  struct s v;\n  v.a = 1;\n  return v.b;\n}\n",
+    );
+    assert_eq!(d.kind, DiagKind::Type, "{d}");
+    assert_eq!((d.line, d.col), (5, 12), "{d}");
+    assert!(d.message.contains("no member named 'b'"), "{d}");
+}
+
+#[test]
+fn struct_assigned_to_int_is_a_type_error() {
+    let d = err("struct s { int a; };\nint main(void) {\n  struct s v = {1};\n  int x;\n  x = v;\n  return x;\n}\n");
+    assert_eq!(d.kind, DiagKind::Type, "{d}");
+    assert_eq!(d.line, 5, "{d}");
+    assert!(d.message.contains("cannot convert"), "{d}");
+}
+
+#[test]
+fn undeclared_identifier_is_a_type_error() {
+    let d = err("int main(void) {\n  return y + 1;\n}\n");
+    assert_eq!(d.kind, DiagKind::Type, "{d}");
+    assert_eq!((d.line, d.col), (2, 10), "{d}");
+}
+
+#[test]
+fn missing_file_is_an_io_error() {
+    let d = lower_file(Path::new("/nonexistent/dir/x.c"), &Options::default()).unwrap_err();
+    assert_eq!(d.kind, DiagKind::Io);
+    let s = d.to_string();
+    assert!(
+        s.starts_with("/nonexistent/dir/x.c:1:1: error: cannot read file: "),
+        "{s}"
+    );
+}
+
+#[test]
+fn binary_garbage_is_a_syntax_error_at_the_first_bad_byte() {
+    let dir = std::env::temp_dir().join(format!("qicc-frontend-garbage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("bin.c");
+    std::fs::write(&p, b"int x;\nint y\x00\x01\x02;\n").unwrap();
+    let d = lower_file(&p, &Options::default()).unwrap_err();
+    assert_eq!(d.kind, DiagKind::Syntax, "{d}");
+    assert_eq!((d.line, d.col), (2, 6), "{d}");
+    let q = dir.join("utf.i");
+    std::fs::write(&q, b"int main(void) { return 0; }\n\xff\xfe\n").unwrap();
+    let d = lower_file(&q, &Options::default()).unwrap_err();
+    assert_eq!(d.kind, DiagKind::Syntax, "{d}");
+    assert_eq!((d.line, d.col), (2, 1), "{d}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = lower_source("s.i", "int\0 main;", true, &Options::default()).unwrap_err();
+    assert_eq!((d.kind, d.line, d.col), (DiagKind::Syntax, 1, 4), "{d}");
+}
+
+#[test]
+fn preprocessor_errors_are_located() {
+    let d = err("int a;\n#include \"no_such_header_here.h\"\nint main(void) { return 0; }\n");
+    assert_eq!(d.kind, DiagKind::Preprocess, "{d}");
+    assert_eq!((d.file.as_str(), d.line), ("t.c", 2), "{d}");
+    let d = err("#error stop here\n");
+    assert_eq!((d.kind, d.line, d.col), (DiagKind::Preprocess, 1, 2), "{d}");
+}
+
+#[test]
+fn no_main_is_an_error() {
+    let d = err("int f(void) { return 1; }\n");
+    assert_eq!(d.kind, DiagKind::Type, "{d}");
+    assert!(d.message.contains("main"), "{d}");
+}
+
+#[test]
+fn unsupported_constructs_are_located_and_named() {
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        ("int main(void) {\n  double d = 1.5;\n  return 0;\n}\n", (2, 10), "floating point"),
+        ("int f(int x) { return x; }\nint main(void) {\n  int (*p)(int) = f;\n  return p(1);\n}\n", (3, 19), "function pointers"),
+        ("int main(void) {\n  int n = 3;\n  int a[n];\n  return 0;\n}\n", (3, 9), "variable-length arrays"),
+        ("struct s { int a : 3; };\nint main(void) {\n  struct s v;\n  return 0;\n}\n", (1, 16), "bit-fields"),
+        ("int main(void) {\n  __asm__(\"nop\");\n  return 0;\n}\n", (2, 3), "inline assembly"),
+        ("int f(int n, ...) { return n; }\nint main(void) {\n  return f(1, 2);\n}\n", (1, 5), "variadic function definitions"),
+        ("__attribute__((constructor)) void init(void) { }\nint main(void) { return 0; }\n", (1, 1), "constructor"),
+        ("void f(int *p) { }\nint main(void) {\n  int x __attribute__((cleanup(f))) = 1;\n  return x;\n}\n", (3, 7), "cleanup"),
+    ];
+    for (src, pos, what) in cases {
+        let d = err(src);
+        assert_eq!(d.kind, DiagKind::Unsupported, "{d}\n{src}");
+        assert_eq!((d.line, d.col), *pos, "{d}\n{src}");
+        assert!(d.message.contains(what), "{d}");
+        assert!(
+            d.to_string()
+                .starts_with(&format!("t.c:{}:{}: unsupported: ", pos.0, pos.1)),
+            "{d}"
+        );
+    }
+}
+
+#[test]
+fn unsupported_constructs_in_unreachable_functions_do_not_matter() {
+    let src = "double half(double x) { return x / 2; }\nstruct b { int f : 2; };\nint unused(struct b *p) { return p->f; }\nint main(void) { return 0; }\n";
+    let l = lower(src).expect("lowers");
+    assert_eq!(l.program.functions.len(), 1);
+}
+
+#[test]
+fn gnu_syntax_the_parser_lacks_is_unsupported_not_a_syntax_error() {
+    // gcc accepts these; lang-c cannot parse them.
+    let d = err("int main(void) {\n  void *p = &&l;\n  goto *p;\nl:\n  return 0;\n}\n");
+    assert_eq!(d.kind, DiagKind::Unsupported, "{d}");
+    assert_eq!(d.line, 2, "{d}");
+    assert!(d.message.contains("computed goto"), "{d}");
+    let opts = Options::default();
+    let d = lower_source(
+        "t.c",
+        "int main(void) {\n  __int128 x = 1;\n  return 0;\n}\n",
+        false,
+        &opts,
+    )
+    .unwrap_err();
+    assert_eq!((d.kind, d.line), (DiagKind::Unsupported, 2), "{d}");
+}
+
+#[test]
+fn setjmp_and_threads_are_unsupported() {
+    let d = err("#include <setjmp.h>\njmp_buf b;\nint main(void) {\n  if (setjmp(b)) return 1;\n  return 0;\n}\n");
+    assert_eq!((d.kind, d.line), (DiagKind::Unsupported, 4), "{d}");
+    assert!(d.message.contains("setjmp"), "{d}");
+    let d = err("int pthread_create(void *, void *, void *, void *);\nint main(void) {\n  return pthread_create(0, 0, 0, 0);\n}\n");
+    assert_eq!((d.kind, d.line), (DiagKind::Unsupported, 3), "{d}");
+}
