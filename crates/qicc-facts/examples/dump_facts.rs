@@ -25,9 +25,10 @@ fn main() {
     for fid in p.function_ids() {
         let f = p.function(fid);
         println!("fn @{}", f.name);
-        let vars: Vec<VarRef> = (0..f.locals.len() as u32)
+        let mut vars: Vec<VarRef> = (0..f.locals.len() as u32)
             .map(|i| VarRef::Local(LocalId(i)))
             .collect();
+        vars.extend((0..p.globals.len() as u32).map(|i| VarRef::Global(qicc_ir::GlobalId(i))));
         for l in f.locs() {
             let c = facts
                 .condition(&p, fid, l, &vars)

@@ -8,12 +8,15 @@
 //! visit of the head in the original program, the extracted region still covers every suffix
 //! the paper's Theorem 1 needs, so proofs stay sound.
 //!
-//! Invariant kept: facts over-approximate reachable states. The analysis is per function;
-//! the program's entry function starts from the initial state (locals 0, globals initialised),
-//! any other function from an arbitrary one (parameters and globals unknown, other locals 0 as
-//! the IR defines), so facts hold in every calling context. Calls make their destination and
-//! every global the callee may write (transitively) unknown; memory is not tracked. Loops are
-//! handled by widening at the targets of retreating edges, then a few narrowing rounds.
+//! Invariant kept: facts over-approximate reachable states. The analysis is interprocedural
+//! and context-insensitive: a function is analysed from the join of the states all its call
+//! sites pass in (the program's entry function also from the initial state: locals 0, globals
+//! initialised), and a call takes the callee's summary — its return value and the values at
+//! its exit of the globals it may write — joined over all calls. So a fact at a location holds
+//! in every calling context, which is what extraction needs (a node is extracted the same way
+//! in every context). Memory is not tracked. Loops are handled by widening (with thresholds)
+//! at the targets of retreating edges, then a few narrowing rounds; recursion by widening the
+//! entry states and summaries after a few rounds.
 
 pub mod domain;
 pub mod transfer;
@@ -37,20 +40,8 @@ const WIDEN_DELAY: u32 = 3;
 
 impl Facts {
     pub fn analyze(program: &Program) -> Facts {
-        let writes = global_writes(program);
-        let entry_called = program.functions.iter().any(|f| {
-            f.edges
-                .iter()
-                .any(|e| matches!(&e.op, Op::Call { callee, .. } if *callee == program.entry))
-        });
-        let mut states = Vec::new();
-        let mut num_locals = Vec::new();
-        for fid in program.function_ids() {
-            let f = program.function(fid);
-            let from_start = fid == program.entry && !entry_called;
-            states.push(analyze_function(program, fid, f, from_start, &writes));
-            num_locals.push(f.locals.len());
-        }
+        let states = interprocedural(program);
+        let num_locals = program.functions.iter().map(|f| f.locals.len()).collect();
         Facts { states, num_locals }
     }
 
@@ -188,12 +179,175 @@ fn order(f: &Function, succ: &[Vec<qicc_ir::EdgeId>]) -> (Vec<Loc>, BTreeSet<Loc
     (post, widen)
 }
 
+/// What a call of a function can return: the return value and the globals at `exit`, joined
+/// over every call (`None`: no call has returned yet / can return).
+#[derive(Clone, Debug, PartialEq)]
+struct Summary {
+    ret: Option<Val>,
+    globals: Vec<Option<Val>>,
+}
+
+/// Rounds of the interprocedural fixpoint after which entry states and summaries are widened.
+const INTERPROC_WIDEN_DELAY: u32 = 3;
+
+/// The whole-program fixpoint: every function is analysed from the join of the states its
+/// call sites pass in (the program's entry additionally from the initial state); a call takes
+/// the callee's summary (its return value and, for the globals it may write, their values at
+/// its exit). Context-insensitive, so a fact holds in every calling context.
+fn interprocedural(program: &Program) -> Vec<Vec<State>> {
+    let writes = global_writes(program);
+    let nf = program.functions.len();
+    let ng = program.globals.len();
+    let mut entries: Vec<State> = vec![None; nf];
+    let mut summaries: Vec<Option<Summary>> = vec![None; nf];
+    let mut entry_updates = vec![0u32; nf];
+    let mut summary_updates = vec![0u32; nf];
+    let mut results: Vec<Vec<State>> = program
+        .functions
+        .iter()
+        .map(|f| vec![None; f.num_locs as usize])
+        .collect();
+    let thresholds: Vec<Vec<i128>> = program.functions.iter().map(thresholds).collect();
+
+    // The initial state of the program's entry function.
+    if let Some(f) = program.functions.get(program.entry.index()) {
+        let mut init = local_start(f);
+        init.extend(program.globals.iter().map(|g| match (&g.init, g.ty) {
+            (Some(Expr::Const { value, .. }), Ty::Int(w)) => Some(Val::constant(w, *value)),
+            _ => None,
+        }));
+        entries[program.entry.index()] = Some(init);
+    }
+
+    loop {
+        let mut changed = false;
+        for fid in program.function_ids() {
+            let Some(entry) = entries[fid.index()].clone() else {
+                continue;
+            };
+            let f = program.function(fid);
+            let slots = Slots {
+                num_locals: f.locals.len(),
+            };
+            let call_post = |op: &Op, st: &[Option<Val>]| -> State {
+                let Op::Call { dst, callee, .. } = op else {
+                    return Some(st.to_vec());
+                };
+                let sum = summaries.get(callee.index())?.as_ref()?;
+                let mut out = st.to_vec();
+                for v in writes.get(callee.index()).into_iter().flatten() {
+                    if let VarRef::Global(g) = v {
+                        out[slots.index(*v)] = sum.globals.get(g.index()).copied().flatten();
+                    }
+                }
+                if let Some(d) = dst {
+                    out[slots.index(*d)] = sum.ret;
+                }
+                Some(out)
+            };
+            let states = analyze_function(program, f, entry, &thresholds[fid.index()], &call_post);
+
+            // This function's summary.
+            if let Some(exit) = &states[f.exit.index()] {
+                let new = Summary {
+                    ret: f.ret.and_then(|r| exit[slots.index(VarRef::Local(r))]),
+                    globals: (0..ng).map(|g| exit[f.locals.len() + g]).collect(),
+                };
+                let old = &summaries[fid.index()];
+                let merged = match old {
+                    None => new,
+                    Some(o) => {
+                        summary_updates[fid.index()] += 1;
+                        let widen = summary_updates[fid.index()] > INTERPROC_WIDEN_DELAY;
+                        let th = &thresholds[fid.index()];
+                        let comb = |a: Option<Val>, b: Option<Val>| match (a, b) {
+                            (Some(x), Some(y)) if widen => widen_slot(Some(x), Some(x.join(y)), th),
+                            (Some(x), Some(y)) => Some(x.join(y)),
+                            _ => None,
+                        };
+                        Summary {
+                            ret: comb(o.ret, new.ret),
+                            globals: o
+                                .globals
+                                .iter()
+                                .zip(&new.globals)
+                                .map(|(a, b)| comb(*a, *b))
+                                .collect(),
+                        }
+                    }
+                };
+                if old.as_ref() != Some(&merged) {
+                    summaries[fid.index()] = Some(merged);
+                    changed = true;
+                }
+            }
+
+            // What this function's call sites pass to their callees.
+            for e in &f.edges {
+                let Op::Call { callee, args, .. } = &e.op else {
+                    continue;
+                };
+                let Some(st) = &states[e.from.index()] else {
+                    continue;
+                };
+                let env = program.env(f);
+                let g = program.function(*callee);
+                let mut incoming = local_start(g);
+                for (p, a) in g.params.iter().zip(args) {
+                    incoming[p.index()] = transfer::eval(a, st, &slots, &env);
+                }
+                incoming.extend((0..ng).map(|i| st[f.locals.len() + i]));
+                let old = entries[callee.index()].clone();
+                let joined = join_states(old.clone(), Some(incoming));
+                let new = match (&old, joined) {
+                    (Some(o), Some(j)) => {
+                        entry_updates[callee.index()] += 1;
+                        if entry_updates[callee.index()] > INTERPROC_WIDEN_DELAY {
+                            let th = &thresholds[callee.index()];
+                            Some(
+                                o.iter()
+                                    .zip(j)
+                                    .map(|(a, b)| widen_slot(*a, b, th))
+                                    .collect(),
+                            )
+                        } else {
+                            Some(j)
+                        }
+                    }
+                    (_, j) => j,
+                };
+                if new != old {
+                    entries[callee.index()] = new;
+                    changed = true;
+                }
+            }
+            results[fid.index()] = states;
+        }
+        if !changed {
+            return results;
+        }
+    }
+}
+
+/// Locals on entry to a function: parameters unknown (set by the caller), the rest 0.
+fn local_start(f: &Function) -> Vec<Option<Val>> {
+    f.locals
+        .iter()
+        .enumerate()
+        .map(|(i, l)| match l.ty {
+            Ty::Int(w) if !f.params.iter().any(|p| p.index() == i) => Some(Val::constant(w, 0)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One function from a given entry state (intraprocedural: widening, then narrowing).
 fn analyze_function(
     program: &Program,
-    fid: FuncId,
     f: &Function,
-    from_start: bool,
-    writes: &[BTreeSet<VarRef>],
+    init: Vec<Option<Val>>,
+    thresholds: &[i128],
+    call_post: &dyn Fn(&Op, &[Option<Val>]) -> State,
 ) -> Vec<State> {
     let env = program.env(f);
     let slots = Slots {
@@ -202,42 +356,13 @@ fn analyze_function(
     let n = f.num_locs as usize;
     let succ = f.successors();
     let (rpo, widen_points) = order(f, &succ);
-    let thresholds = thresholds(f);
-    let _ = fid;
-
-    // Entry state.
-    let mut init: Vec<Option<Val>> = Vec::with_capacity(f.locals.len() + program.globals.len());
-    for (i, l) in f.locals.iter().enumerate() {
-        let is_param = f.params.iter().any(|p| p.index() == i);
-        init.push(match (l.ty, is_param) {
-            (Ty::Int(w), false) => Some(Val::constant(w, 0)),
-            _ => None,
-        });
-    }
-    for g in &program.globals {
-        let v = match (&g.init, g.ty, from_start) {
-            (Some(Expr::Const { value, .. }), Ty::Int(w), true) => Some(Val::constant(w, *value)),
-            _ => None,
-        };
-        init.push(v);
-    }
-
-    let callee_writes = |op: &Op| -> Vec<VarRef> {
-        match op {
-            Op::Call { callee, .. } => writes
-                .get(callee.index())
-                .map(|s| s.iter().copied().collect())
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        }
-    };
     let post_of = |states: &[State], e: &qicc_ir::Edge| -> State {
         transfer(
             &states[e.from.index()],
             &e.op,
             &slots,
             &env as &dyn TypeEnv,
-            &callee_writes,
+            call_post,
         )
     };
     let preds = f.predecessors();
@@ -266,7 +391,7 @@ fn analyze_function(
                         Some(
                             o.iter()
                                 .zip(joined)
-                                .map(|(a, b)| widen_slot(*a, b, &thresholds))
+                                .map(|(a, b)| widen_slot(*a, b, thresholds))
                                 .collect(),
                         )
                     } else {

@@ -294,13 +294,14 @@ pub fn join_states(a: State, b: State) -> State {
     }
 }
 
-/// The effect of one edge. `callee_writes` lists the globals a call may change.
+/// The effect of one edge. Calls are delegated to `call_post`, which knows the callee's
+/// summary: the caller's state after the call, or `None` if the call cannot return.
 pub fn transfer(
     state: &State,
     op: &Op,
     slots: &Slots,
     env: &dyn TypeEnv,
-    callee_writes: &dyn Fn(&Op) -> Vec<VarRef>,
+    call_post: &dyn Fn(&Op, &[Option<Val>]) -> State,
 ) -> State {
     let st = state.as_ref()?;
     match op {
@@ -321,15 +322,7 @@ pub fn transfer(
             }
             Some(st)
         }
-        Op::Call { dst, .. } => {
-            let mut st = st.clone();
-            for v in dst.iter().copied().chain(callee_writes(op)) {
-                if let Some(slot) = st.get_mut(slots.index(v)) {
-                    *slot = None;
-                }
-            }
-            Some(st)
-        }
+        Op::Call { .. } => call_post(op, st),
         Op::Skip
         | Op::Store { .. }
         | Op::Free(_)

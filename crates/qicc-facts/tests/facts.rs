@@ -129,3 +129,51 @@ fn contradiction_is_unreachable() {
     let p = program(DEAD);
     assert_eq!(fact_at(&p, "main", 5), "false");
 }
+
+/// Interprocedural: the lock typestate of `lock_alternation.c` (Corral's Houdini example):
+/// `acquire` is only ever entered with s == 0 and `release` with s == 1.
+const LOCK: &str = "data-model ilp32
+global $s: i32 = 0:i32
+assertion #0 verifier_assert in @acquire
+entry @main
+fn @main() -> %ret {
+  local %ret: i32
+  local %c: i32
+  locs 7 entry L0 exit L1 err L2 halt L3
+  L0 -> L4: havoc %c nondet \"__VERIFIER_nondet_int\"
+  L4 -> L5: assume ne(%c, 0:i32)
+  L4 -> L1: assume eq(%c, 0:i32)
+  L5 -> L6: call @acquire()
+  L6 -> L0: call @release()
+}
+fn @acquire() {
+  locs 6 entry L0 exit L1 err L2 halt L3
+  L0 -> L4: assume eq($s, 0:i32)
+  L0 -> L5: assume ne($s, 0:i32)
+  L5 -> L2: error #0
+  L4 -> L1: $s := 1:i32
+}
+fn @release() {
+  locs 4 entry L0 exit L1 err L2 halt L3
+  L0 -> L1: $s := 0:i32
+}
+";
+
+#[test]
+fn interprocedural_entry_facts() {
+    let p = program(LOCK);
+    let facts = Facts::analyze(&p);
+    let s = [qicc_ir::VarRef::Global(qicc_ir::GlobalId(0))];
+    let at = |f: &str, l: u32| {
+        let fid = p.find_function(f).expect("function");
+        facts
+            .condition(&p, fid, Loc(l), &s)
+            .map(|e| expr_str(&p, None, &e))
+            .unwrap_or_else(|| "-".into())
+    };
+    assert_eq!(at("acquire", 0), "eq($s, 0:i32)");
+    assert_eq!(at("release", 0), "eq($s, 1:i32)");
+    assert_eq!(at("main", 0), "eq($s, 0:i32)");
+    // The error location of acquire is unreachable.
+    assert_eq!(at("acquire", 5), "false");
+}

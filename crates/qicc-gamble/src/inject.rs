@@ -2,7 +2,7 @@
 //! additional facts into loop bodies as assumptions ... constant variables that can be
 //! identified using static analysis").
 //!
-//! An extracted region starts from an arbitrary state (its entry havocs). [`qicc_facts`] proves
+//! An extracted region (or function) starts from an arbitrary state (its entry havocs). [`qicc_facts`] proves
 //! interval facts that hold at the head in *every* execution of the original program, so
 //! assuming them right after the havocs removes only entry states no execution has: every
 //! suffix that Theorem 1 maps a violation to still starts in a state the extraction allows, and
@@ -11,7 +11,7 @@
 use qicc_analysis::extract::Extracted;
 use qicc_analysis::rnt::{NodeKind, RntNode};
 use qicc_facts::Facts;
-use qicc_ir::{HavocKind, Op, Program, VarRef};
+use qicc_ir::{Expr, GlobalId, HavocKind, LocalId, Op, Program, VarRef};
 
 /// Assumes the facts of the region's head after the entry havocs of `ex`. Returns the facts as
 /// text (for reports), or `None` when there was nothing to add.
@@ -21,24 +21,41 @@ pub fn inject_facts(
     facts: &Facts,
     node: &RntNode,
 ) -> Option<String> {
-    let NodeKind::Region(region) = node.kind else {
-        return None;
+    let globals = (0..original.globals.len() as u32).map(|i| VarRef::Global(GlobalId(i)));
+    let (cond, text) = match node.kind {
+        NodeKind::Region(region) => {
+            // The region function keeps the original's local ids.
+            let f = original.function(region.func);
+            let mut vars: Vec<VarRef> = ex
+                .havocked_locals
+                .iter()
+                .filter_map(|n| f.find_local(n))
+                .map(VarRef::Local)
+                .collect();
+            vars.extend(globals);
+            let cond = facts.condition(original, region.func, region.head, &vars)?;
+            let text = qicc_ir::expr_str(original, Some(f), &cond);
+            (cond, text)
+        }
+        NodeKind::Function(g) => {
+            // `entry.g` holds one local per parameter of `g`, in order, and calls `g` with them:
+            // the facts at `g`'s entry, about its parameters, become facts about those locals.
+            let f = original.function(g);
+            let mut vars: Vec<VarRef> = f.params.iter().map(|p| VarRef::Local(*p)).collect();
+            vars.extend(globals);
+            let cond = facts.condition(original, g, f.entry, &vars)?;
+            let text = qicc_ir::expr_str(original, Some(f), &cond);
+            let cond = cond.substitute(&mut |v| match v {
+                VarRef::Local(l) => f
+                    .params
+                    .iter()
+                    .position(|p| *p == l)
+                    .map(|i| Expr::local(LocalId(i as u32))),
+                VarRef::Global(_) => None,
+            });
+            (cond, text)
+        }
     };
-    let f = original.function(region.func);
-    let mut vars: Vec<VarRef> = ex
-        .havocked_locals
-        .iter()
-        .filter_map(|n| f.find_local(n))
-        .map(VarRef::Local)
-        .collect();
-    vars.extend(
-        ex.havocked_globals
-            .iter()
-            .filter_map(|n| original.globals.iter().position(|g| &g.name == n))
-            .map(|i| VarRef::Global(qicc_ir::GlobalId(i as u32))),
-    );
-    let cond = facts.condition(original, region.func, region.head, &vars)?;
-    let text = qicc_ir::expr_str(original, Some(f), &cond);
 
     let func = ex.program.function_mut(ex.entry);
     // Walk the chain of entry havocs: entry -> havoc_memory -> havoc ... -> head copy.
