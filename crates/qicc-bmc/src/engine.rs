@@ -1,0 +1,601 @@
+//! The deepening loop and the queries of one verification run.
+//!
+//! Per bound K: symbolic execution (`symex`), then
+//! 1. "some property assertion is reachable" — on SAT, the model is replayed (`replay`);
+//!    a replayed violation is the answer (or, with `all_violations`, is blocked and the
+//!    query repeated);
+//! 2. "some path is cut by the bound" — UNSAT means the unwinding is complete, so the
+//!    answer is final: undefined-behaviour checks are then queried one by one, and the
+//!    verdict is TRUE only if none is reachable;
+//! 3. otherwise the next bound.
+//!
+//! The term store and the solver live for the whole run: a deeper unwinding rebuilds the
+//! same terms for the shared prefix (hash-consing returns the existing ones, so nothing is
+//! simplified twice) and the solver has translated them already.
+
+use crate::cfa::{structurally_reachable, FnInfo};
+use crate::error::BmcError;
+use crate::memory::MemModel;
+use crate::replay::{extract_plan, replay};
+use crate::symex::{self, Bounds, CutReason, Encoding};
+use crate::BmcOptions;
+use qicc_engine::{AssertionStatus, Budget, EngineResult};
+use qicc_interp::{RunConfig, Witness};
+use qicc_ir::{AssertionId, FuncId, Op, Program};
+use qicc_smt::{CheckResult, InterruptHandle, Solver, TermId, TermStore, Z3Mode, Z3Solver};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The default deepening schedule: 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers of two and
+/// their midpoints). Geometric, so the total work over all bounds is a small constant factor
+/// of the last bound's; ×1.5 rather than ×2 steps, so a loop needing N iterations is
+/// unwound at most 1.5·N times (unwinding cost grows faster than linearly in the bound for
+/// nested loops).
+pub(crate) fn schedule(max: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut p = 1u64;
+    loop {
+        for k in [p, p + p / 2] {
+            if k as u32 as u64 == k && (k as u32) < max && out.last() != Some(&(k as u32)) {
+                out.push(k as u32);
+            }
+        }
+        if p >= max as u64 {
+            break;
+        }
+        p *= 2;
+    }
+    out.push(max.max(1));
+    out.dedup();
+    out
+}
+
+#[derive(Default)]
+struct Stats {
+    bound: u32,
+    steps: u64,
+    solver_ms: u128,
+    solver_calls: u64,
+}
+
+pub(crate) struct Engine<'a> {
+    p: &'a Program,
+    opts: &'a BmcOptions,
+    budget: &'a Budget,
+    s: TermStore,
+    solver: Z3Solver,
+    mm: MemModel,
+    info: Vec<FnInfo>,
+    loop_overrides: HashMap<(FuncId, u32), u32>,
+    stats: Stats,
+    dump: Option<std::fs::File>,
+    queries: u64,
+    /// Replayed violations, in the order found.
+    violations: Vec<(AssertionId, Witness)>,
+    /// Property assertions no longer searched for (violated, or not replayable).
+    done: HashSet<AssertionId>,
+    /// Assertions whose status is known to be inconclusive, and why.
+    unknown: BTreeMap<AssertionId, String>,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(
+        p: &'a Program,
+        opts: &'a BmcOptions,
+        budget: &'a Budget,
+        slot: &Mutex<Option<InterruptHandle>>,
+    ) -> Result<Engine<'a>, String> {
+        if let Err(errs) = qicc_ir::verify_program(p) {
+            let first: Vec<&str> = errs.iter().take(3).map(String::as_str).collect();
+            return Err(format!("ill-formed program: {}", first.join("; ")));
+        }
+        let info: Vec<FnInfo> = p.functions.iter().map(FnInfo::new).collect();
+        let mut loop_overrides = HashMap::new();
+        for (fname, head, bound) in &opts.loop_unwind {
+            let fid = p
+                .find_function(fname)
+                .ok_or_else(|| format!("--loop-unwind: no function named {fname}"))?;
+            let fi = &info[fid.index()];
+            let l = fi
+                .header_of
+                .get(*head as usize)
+                .copied()
+                .flatten()
+                .ok_or_else(|| format!("--loop-unwind: L{head} of {fname} is not a loop head"))?;
+            loop_overrides.insert((fid, l), *bound);
+        }
+        let mut s = TermStore::new();
+        let mm = MemModel::new(p, &mut s).map_err(|e| e.to_string())?;
+        let solver = Z3Solver::new(Z3Mode::FreshPerCheck);
+        if let Ok(mut g) = slot.lock() {
+            *g = Some(solver.interrupt_handle());
+        }
+        let dump = match &opts.dump_smt {
+            Some(path) => Some(
+                std::fs::File::create(path)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        Ok(Engine {
+            p,
+            opts,
+            budget,
+            s,
+            solver,
+            mm,
+            info,
+            loop_overrides,
+            stats: Stats::default(),
+            dump,
+            queries: 0,
+            violations: Vec::new(),
+            done: HashSet::new(),
+            unknown: BTreeMap::new(),
+        })
+    }
+
+    fn progress(&self, msg: &str) {
+        if let Some(f) = &self.opts.progress {
+            f(msg);
+        }
+    }
+
+    pub fn run(mut self) -> EngineResult {
+        let bounds = match self.opts.unwind {
+            Some(k) => vec![k],
+            None => schedule(self.opts.max_unwind),
+        };
+        let mut last_reason = String::new();
+        for &k in &bounds {
+            if let Some(r) = self.budget.exhausted() {
+                return self.stopped(r.describe().to_string(), k, &last_reason);
+            }
+            self.progress(&format!("unwind {k}: symbolic execution…"));
+            let b = Bounds {
+                default: k,
+                loops: self.loop_overrides.clone(),
+            };
+            let enc = match symex::run(self.p, &mut self.s, &self.info, &self.mm, &b, self.budget) {
+                Ok(enc) => enc,
+                Err(BmcError::Stopped(r)) => {
+                    let why = format!("{} during symbolic execution", r.describe());
+                    return self.stopped(why, k, &last_reason);
+                }
+                Err(e @ BmcError::Unsupported(_)) => return self.unknown_result(e.to_string()),
+            };
+            self.stats.bound = k;
+            self.stats.steps = enc.steps;
+            self.progress(&format!(
+                "unwind {k}: {} steps, {} terms, solving…",
+                enc.steps,
+                self.s.len()
+            ));
+            if let Err(why) = self.find_violations(&enc, k) {
+                return self.stopped(why, k, &last_reason);
+            }
+            if !self.violations.is_empty() && !self.opts.all_violations {
+                return self.result(None);
+            }
+            match self.incompleteness(&enc, k) {
+                Err(why) => return self.stopped(why, k, &last_reason),
+                Ok(None) => return self.complete(&enc, k),
+                Ok(Some(why)) => last_reason = why,
+            }
+        }
+        if !self.violations.is_empty() {
+            return self.result(Some(last_reason));
+        }
+        if last_reason.is_empty() {
+            last_reason = "no bound was tried".into();
+        }
+        self.unknown_result(last_reason)
+    }
+
+    /// The answer when bound `k` could not be finished: why, and what the previous bound
+    /// left open.
+    fn stopped(self, why: String, k: u32, last_reason: &str) -> EngineResult {
+        let reason = if self.budget.exhausted().is_some() || why.starts_with("solver") {
+            if last_reason.is_empty() {
+                format!("{why} at bound {k}")
+            } else {
+                format!("{why} at bound {k}; before: {last_reason}")
+            }
+        } else {
+            why
+        };
+        self.unknown_result(reason)
+    }
+
+    /// Checks `assumptions` with the per-check and remaining time.
+    fn check(&mut self, assumptions: &[TermId], what: &str, bound: u32) -> CheckResult {
+        if let Some(r) = self.budget.exhausted() {
+            return CheckResult::Unknown(r.describe().to_string());
+        }
+        let limit = match (self.opts.check_timeout, self.budget.remaining()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.solver
+            .set_timeout(limit.map(|d| d.max(Duration::from_millis(1))));
+        self.queries += 1;
+        if let Some(f) = self.dump.as_mut() {
+            let text = qicc_smt::smtlib::script(&self.s, assumptions);
+            let _ = writeln!(f, "; query {} at bound {bound}: {what}", self.queries);
+            let _ = f.write_all(text.as_bytes());
+            let _ = writeln!(f, "(reset)");
+        }
+        let t0 = Instant::now();
+        let r = self.solver.check(&self.s, assumptions);
+        let ms = t0.elapsed().as_millis();
+        self.stats.solver_ms += ms;
+        self.stats.solver_calls += 1;
+        self.progress(&format!("unwind {bound}: {what}: {r:?} in {ms} ms"));
+        match (r, self.budget.exhausted()) {
+            (CheckResult::Unknown(_), Some(stop)) => CheckResult::Unknown(stop.describe().into()),
+            (r, _) => r,
+        }
+    }
+
+    /// Why a check has no answer: the budget if it ran out, else the solver's reason.
+    fn no_answer(&self, solver_reason: String) -> String {
+        match self.budget.exhausted() {
+            Some(r) => r.describe().to_string(),
+            None => format!("solver gave no answer ({solver_reason})"),
+        }
+    }
+
+    fn value(&mut self, t: TermId) -> Option<u64> {
+        self.solver.value(&self.s, t).map(|v| v.as_u64())
+    }
+
+    fn is_property(&self, a: AssertionId) -> bool {
+        self.p
+            .assertions
+            .get(a.index())
+            .is_some_and(|x| x.kind.is_property())
+    }
+
+    /// The first not-yet-handled assertion among `hits` whose guard the model satisfies.
+    fn model_hit(&mut self, enc: &Encoding, property: bool) -> Option<AssertionId> {
+        for h in &enc.errors {
+            if self.is_property(h.assertion) == property
+                && !self.done.contains(&h.assertion)
+                && self.value(h.guard) == Some(1)
+            {
+                return Some(h.assertion);
+            }
+        }
+        None
+    }
+
+    /// Query 1: reachable property assertions; replays each model. `Err`: the solver gave
+    /// no answer.
+    fn find_violations(&mut self, enc: &Encoding, k: u32) -> Result<(), String> {
+        loop {
+            let guards: Vec<TermId> = enc
+                .errors
+                .iter()
+                .filter(|h| self.is_property(h.assertion) && !self.done.contains(&h.assertion))
+                .map(|h| h.guard)
+                .collect();
+            let reach = self.s.or_all(&guards);
+            if reach == self.s.ff() {
+                return Ok(());
+            }
+            let mut assumptions = vec![reach];
+            if enc.uses_havoc_memory {
+                assumptions.push(enc.align);
+            }
+            match self.check(&assumptions, "property assertion reachable", k) {
+                CheckResult::Unknown(r) => return Err(self.no_answer(r)),
+                CheckResult::Unsat if enc.uses_havoc_memory => {
+                    match self.check(&[reach], "property assertion reachable (any memory)", k) {
+                        CheckResult::Unsat => return Ok(()),
+                        CheckResult::Unknown(r) => return Err(self.no_answer(r)),
+                        CheckResult::Sat => {
+                            let a = self
+                                .model_hit(enc, true)
+                                .ok_or("internal error: the model reaches no assertion")?;
+                            self.done.insert(a);
+                            self.unknown.insert(
+                                a,
+                                "reachable only from memory states after havoc_memory that \
+                                 a replay cannot reproduce"
+                                    .into(),
+                            );
+                        }
+                    }
+                }
+                CheckResult::Unsat => return Ok(()),
+                CheckResult::Sat => {
+                    let hit = self
+                        .model_hit(enc, true)
+                        .ok_or("internal error: the model reaches no assertion")?;
+                    let outcome = self.replay_model(enc);
+                    match outcome {
+                        Ok((a, w)) => {
+                            self.progress(&format!("unwind {k}: violation of {a} replayed"));
+                            self.done.insert(a);
+                            self.done.insert(hit);
+                            self.violations.push((a, w));
+                            if !self.opts.all_violations {
+                                return Ok(());
+                            }
+                        }
+                        Err(why) => {
+                            self.done.insert(hit);
+                            self.unknown
+                                .insert(hit, format!("counterexample did not replay: {why}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn replay_model(&mut self, enc: &Encoding) -> Result<(AssertionId, Witness), String> {
+        let Engine {
+            s,
+            solver,
+            mm,
+            p,
+            budget,
+            ..
+        } = self;
+        let plan = extract_plan(enc, &mut |t| solver.value(s, t).map(|v| v.as_u64()))?;
+        let free0 = mm.free0;
+        let ptr_w = mm.ptr_w;
+        let mut uninit = |addr: u64| -> u8 {
+            let a = s.bv_const(ptr_w, addr);
+            let t = s.select(free0, a);
+            solver.value(s, t).map(|v| v.as_u64() as u8).unwrap_or(0)
+        };
+        let config = RunConfig {
+            max_steps: (plan.steps as u64)
+                .saturating_mul(4)
+                .saturating_add(1_000_000),
+            deadline: budget.deadline,
+            ..RunConfig::default()
+        };
+        replay(p, &plan, &mut uninit, &config)
+    }
+
+    /// Query 2: is some path cut by the bound? `Ok(None)`: the unwinding is complete.
+    fn incompleteness(&mut self, enc: &Encoding, k: u32) -> Result<Option<String>, String> {
+        let guards: Vec<TermId> = enc.cuts.iter().map(|c| c.guard).collect();
+        let any = self.s.or_all(&guards);
+        if any == self.s.ff() {
+            return Ok(None);
+        }
+        // A cut every execution reaches needs no solver.
+        if let Some(c) = enc.cuts.iter().find(|c| c.guard == self.s.tt()) {
+            return Ok(Some(self.describe_cut(c.reason)));
+        }
+        match self.check(&[any], "unwinding incomplete", k) {
+            CheckResult::Unsat => Ok(None),
+            CheckResult::Unknown(r) => Err(self.no_answer(r)),
+            CheckResult::Sat => {
+                let mut reason = None;
+                for c in &enc.cuts {
+                    if self.value(c.guard) == Some(1) {
+                        reason = Some(self.describe_cut(c.reason));
+                        break;
+                    }
+                }
+                Ok(Some(reason.unwrap_or_else(|| {
+                    format!("the program is not fully unwound at bound {k}")
+                })))
+            }
+        }
+    }
+
+    fn describe_cut(&self, c: CutReason) -> String {
+        match c {
+            CutReason::Loop {
+                func,
+                loop_id,
+                bound,
+            } => {
+                let f = self.p.function(func);
+                let l = &self.info[func.index()].loops[loop_id as usize];
+                format!(
+                    "loop at {} ({}, head {}) not fully unwound at bound {bound}",
+                    self.p.span_str(l.span),
+                    f.name,
+                    l.header
+                )
+            }
+            CutReason::Recursion { func, bound } => format!(
+                "recursion of {} not fully unwound at bound {bound}",
+                self.p.function(func).name
+            ),
+            CutReason::OutOfObjects => format!(
+                "unsupported: more allocations than the memory layout has object numbers ({})",
+                self.mm.max_objects
+            ),
+            CutReason::AllocTooLarge { func, edge } => format!(
+                "unsupported: allocation at {} larger than the memory layout allows ({} bytes)",
+                self.p.span_str(self.p.function(func).edge(edge).span),
+                self.mm.max_object_size
+            ),
+        }
+    }
+
+    /// The unwinding at bound `k` is complete: settle undefined behaviour and answer.
+    fn complete(mut self, enc: &Encoding, k: u32) -> EngineResult {
+        let mut ub_reached: Vec<AssertionId> = Vec::new();
+        loop {
+            let guards: Vec<TermId> = enc
+                .errors
+                .iter()
+                .filter(|h| !self.is_property(h.assertion) && !self.done.contains(&h.assertion))
+                .map(|h| h.guard)
+                .collect();
+            let any = self.s.or_all(&guards);
+            if any == self.s.ff() {
+                break;
+            }
+            match self.check(&[any], "undefined behaviour reachable", k) {
+                CheckResult::Unsat => break,
+                CheckResult::Unknown(r) => {
+                    let why = self.no_answer(r);
+                    return self.stopped(why, k, "");
+                }
+                CheckResult::Sat => match self.model_hit(enc, false) {
+                    Some(a) => {
+                        self.done.insert(a);
+                        ub_reached.push(a);
+                    }
+                    None => {
+                        return self.unknown_result(
+                            "internal error: the model reaches no check".to_string(),
+                        )
+                    }
+                },
+            }
+        }
+        for a in &ub_reached {
+            let asr = self.p.assertion(*a);
+            let msg = match asr.kind {
+                qicc_ir::AssertKind::Ub(u) => format!(
+                    "undefined behaviour reachable: {} at {} ({a})",
+                    u.describe(),
+                    self.p.span_str(asr.span)
+                ),
+                _ => format!("{a} reachable"),
+            };
+            self.unknown.insert(*a, msg);
+        }
+        // Complete: everything not violated and not listed as unknown is safe.
+        let reason = self.unknown.values().next().cloned();
+        self.stats.bound = k;
+        self.finish(reason, |_| AssertionStatus::Safe)
+    }
+
+    /// An answer with the violations found (if any) and `reason` for what is open.
+    fn result(self, reason: Option<String>) -> EngineResult {
+        let open = reason
+            .clone()
+            .unwrap_or_else(|| "not checked: the run stopped at the first violation".into());
+        let reachable = structurally_reachable(self.p);
+        let p = self.p;
+        self.finish(None, |a| {
+            if !assertion_reachable(p, &reachable, a) {
+                AssertionStatus::Safe
+            } else {
+                AssertionStatus::Unknown(open.clone())
+            }
+        })
+    }
+
+    fn unknown_result(self, reason: String) -> EngineResult {
+        if !self.violations.is_empty() {
+            return self.result(Some(reason));
+        }
+        let reachable = structurally_reachable(self.p);
+        let p = self.p;
+        let why = reason.clone();
+        let reason = match self.unknown.values().next() {
+            Some(first) => format!("{first}; {reason}"),
+            None => reason,
+        };
+        self.finish(Some(reason), |a| {
+            if !assertion_reachable(p, &reachable, a) {
+                AssertionStatus::Safe
+            } else {
+                AssertionStatus::Unknown(why.clone())
+            }
+        })
+    }
+
+    /// Statuses: violated, then the recorded unknowns, then `default` for the rest.
+    fn finish(
+        self,
+        reason: Option<String>,
+        default: impl Fn(AssertionId) -> AssertionStatus,
+    ) -> EngineResult {
+        let violated: HashMap<AssertionId, ()> =
+            self.violations.iter().map(|(a, _)| (*a, ())).collect();
+        let statuses = self
+            .p
+            .assertion_ids()
+            .map(|a| {
+                let st = if violated.contains_key(&a) {
+                    AssertionStatus::Violated
+                } else if let Some(m) = self.unknown.get(&a) {
+                    AssertionStatus::Unknown(m.clone())
+                } else {
+                    default(a)
+                };
+                (a, st)
+            })
+            .collect();
+        let violation = self.violations.into_iter().next();
+        let reason = if violation.is_some() { None } else { reason };
+        let stats = vec![
+            ("bound".to_string(), serde_json::json!(self.stats.bound)),
+            (
+                "symex_steps".to_string(),
+                serde_json::json!(self.stats.steps),
+            ),
+            ("terms".to_string(), serde_json::json!(self.s.len())),
+            (
+                "solver_time_ms".to_string(),
+                serde_json::json!(self.stats.solver_ms as u64),
+            ),
+            (
+                "solver_calls".to_string(),
+                serde_json::json!(self.stats.solver_calls),
+            ),
+        ];
+        EngineResult {
+            statuses,
+            violation,
+            reason,
+            stats,
+        }
+    }
+}
+
+/// Whether some error edge of the assertion is reachable ignoring conditions.
+fn assertion_reachable(p: &Program, reachable: &[Vec<bool>], a: AssertionId) -> bool {
+    p.functions.iter().enumerate().any(|(fi, f)| {
+        f.edges.iter().enumerate().any(|(ei, e)| {
+            matches!(e.op, Op::Error(x) if x == a)
+                && reachable[fi].get(ei).copied().unwrap_or(false)
+        })
+    })
+}
+
+/// An answer without running anything (bad input).
+pub(crate) fn error_result(p: &Program, reason: String) -> EngineResult {
+    EngineResult {
+        statuses: p
+            .assertion_ids()
+            .map(|a| (a, AssertionStatus::Unknown(reason.clone())))
+            .collect(),
+        violation: None,
+        reason: Some(reason),
+        stats: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::schedule;
+
+    #[test]
+    fn deepening_schedule() {
+        assert_eq!(
+            schedule(1024),
+            vec![1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024]
+        );
+        assert_eq!(schedule(10), vec![1, 2, 3, 4, 6, 8, 10]);
+        assert_eq!(schedule(1), vec![1]);
+        assert_eq!(schedule(0), vec![1]);
+        assert_eq!(schedule(5), vec![1, 2, 3, 4, 5]);
+    }
+}

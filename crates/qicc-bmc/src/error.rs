@@ -1,0 +1,21 @@
+//! Why an unwinding could not be built or checked.
+
+use qicc_engine::StopReason;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum BmcError {
+    /// The program uses something the encoding cannot represent faithfully.
+    Unsupported(String),
+    /// The budget ran out or the run was cancelled.
+    Stopped(StopReason),
+}
+
+impl fmt::Display for BmcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BmcError::Unsupported(m) => write!(f, "unsupported: {m}"),
+            BmcError::Stopped(r) => write!(f, "{}", r.describe()),
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! The memory model: the IR's byte memory and object table as array terms.
+//!
+//! - Memory is an array from pointer-width addresses to bytes. Loads and stores are
+//!   little-endian byte sequences at `addr + i` (wrapping at the pointer width, as in the
+//!   interpreter).
+//! - Initial memory is `λa. static byte at a, or free0[a]`: static objects' initialisers and
+//!   zero fill where the program defines them, the array symbol `free0` everywhere else.
+//!   `free0` is exactly the interpreter's "never-written byte" oracle: a counterexample's
+//!   uninitialised bytes are the model's values of `free0`. No object is encoded byte by
+//!   byte: a zeroed object is one range test, initialised bytes a store chain over a
+//!   constant array, and reads at known addresses fold to constants.
+//! - The object table is three arrays indexed by object number: `live` (1 bit), `size`
+//!   (pointer width) and the static `readonly` flags. Static objects are live from the
+//!   start; `alloc` stores a fresh number's liveness and size, `free` clears liveness.
+//! - `havoc_memory` (entry of an extracted region) makes all contents and the liveness and
+//!   size of every non-static object arbitrary, with fresh array symbols. The interpreter can
+//!   only replay one value per never-written address and keeps its object table, so each
+//!   fresh array is `ite(align, <what the interpreter does>, <fresh symbol>)` with one Bool
+//!   symbol `align`: queries for counterexamples assume `align`, proofs do not (they cover
+//!   every arbitrary state).
+
+use crate::error::BmcError;
+use qicc_ir::{Expr, InitItem, ObjectId, Program, Ty};
+use qicc_smt::{Sort, TermId, TermStore};
+
+/// `memcpy`/`memset` with a constant length up to this many bytes become individual stores;
+/// longer or symbolic ones a lambda.
+const UNROLL_BULK: u64 = 16;
+
+pub(crate) struct MemModel {
+    pub ptr_w: u16,
+    pub obj_w: u16,
+    pub off_w: u16,
+    pub statics: u32,
+    pub max_objects: u64,
+    pub max_object_size: u64,
+    /// Bytes never written (the interpreter's oracle bytes).
+    pub free0: TermId,
+    pub init_mem: TermId,
+    pub init_live: TermId,
+    pub init_size: TermId,
+    readonly: TermId,
+}
+
+impl MemModel {
+    pub fn new(p: &Program, s: &mut TermStore) -> Result<MemModel, BmcError> {
+        let layout = p.layout;
+        let ptr_w = layout.pointer_bits;
+        let obj_w = layout.object_bits;
+        let off_w = layout.offset_bits();
+        let statics = u32::try_from(p.objects.len())
+            .ok()
+            .filter(|&n| n as u64 <= layout.max_objects())
+            .ok_or_else(|| {
+                BmcError::Unsupported(format!(
+                    "{} static objects, the memory layout numbers at most {}",
+                    p.objects.len(),
+                    layout.max_objects()
+                ))
+            })?;
+        let mem_sort = Sort::Array {
+            index: ptr_w,
+            elem: 8,
+        };
+        let free0 = s.symbol("mem!free", mem_sort);
+        let mut mm = MemModel {
+            ptr_w,
+            obj_w,
+            off_w,
+            statics,
+            max_objects: layout.max_objects(),
+            max_object_size: layout.max_object_size(),
+            free0,
+            init_mem: free0,
+            init_live: free0,
+            init_size: free0,
+            readonly: free0,
+        };
+        let zero1 = s.bv_const(1, 0);
+        let one1 = s.bv_const(1, 1);
+        let zero_p = s.bv_const(ptr_w, 0);
+        let mut live = s.const_array(obj_w, zero1);
+        let mut size = s.const_array(obj_w, zero_p);
+        let mut ro = s.const_array(obj_w, zero1);
+        for (i, o) in p.objects.iter().enumerate() {
+            if o.size > layout.max_object_size() {
+                return Err(BmcError::Unsupported(format!(
+                    "object @{} has {} bytes, the memory layout allows at most {}",
+                    o.name,
+                    o.size,
+                    layout.max_object_size()
+                )));
+            }
+            let n = s.bv_const(obj_w, i as u64 + 1);
+            live = s.store(live, n, one1);
+            let sz = s.bv_const(ptr_w, o.size);
+            size = s.store(size, n, sz);
+            if o.readonly {
+                ro = s.store(ro, n, one1);
+            }
+        }
+        mm.init_live = live;
+        mm.init_size = size;
+        mm.readonly = ro;
+        mm.init_mem = mm.initial_memory(p, s)?;
+        Ok(mm)
+    }
+
+    /// `λa. ite(a in static object 1, its byte, ite(..., free0[a]))`.
+    fn initial_memory(&self, p: &Program, s: &mut TermStore) -> Result<TermId, BmcError> {
+        let a = s.bound_var(Sort::BitVec(self.ptr_w));
+        let mut body = s.select(self.free0, a);
+        let obj = self.obj_of(s, a);
+        let off = self.off_of(s, a);
+        let zero8 = s.bv_const(8, 0);
+        let zeros = s.const_array(self.ptr_w, zero8);
+        // Innermost first, so that object 1 is tested first.
+        for (i, o) in p.objects.iter().enumerate().rev() {
+            if !o.zeroed && o.init.is_empty() {
+                continue;
+            }
+            let id = i as u32 + 1;
+            let base = p.layout.base_address(id);
+            let mut data = if o.zeroed { zeros } else { self.free0 };
+            for item in &o.init {
+                let (offset, bytes) = match item {
+                    InitItem::Bytes { offset, bytes } => (*offset, bytes.clone()),
+                    InitItem::Value { offset, value } => {
+                        let (v, ty) = const_value(p, value).ok_or_else(|| {
+                            BmcError::Unsupported(format!(
+                                "object @{}: initialiser is not constant",
+                                o.name
+                            ))
+                        })?;
+                        let n = (ty.bits() as u64).div_ceil(8);
+                        (*offset, (0..n).map(|k| (v >> (8 * k)) as u8).collect())
+                    }
+                };
+                for (k, b) in bytes.iter().enumerate() {
+                    let addr = s.bv_const(self.ptr_w, base + offset + k as u64);
+                    let byte = s.bv_const(8, *b as u64);
+                    data = s.store(data, addr, byte);
+                }
+            }
+            let here = {
+                let n = s.bv_const(self.obj_w, id as u64);
+                let same = s.eq(obj, n);
+                let sz = s.bv_const(self.ptr_w, o.size);
+                let inb = s.ult(off, sz);
+                s.and(same, inb)
+            };
+            let val = s.select(data, a);
+            body = s.ite(here, val, body);
+        }
+        Ok(s.lambda(a, body))
+    }
+
+    /// The object number of an address.
+    pub fn obj_of(&self, s: &mut TermStore, addr: TermId) -> TermId {
+        s.extract(self.ptr_w - 1, self.off_w, addr)
+    }
+
+    /// The offset of an address, zero-extended to pointer width.
+    pub fn off_of(&self, s: &mut TermStore, addr: TermId) -> TermId {
+        let off = s.extract(self.off_w - 1, 0, addr);
+        s.zero_ext(self.obj_w, off)
+    }
+
+    pub fn base_address(&self, obj: u64) -> u64 {
+        obj << self.off_w
+    }
+
+    /// Little-endian `bytes`-byte load.
+    pub fn load(&self, s: &mut TermStore, mem: TermId, addr: TermId, bytes: u16) -> TermId {
+        let mut acc: Option<TermId> = None;
+        for i in 0..bytes {
+            let a = s.add_const(addr, i as u64);
+            let b = s.select(mem, a);
+            acc = Some(match acc {
+                None => b,
+                Some(low) => s.concat(b, low),
+            });
+        }
+        acc.expect("loads have at least one byte")
+    }
+
+    /// Little-endian store of the whole `value` (its width is a multiple of 8).
+    pub fn store(&self, s: &mut TermStore, mem: TermId, addr: TermId, value: TermId) -> TermId {
+        let bytes = s.width(value) / 8;
+        let mut m = mem;
+        for i in 0..bytes {
+            let a = s.add_const(addr, i as u64);
+            let b = s.extract(8 * i + 7, 8 * i, value);
+            m = s.store(m, a, b);
+        }
+        m
+    }
+
+    /// `valid.n(addr)`: `n` bytes from `addr` lie inside one live, writable object.
+    pub fn valid(
+        &self,
+        s: &mut TermStore,
+        live: TermId,
+        size: TermId,
+        n: u32,
+        addr: TermId,
+    ) -> TermId {
+        let obj = self.obj_of(s, addr);
+        let off = self.off_of(s, addr);
+        let zero_o = s.bv_const(self.obj_w, 0);
+        let not_null = s.ne(obj, zero_o);
+        let one1 = s.bv_const(1, 1);
+        let l = s.select(live, obj);
+        let is_live = s.eq(l, one1);
+        let r = s.select(self.readonly, obj);
+        let writable = s.ne(r, one1);
+        let sz = s.select(size, obj);
+        let nn = s.bv_const(self.ptr_w, n as u64);
+        let fits = if (n as u64) > qicc_ir::types::mask(self.ptr_w) {
+            s.ff()
+        } else {
+            let n_le = s.ule(nn, sz);
+            let room = s.sub(sz, nn);
+            let off_le = s.ule(off, room);
+            s.and(n_le, off_le)
+        };
+        let a = s.and(not_null, is_live);
+        let b = s.and(a, writable);
+        s.and(b, fits)
+    }
+
+    /// `memset(dst, byte, len)`.
+    pub fn memset(
+        &self,
+        s: &mut TermStore,
+        mem: TermId,
+        dst: TermId,
+        byte: TermId,
+        len: TermId,
+    ) -> TermId {
+        if let Some(n) = s.as_bv_const(len).filter(|&n| n <= UNROLL_BULK) {
+            let mut m = mem;
+            for i in 0..n {
+                let a = s.add_const(dst, i);
+                m = s.store(m, a, byte);
+            }
+            return m;
+        }
+        let a = s.bound_var(Sort::BitVec(self.ptr_w));
+        let rel = s.sub(a, dst);
+        let inside = s.ult(rel, len);
+        let old = s.select(mem, a);
+        let body = s.ite(inside, byte, old);
+        s.lambda(a, body)
+    }
+
+    /// `memmove(dst, src, len)` (overlap allowed: every byte reads the old memory).
+    pub fn memcpy(
+        &self,
+        s: &mut TermStore,
+        mem: TermId,
+        dst: TermId,
+        src: TermId,
+        len: TermId,
+    ) -> TermId {
+        if let Some(n) = s.as_bv_const(len).filter(|&n| n <= UNROLL_BULK) {
+            let bytes: Vec<TermId> = (0..n)
+                .map(|i| {
+                    let a = s.add_const(src, i);
+                    s.select(mem, a)
+                })
+                .collect();
+            let mut m = mem;
+            for (i, b) in bytes.into_iter().enumerate() {
+                let a = s.add_const(dst, i as u64);
+                m = s.store(m, a, b);
+            }
+            return m;
+        }
+        let a = s.bound_var(Sort::BitVec(self.ptr_w));
+        let rel = s.sub(a, dst);
+        let inside = s.ult(rel, len);
+        let from = s.add(rel, src);
+        let copied = s.select(mem, from);
+        let old = s.select(mem, a);
+        let body = s.ite(inside, copied, old);
+        s.lambda(a, body)
+    }
+
+    /// Memory and object table after the `k`-th `havoc_memory` (see the module docs).
+    pub fn havoc(
+        &self,
+        s: &mut TermStore,
+        align: TermId,
+        live: TermId,
+        size: TermId,
+        k: u64,
+    ) -> (TermId, TermId, TermId) {
+        let mem_sym = s.symbol(
+            &format!("mem!havoc{k}"),
+            Sort::Array {
+                index: self.ptr_w,
+                elem: 8,
+            },
+        );
+        let mem = s.ite(align, self.free0, mem_sym);
+        let live_sym = s.symbol(
+            &format!("live!havoc{k}"),
+            Sort::Array {
+                index: self.obj_w,
+                elem: 1,
+            },
+        );
+        let size_sym = s.symbol(
+            &format!("size!havoc{k}"),
+            Sort::Array {
+                index: self.obj_w,
+                elem: self.ptr_w,
+            },
+        );
+        let new_live = self.keep_statics(s, align, live, live_sym);
+        let new_size = self.keep_statics(s, align, size, size_sym);
+        (mem, new_live, new_size)
+    }
+
+    /// `λo. ite(o is static or align, old[o], fresh[o])`.
+    fn keep_statics(&self, s: &mut TermStore, align: TermId, old: TermId, fresh: TermId) -> TermId {
+        let o = s.bound_var(Sort::BitVec(self.obj_w));
+        let one = s.bv_const(self.obj_w, 1);
+        let last = s.bv_const(self.obj_w, self.statics as u64);
+        let lo = s.ule(one, o);
+        let hi = s.ule(o, last);
+        let is_static = s.and(lo, hi);
+        let keep = s.or(align, is_static);
+        let a = s.select(old, o);
+        let b = s.select(fresh, o);
+        let body = s.ite(keep, a, b);
+        s.lambda(o, body)
+    }
+}
+
+/// Value and type of a constant expression (constants, object addresses, and operators on
+/// them), as the interpreter computes it.
+pub(crate) fn const_value(p: &Program, e: &Expr) -> Option<(u64, Ty)> {
+    use qicc_ir::semantics::{eval_binop, eval_cast, eval_unop};
+    Some(match e {
+        Expr::Const { ty, value } => (*value & ty.mask(), *ty),
+        Expr::ObjAddr(ObjectId(o)) => (p.layout.base_address(*o), p.pointer_ty()),
+        Expr::Unary(op, a) => {
+            let (a, ty) = const_value(p, a)?;
+            (eval_unop(*op, ty, a), ty)
+        }
+        Expr::Binary(op, a, b) => {
+            let (a, ty) = const_value(p, a)?;
+            let (b, _) = const_value(p, b)?;
+            let rty = if op.is_comparison() { Ty::Bool } else { ty };
+            (eval_binop(*op, ty, a, b), rty)
+        }
+        Expr::Cast(op, to, a) => {
+            let (a, from) = const_value(p, a)?;
+            (eval_cast(*op, from, *to, a), *to)
+        }
+        Expr::Ite(c, a, b) => {
+            let (c, _) = const_value(p, c)?;
+            if c != 0 {
+                const_value(p, a)?
+            } else {
+                const_value(p, b)?
+            }
+        }
+        Expr::Var(_) | Expr::Load(..) | Expr::Valid(..) => return None,
+    })
+}

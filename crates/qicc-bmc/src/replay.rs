@@ -1,0 +1,221 @@
+//! From a solver model to a replayed counterexample.
+//!
+//! The model's execution is read off the symbolic execution's trace graph: from the root
+//! instance, follow the one step whose guard the model makes true (steps leaving an instance
+//! are exclusive) until an error step. Along the way it collects what the interpreter will
+//! ask its oracle, in the interpreter's order: havoc values (the prelude of globals and entry
+//! parameters, then each `havoc` edge), object numbers of allocations, and the choice among
+//! enabled edges wherever the model's state enables two or more. Never-written bytes are the
+//! model's values of the memory model's `free0` array, asked on demand.
+//!
+//! The run of `qicc_interp` on those answers is the judge: only if it reaches an error edge
+//! of a property assertion is the violation reported, with the witness the run recorded.
+//! Any divergence (the run asks for something the plan does not have, or ends elsewhere) is
+//! an encoding bug and is reported as such, never as a violation.
+
+use crate::symex::Encoding;
+use crate::trace::{StepKind, Target};
+use qicc_interp::{AllocRequest, HavocRequest, Oracle, Outcome, RunConfig, Witness};
+use qicc_ir::{AssertionId, EdgeId, FuncId, Program};
+use qicc_smt::TermId;
+
+/// The oracle answers of one model's execution.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Plan {
+    havocs: Vec<(Option<(FuncId, EdgeId)>, u64)>,
+    allocs: Vec<(FuncId, EdgeId, u32)>,
+    choices: Vec<(FuncId, Vec<EdgeId>, usize)>,
+    pub assertion: Option<AssertionId>,
+    pub steps: usize,
+}
+
+/// Follows the model through the trace; `value` gives model values (Bools as 0/1).
+pub(crate) fn extract_plan(
+    enc: &Encoding,
+    value: &mut dyn FnMut(TermId) -> Option<u64>,
+) -> Result<Plan, String> {
+    let mut plan = Plan::default();
+    for &t in &enc.prelude {
+        let v = value(t).ok_or("no model value for an initial havoc")?;
+        plan.havocs.push((None, v));
+    }
+    let trace = &enc.trace;
+    if trace.instances.is_empty() {
+        return Err("empty trace".into());
+    }
+    let mut cur = enc.root;
+    // Each step is taken at most once on a path of the unwound program.
+    for _ in 0..=trace.steps.len() {
+        let inst = trace.instance(cur);
+        let mut chosen = None;
+        for &sid in &inst.steps {
+            let g = trace.step(sid).guard;
+            if value(g).ok_or("no model value for a guard")? == 1 {
+                if chosen.is_some() {
+                    return Err(format!(
+                        "two branches taken at {} of function {}",
+                        inst.loc, inst.func
+                    ));
+                }
+                chosen = Some(sid);
+            }
+        }
+        let sid = chosen.ok_or_else(|| {
+            format!(
+                "the model's path stops at {} of function {}",
+                inst.loc, inst.func
+            )
+        })?;
+        let step = trace.step(sid);
+        plan.steps += 1;
+        if step.kind != StepKind::Return {
+            let mut enabled = Vec::new();
+            for &(e, c) in &inst.conds {
+                if value(c).ok_or("no model value for an edge condition")? == 1 {
+                    enabled.push(e);
+                }
+            }
+            if enabled.len() >= 2 {
+                let idx = enabled
+                    .iter()
+                    .position(|&e| e == step.edge)
+                    .ok_or("the model takes an edge whose condition is false")?;
+                plan.choices.push((inst.func, enabled, idx));
+            }
+        }
+        match step.kind {
+            StepKind::Havoc(sym) => {
+                let v = value(sym).ok_or("no model value for a havoc")?;
+                plan.havocs.push((Some((step.func, step.edge)), v));
+            }
+            StepKind::Alloc(n) => plan.allocs.push((step.func, step.edge, n)),
+            StepKind::Plain | StepKind::Return => {}
+        }
+        match step.target {
+            Target::Instance(next) => cur = next,
+            Target::Error(a) => {
+                plan.assertion = Some(a);
+                return Ok(plan);
+            }
+            Target::Halt => return Err("the model's path halts".into()),
+            Target::Cut(_) => return Err("the model's path leaves the unwinding".into()),
+            Target::Pending => return Err("the model's path leads nowhere".into()),
+        }
+    }
+    Err("the model's path does not end".into())
+}
+
+struct PlanOracle<'a> {
+    plan: &'a Plan,
+    havoc: usize,
+    alloc: usize,
+    choice: usize,
+    uninit: &'a mut dyn FnMut(u64) -> u8,
+    failure: Option<String>,
+}
+
+impl PlanOracle<'_> {
+    fn fail(&mut self, msg: String) {
+        if self.failure.is_none() {
+            self.failure = Some(msg);
+        }
+    }
+}
+
+impl Oracle for PlanOracle<'_> {
+    fn havoc(&mut self, req: &HavocRequest) -> u64 {
+        match self.plan.havocs.get(self.havoc) {
+            Some((site, v)) if *site == req.site => {
+                self.havoc += 1;
+                *v
+            }
+            other => {
+                let msg = format!(
+                    "the run's havoc #{} at {:?} does not match the counterexample's {:?}",
+                    req.index,
+                    req.site,
+                    other.map(|(s, _)| s)
+                );
+                self.fail(msg);
+                0
+            }
+        }
+    }
+
+    fn uninit_byte(&mut self, addr: u64) -> u8 {
+        (self.uninit)(addr)
+    }
+
+    fn alloc_id(&mut self, req: &AllocRequest) -> Option<u32> {
+        match self.plan.allocs.get(self.alloc) {
+            Some(&(f, e, n)) if f == req.func && e == req.edge => {
+                self.alloc += 1;
+                Some(n)
+            }
+            other => {
+                let msg = format!(
+                    "the run's allocation #{} at {:?} does not match the counterexample's {other:?}",
+                    req.index,
+                    (req.func, req.edge)
+                );
+                self.fail(msg);
+                None
+            }
+        }
+    }
+
+    fn choose(&mut self, func: FuncId, enabled: &[EdgeId]) -> usize {
+        match self.plan.choices.get(self.choice) {
+            Some((f, en, i)) if *f == func && en.as_slice() == enabled => {
+                self.choice += 1;
+                *i
+            }
+            other => {
+                let msg = format!(
+                    "the run's choice among {enabled:?} in {func} does not match the counterexample's {other:?}"
+                );
+                self.fail(msg);
+                0
+            }
+        }
+    }
+
+    fn failure(&mut self) -> Option<String> {
+        self.failure.clone()
+    }
+}
+
+/// Runs the program on the plan's answers; the violated property assertion and the run's
+/// witness, or why the counterexample does not replay.
+pub(crate) fn replay(
+    p: &Program,
+    plan: &Plan,
+    uninit: &mut dyn FnMut(u64) -> u8,
+    config: &RunConfig,
+) -> Result<(AssertionId, Witness), String> {
+    let mut oracle = PlanOracle {
+        plan,
+        havoc: 0,
+        alloc: 0,
+        choice: 0,
+        uninit,
+        failure: None,
+    };
+    let run = qicc_interp::run(p, &mut oracle, config);
+    match run.outcome {
+        Outcome::ErrorReached { assertion } => {
+            let is_property = p
+                .assertions
+                .get(assertion.index())
+                .is_some_and(|a| a.kind.is_property());
+            if is_property {
+                Ok((assertion, run.witness))
+            } else {
+                Err(format!(
+                    "the run reaches undefined-behaviour check {assertion} instead"
+                ))
+            }
+        }
+        other => Err(format!("the run ends with: {other}")),
+    }
+}

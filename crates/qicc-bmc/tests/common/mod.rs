@@ -1,0 +1,98 @@
+//! Shared helpers of the BMC tests: programs as IR text, verdicts, replay of witnesses.
+#![allow(dead_code)]
+
+use qicc_bmc::{verify, BmcOptions};
+use qicc_engine::{AssertionStatus, Budget, EngineResult};
+use qicc_interp::{replay, Outcome, RunConfig};
+use qicc_ir::{parse_program, verify_program, AssertionId, Program};
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    True,
+    False,
+    Unknown,
+}
+
+pub fn verdict(r: &EngineResult) -> Verdict {
+    if r.violation.is_some() {
+        Verdict::False
+    } else if r.reason.is_none() {
+        Verdict::True
+    } else {
+        Verdict::Unknown
+    }
+}
+
+pub fn program(text: &str) -> Program {
+    let p = parse_program(text).unwrap_or_else(|e| panic!("parse: {e}\n{text}"));
+    if let Err(errs) = verify_program(&p) {
+        panic!("ill-formed test program: {errs:?}\n{text}");
+    }
+    p
+}
+
+pub fn run_with(p: &Program, opts: &BmcOptions) -> EngineResult {
+    let r = verify(p, opts, &Budget::with_timeout(Duration::from_secs(60)));
+    check_consistent(p, &r);
+    r
+}
+
+pub fn run(text: &str) -> EngineResult {
+    run_with(&program(text), &BmcOptions::default())
+}
+
+pub fn run_unwind(text: &str, k: u32) -> EngineResult {
+    let opts = BmcOptions {
+        unwind: Some(k),
+        ..BmcOptions::default()
+    };
+    run_with(&program(text), &opts)
+}
+
+/// What every result must satisfy: one status per assertion; a violation replays to a
+/// property assertion independently of the engine; TRUE means every status is Safe.
+pub fn check_consistent(p: &Program, r: &EngineResult) {
+    assert_eq!(r.statuses.len(), p.assertions.len(), "{r:?}");
+    if let Some((a, w)) = &r.violation {
+        let run = replay(p, w, &RunConfig::default());
+        assert_eq!(
+            run.outcome,
+            Outcome::ErrorReached { assertion: *a },
+            "witness does not replay: {r:?}"
+        );
+        assert!(p.assertion(*a).kind.is_property());
+        assert!(r
+            .statuses
+            .iter()
+            .any(|(x, s)| x == a && *s == AssertionStatus::Violated));
+    }
+    if verdict(r) == Verdict::True {
+        assert!(
+            r.statuses.iter().all(|(_, s)| *s == AssertionStatus::Safe),
+            "{r:?}"
+        );
+    }
+}
+
+pub fn expect(text: &str, want: Verdict) -> EngineResult {
+    let r = run(text);
+    assert_eq!(verdict(&r), want, "{:?}\n{text}", r);
+    r
+}
+
+pub fn status(r: &EngineResult, a: u32) -> &AssertionStatus {
+    &r.statuses
+        .iter()
+        .find(|(x, _)| *x == AssertionId(a))
+        .expect("status listed")
+        .1
+}
+
+pub fn stat(r: &EngineResult, name: &str) -> u64 {
+    r.stats
+        .iter()
+        .find(|(n, _)| n == name)
+        .and_then(|(_, v)| v.as_u64())
+        .unwrap_or_else(|| panic!("no stat {name}: {:?}", r.stats))
+}

@@ -1,0 +1,408 @@
+//! The Z3 back-end (through the C API of Z3 4.8.x, crate `z3-sys` 0.8).
+//!
+//! This module is the only place in qicc that names Z3. It owns one Z3 context per
+//! [`Z3Solver`] (Z3 objects are not thread-safe), translates each term of the caller's
+//! [`TermStore`] once into a reference-counted Z3 AST and keeps it for later checks, and
+//! installs an interrupt hook that calls `Z3_interrupt` on that context.
+//!
+//! Safety invariants of the raw API use:
+//! - every `Z3_ast`, `Z3_sort`, `Z3_model`, `Z3_solver` kept beyond one call is `inc_ref`ed
+//!   when stored and `dec_ref`ed exactly once when dropped, before the context is deleted;
+//! - the context outlives every handle: [`Z3Solver`]'s `Drop` first removes the interrupt
+//!   hook (under the handle's lock, so no `Z3_interrupt` can run on a deleted context), then
+//!   releases all references, then deletes the context;
+//! - Z3's error handler is disabled, and the error code is checked after every batch of
+//!   calls: an error makes the check answer `Unknown`, never a wrong `Sat`/`Unsat`.
+
+mod translate;
+
+use crate::solver::{CheckResult, InterruptHandle, ModelValue, Solver};
+use crate::store::TermStore;
+use crate::term::{Sort, TermId};
+use std::collections::HashMap;
+use std::ffi::{CStr, CString};
+use std::time::Duration;
+use z3_sys::*;
+
+/// How the back-end runs checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Z3Mode {
+    /// One incremental Z3 solver for every check (assumptions, push/pop): learned facts are
+    /// kept between checks.
+    Incremental,
+    /// A fresh Z3 solver for every check, given the current assertions and the assumptions
+    /// as plain assertions: Z3 then picks its non-incremental tactics (for bit-vectors:
+    /// simplify, bit-blast, SAT), usually much faster on one-shot bounded model checking
+    /// queries. Translations are still shared through the context.
+    FreshPerCheck,
+}
+
+/// A Z3 context, its solver, and the translations of terms seen so far.
+pub struct Z3Solver {
+    ctx: Z3_context,
+    mode: Z3Mode,
+    solver: Option<Z3_solver>,
+    model: Option<Z3_model>,
+    /// Translation of each term, by term index (`inc_ref`ed).
+    memo: Vec<Option<Z3_ast>>,
+    sorts: HashMap<Sort, Z3_sort>,
+    /// Assertions per push level (for [`Z3Mode::FreshPerCheck`], which replays them).
+    frames: Vec<Vec<TermId>>,
+    timeout: Option<Duration>,
+    interrupt: InterruptHandle,
+    /// The first error the back-end met; every later check answers `Unknown` with it.
+    error: Option<String>,
+}
+
+/// The raw context pointer, sent to the interrupt hook (`Z3_interrupt` is the one call Z3
+/// allows from another thread).
+struct SendCtx(Z3_context);
+// SAFETY: only `Z3_interrupt` is called through it, which Z3 documents as thread-safe, and
+// the hook is removed before the context is deleted (see the module docs).
+unsafe impl Send for SendCtx {}
+
+impl Z3Solver {
+    pub fn new(mode: Z3Mode) -> Z3Solver {
+        // SAFETY: plain constructor calls; the config is deleted right after use.
+        let ctx = unsafe {
+            let cfg = Z3_mk_config();
+            let model = CString::new("model").expect("no NUL");
+            let yes = CString::new("true").expect("no NUL");
+            Z3_set_param_value(cfg, model.as_ptr(), yes.as_ptr());
+            let ctx = Z3_mk_context_rc(cfg);
+            Z3_del_config(cfg);
+            Z3_set_error_handler(ctx, None);
+            ctx
+        };
+        let interrupt = InterruptHandle::new();
+        let raw = SendCtx(ctx);
+        interrupt.set_hook(Some(Box::new(move || {
+            let raw = &raw;
+            // SAFETY: see `SendCtx`.
+            unsafe { Z3_interrupt(raw.0) }
+        })));
+        let mut s = Z3Solver {
+            ctx,
+            mode,
+            solver: None,
+            model: None,
+            memo: Vec::new(),
+            sorts: HashMap::new(),
+            frames: vec![Vec::new()],
+            timeout: None,
+            interrupt,
+            error: None,
+        };
+        if mode == Z3Mode::Incremental {
+            s.solver = Some(s.new_solver());
+        }
+        s
+    }
+
+    /// "z3 MAJOR.MINOR.BUILD" of the linked library.
+    pub fn version() -> String {
+        let (mut a, mut b, mut c, mut d) = (0, 0, 0, 0);
+        // SAFETY: writes four integers.
+        unsafe { Z3_get_version(&mut a, &mut b, &mut c, &mut d) };
+        format!("z3 {a}.{b}.{c}")
+    }
+
+    fn new_solver(&mut self) -> Z3_solver {
+        // SAFETY: the solver is inc_ref'ed here and dec_ref'ed in `drop_solver`.
+        unsafe {
+            let s = Z3_mk_solver(self.ctx);
+            Z3_solver_inc_ref(self.ctx, s);
+            let p = Z3_mk_params(self.ctx);
+            Z3_params_inc_ref(self.ctx, p);
+            let key = CString::new("timeout").expect("no NUL");
+            let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
+            let ms = self
+                .timeout
+                .map(|t| t.as_millis().clamp(1, u32::MAX as u128 - 1) as u32)
+                .unwrap_or(u32::MAX);
+            Z3_params_set_uint(self.ctx, p, sym, ms);
+            Z3_solver_set_params(self.ctx, s, p);
+            Z3_params_dec_ref(self.ctx, p);
+            s
+        }
+    }
+
+    fn drop_model(&mut self) {
+        if let Some(m) = self.model.take() {
+            // SAFETY: inc_ref'ed when stored.
+            unsafe { Z3_model_dec_ref(self.ctx, m) };
+        }
+    }
+
+    fn drop_solver(&mut self) {
+        if let Some(s) = self.solver.take() {
+            // SAFETY: inc_ref'ed in `new_solver`.
+            unsafe { Z3_solver_dec_ref(self.ctx, s) };
+        }
+    }
+
+    /// The Z3 error raised by the last calls, if any (and clears nothing: Z3 keeps it until
+    /// the next call that succeeds, so check right after the calls of interest).
+    fn take_error(&mut self) -> Option<String> {
+        // SAFETY: reads the context's error state.
+        unsafe {
+            let code = Z3_get_error_code(self.ctx);
+            if code == ErrorCode::OK {
+                return None;
+            }
+            let msg = Z3_get_error_msg(self.ctx, code);
+            let text = if msg.is_null() {
+                format!("{code:?}")
+            } else {
+                CStr::from_ptr(msg).to_string_lossy().into_owned()
+            };
+            Some(format!("z3 error: {text}"))
+        }
+    }
+
+    fn record_error(&mut self, e: String) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    /// The Z3 AST of `t` (translating what is new), or `None` after an error.
+    fn ast(&mut self, store: &TermStore, t: TermId) -> Option<Z3_ast> {
+        if self.error.is_some() {
+            return None;
+        }
+        match translate::translate(self, store, t) {
+            Ok(a) => Some(a),
+            // Not an error of the back-end: the next check reports the interrupt.
+            Err(e) if e == translate::INTERRUPTED => None,
+            Err(e) => {
+                self.record_error(e);
+                None
+            }
+        }
+    }
+
+    fn reason_unknown(&mut self, s: Z3_solver) -> String {
+        if self.interrupt.is_interrupted() {
+            return "interrupted".to_string();
+        }
+        // SAFETY: the solver is alive; the string is copied before the next call.
+        unsafe {
+            let r = Z3_solver_get_reason_unknown(self.ctx, s);
+            if r.is_null() {
+                "unknown".to_string()
+            } else {
+                let text = CStr::from_ptr(r).to_string_lossy().into_owned();
+                match text.as_str() {
+                    "canceled" => "timeout or interrupted".to_string(),
+                    _ => text,
+                }
+            }
+        }
+    }
+}
+
+impl Solver for Z3Solver {
+    fn name(&self) -> String {
+        Z3Solver::version()
+    }
+
+    fn assert(&mut self, store: &TermStore, t: TermId) {
+        store.expect_bool(t);
+        // Recorded first: whatever happens to the translation, later checks must see it
+        // (an interrupted or failed translation makes every later check Unknown).
+        if let Some(frame) = self.frames.last_mut() {
+            frame.push(t);
+        }
+        let Some(a) = self.ast(store, t) else { return };
+        if let Some(s) = self.solver {
+            if self.mode == Z3Mode::Incremental {
+                // SAFETY: solver and AST are alive.
+                unsafe { Z3_solver_assert(self.ctx, s, a) };
+                if let Some(e) = self.take_error() {
+                    self.record_error(e);
+                }
+            }
+        }
+    }
+
+    fn push(&mut self) {
+        self.frames.push(Vec::new());
+        if let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) {
+            // SAFETY: solver alive.
+            unsafe { Z3_solver_push(self.ctx, s) };
+        }
+    }
+
+    fn pop(&mut self) {
+        if self.frames.len() <= 1 {
+            self.record_error("pop without push".to_string());
+            return;
+        }
+        self.frames.pop();
+        if let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) {
+            // SAFETY: solver alive; one level was pushed.
+            unsafe { Z3_solver_pop(self.ctx, s, 1) };
+        }
+    }
+
+    fn check(&mut self, store: &TermStore, assumptions: &[TermId]) -> CheckResult {
+        self.drop_model();
+        if self.interrupt.is_interrupted() {
+            return CheckResult::Unknown("interrupted".to_string());
+        }
+        let mut asts = Vec::with_capacity(assumptions.len());
+        for &t in assumptions {
+            store.expect_bool(t);
+            match self.ast(store, t) {
+                Some(a) => asts.push(a),
+                None => break,
+            }
+        }
+        if let Some(e) = &self.error {
+            return CheckResult::Unknown(e.clone());
+        }
+        if asts.len() < assumptions.len() || self.interrupt.is_interrupted() {
+            return CheckResult::Unknown("interrupted".to_string());
+        }
+        let solver = match self.mode {
+            Z3Mode::Incremental => match self.solver {
+                Some(s) => s,
+                None => return CheckResult::Unknown("no solver".to_string()),
+            },
+            Z3Mode::FreshPerCheck => {
+                self.drop_solver();
+                let s = self.new_solver();
+                self.solver = Some(s);
+                let all: Vec<TermId> = self.frames.iter().flatten().copied().collect();
+                for t in all {
+                    // Every assertion or no answer: a missing one could make a SAT wrong.
+                    let Some(a) = self.ast(store, t) else {
+                        return CheckResult::Unknown(
+                            self.error
+                                .clone()
+                                .unwrap_or_else(|| "interrupted".to_string()),
+                        );
+                    };
+                    // SAFETY: solver and AST alive.
+                    unsafe { Z3_solver_assert(self.ctx, s, a) };
+                }
+                for &a in &asts {
+                    // SAFETY: solver and AST alive.
+                    unsafe { Z3_solver_assert(self.ctx, s, a) };
+                }
+                asts.clear();
+                s
+            }
+        };
+        if let Some(e) = self.take_error() {
+            self.record_error(e);
+        }
+        if let Some(e) = &self.error {
+            return CheckResult::Unknown(e.clone());
+        }
+        // SAFETY: solver and assumption ASTs alive; the pointer/length pair is a live Vec.
+        let r = unsafe {
+            Z3_solver_check_assumptions(self.ctx, solver, asts.len() as u32, asts.as_ptr())
+        };
+        if let Some(e) = self.take_error() {
+            self.record_error(e.clone());
+            return CheckResult::Unknown(e);
+        }
+        match r {
+            Z3_L_TRUE => {
+                // SAFETY: a model exists after a satisfiable check; inc_ref'ed while kept.
+                unsafe {
+                    let m = Z3_solver_get_model(self.ctx, solver);
+                    if m.is_null() {
+                        return CheckResult::Unknown("z3 gave no model".to_string());
+                    }
+                    Z3_model_inc_ref(self.ctx, m);
+                    self.model = Some(m);
+                }
+                CheckResult::Sat
+            }
+            Z3_L_FALSE => CheckResult::Unsat,
+            _ => CheckResult::Unknown(self.reason_unknown(solver)),
+        }
+    }
+
+    fn value(&mut self, store: &TermStore, t: TermId) -> Option<ModelValue> {
+        let m = self.model?;
+        let sort = store.sort(t);
+        let a = self.ast(store, t)?;
+        let mut out: Z3_ast = std::ptr::null_mut();
+        // SAFETY: model and AST alive; `out` is only read when Z3 reports success, and is
+        // inc_ref'ed for the duration of the reads.
+        unsafe {
+            if !Z3_model_eval(self.ctx, m, a, true, &mut out) || out.is_null() {
+                return None;
+            }
+            Z3_inc_ref(self.ctx, out);
+            let v = match sort {
+                Sort::Bool => match Z3_get_bool_value(self.ctx, out) {
+                    Z3_L_TRUE => Some(ModelValue::Bool(true)),
+                    Z3_L_FALSE => Some(ModelValue::Bool(false)),
+                    _ => None,
+                },
+                Sort::BitVec(width) => {
+                    let mut v: u64 = 0;
+                    if Z3_get_numeral_uint64(self.ctx, out, &mut v) {
+                        Some(ModelValue::Bv { width, value: v })
+                    } else {
+                        None
+                    }
+                }
+                Sort::Array { .. } => None,
+            };
+            Z3_dec_ref(self.ctx, out);
+            let _ = self.take_error();
+            v
+        }
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        if self.timeout == timeout {
+            return;
+        }
+        self.timeout = timeout;
+        if let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) {
+            // SAFETY: params are created, applied and released; the solver is alive.
+            unsafe {
+                let p = Z3_mk_params(self.ctx);
+                Z3_params_inc_ref(self.ctx, p);
+                let key = CString::new("timeout").expect("no NUL");
+                let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
+                let ms = timeout
+                    .map(|t| t.as_millis().clamp(1, u32::MAX as u128 - 1) as u32)
+                    .unwrap_or(u32::MAX);
+                Z3_params_set_uint(self.ctx, p, sym, ms);
+                Z3_solver_set_params(self.ctx, s, p);
+                Z3_params_dec_ref(self.ctx, p);
+            }
+        }
+    }
+
+    fn interrupt_handle(&self) -> InterruptHandle {
+        self.interrupt.clone()
+    }
+}
+
+impl Drop for Z3Solver {
+    fn drop(&mut self) {
+        // Order matters (module docs): hook first, then references, then the context.
+        self.interrupt.set_hook(None);
+        self.drop_model();
+        self.drop_solver();
+        // SAFETY: each stored AST and sort was inc_ref'ed once.
+        unsafe {
+            for a in self.memo.drain(..).flatten() {
+                Z3_dec_ref(self.ctx, a);
+            }
+            for (_, s) in self.sorts.drain() {
+                Z3_dec_ref(self.ctx, Z3_sort_to_ast(self.ctx, s));
+            }
+            Z3_del_context(self.ctx);
+        }
+    }
+}
