@@ -35,6 +35,11 @@ pub(crate) struct FnInfo {
     pub chain: Vec<Vec<u32>>,
     /// The loop each location heads, if it is a header.
     pub header_of: Vec<Option<u32>>,
+    /// Whether an `error` edge can be reached from each location within this activation
+    /// (through calls too). Filled by [`compute_relevance`].
+    pub err_from: Vec<bool>,
+    /// Whether the function's `exit` can be reached from each location.
+    pub exit_from: Vec<bool>,
 }
 
 impl FnInfo {
@@ -48,6 +53,8 @@ impl FnInfo {
             loops: Vec::new(),
             chain: vec![Vec::new(); n],
             header_of: vec![None; n],
+            err_from: vec![true; n],
+            exit_from: vec![true; n],
         };
         let reachable: Vec<u32> = (0..n as u32)
             .filter(|&l| info.rpo[l as usize] != u32::MAX)
@@ -312,5 +319,68 @@ mod tests {
         assert_eq!(f.header_of[4], Some(0));
         assert_eq!(f.rpo[5], u32::MAX);
         assert!(f.chain[5].is_empty());
+    }
+}
+
+/// Fills `err_from` and `exit_from` of every function: backward reachability of `error` edges
+/// and of `exit`, where a call edge reaches an error if its callee's entry can (a fixpoint over
+/// the call graph) and is assumed to return. Symbolic execution drops a state from which no
+/// error can be reached — neither in its own activation nor after it returns to a caller that
+/// can still reach one — since no extension of it can violate anything; such paths need no
+/// unwinding either. Over-approximate by construction (any edge may be taken).
+pub(crate) fn compute_relevance(p: &Program, info: &mut [FnInfo]) {
+    let preds: Vec<Vec<Vec<EdgeId>>> = p.functions.iter().map(|f| f.predecessors()).collect();
+    let mut fn_err = vec![false; p.functions.len()];
+    loop {
+        let mut changed = false;
+        for (fi, f) in p.functions.iter().enumerate() {
+            let n = f.num_locs as usize;
+            let mut err = vec![false; n];
+            let mut stack: Vec<Loc> = Vec::new();
+            for e in &f.edges {
+                let hit = match &e.op {
+                    Op::Error(_) => true,
+                    Op::Call { callee, .. } => fn_err.get(callee.index()).copied().unwrap_or(true),
+                    _ => false,
+                };
+                if hit && !err[e.from.index()] {
+                    err[e.from.index()] = true;
+                    stack.push(e.from);
+                }
+            }
+            while let Some(l) = stack.pop() {
+                for &e in &preds[fi][l.index()] {
+                    let from = f.edge(e).from;
+                    if !err[from.index()] {
+                        err[from.index()] = true;
+                        stack.push(from);
+                    }
+                }
+            }
+            if err[f.entry.index()] && !fn_err[fi] {
+                fn_err[fi] = true;
+                changed = true;
+            }
+            info[fi].err_from = err;
+        }
+        if !changed {
+            break;
+        }
+    }
+    for (fi, f) in p.functions.iter().enumerate() {
+        let n = f.num_locs as usize;
+        let mut exit = vec![false; n];
+        exit[f.exit.index()] = true;
+        let mut stack = vec![f.exit];
+        while let Some(l) = stack.pop() {
+            for &e in &preds[fi][l.index()] {
+                let from = f.edge(e).from;
+                if !exit[from.index()] {
+                    exit[from.index()] = true;
+                    stack.push(from);
+                }
+            }
+        }
+        info[fi].exit_from = exit;
     }
 }

@@ -91,7 +91,8 @@ impl<'a> Engine<'a> {
             let first: Vec<&str> = errs.iter().take(3).map(String::as_str).collect();
             return Err(format!("ill-formed program: {}", first.join("; ")));
         }
-        let info: Vec<FnInfo> = p.functions.iter().map(FnInfo::new).collect();
+        let mut info: Vec<FnInfo> = p.functions.iter().map(FnInfo::new).collect();
+        crate::cfa::compute_relevance(p, &mut info);
         let mut loop_overrides = HashMap::new();
         for (fname, head, bound) in &opts.loop_unwind {
             let fid = p

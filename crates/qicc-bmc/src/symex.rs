@@ -109,6 +109,9 @@ pub(crate) struct Symex<'a> {
     uses_havoc_memory: bool,
     steps: u64,
     call_stack: Vec<FuncId>,
+    /// Parallel to `call_stack`: whether anything after the activation returns can still
+    /// reach an error (see [`crate::cfa::compute_relevance`]).
+    cont_stack: Vec<bool>,
     n_havoc: u64,
     n_choice: u64,
     n_memhavoc: u64,
@@ -141,6 +144,7 @@ pub(crate) fn run(
         uses_havoc_memory: false,
         steps: 0,
         call_stack: Vec::new(),
+        cont_stack: Vec::new(),
         n_havoc: 0,
         n_choice: 0,
         n_memhavoc: 0,
@@ -192,6 +196,7 @@ pub(crate) fn run(
         from: Vec::new(),
     };
     x.call_stack.push(entry);
+    x.cont_stack.push(false);
     x.run_function(entry, st, None)?;
     Ok(Encoding {
         errors: x.errors,
@@ -254,6 +259,9 @@ impl Symex<'_> {
         let info = &self.info[fid.index()];
         let mut work: Work = BTreeMap::new();
         let mut exits: Vec<State> = Vec::new();
+        if !self.relevant(fid, f.entry) {
+            return Ok(None);
+        }
         Self::push_pending(&mut work, info, f.entry, st);
         while let Some((_, (loc, states))) = work.pop_first() {
             self.tick()?;
@@ -549,9 +557,16 @@ impl Symex<'_> {
             counters: vec![0; self.info[callee.index()].chain[g.entry.index()].len()],
             from: vec![step],
         };
+        let after = edge.to;
+        let cont_here = self.cont_stack.last().copied().unwrap_or(false);
+        let info = &self.info[fid.index()];
+        let cont_callee =
+            info.err_from[after.index()] || (info.exit_from[after.index()] && cont_here);
         self.call_stack.push(callee);
+        self.cont_stack.push(cont_callee);
         let exit = self.run_function(callee, entry_state, Some((fid, e)));
         self.call_stack.pop();
+        self.cont_stack.pop();
         let Some(exit) = exit? else {
             return Ok(());
         };
@@ -571,6 +586,13 @@ impl Symex<'_> {
         Ok(())
     }
 
+    /// Whether a state at `loc` of the current activation of `fid` can still reach an error.
+    fn relevant(&self, fid: FuncId, loc: Loc) -> bool {
+        let info = &self.info[fid.index()];
+        let cont = self.cont_stack.last().copied().unwrap_or(false);
+        info.err_from[loc.index()] || (info.exit_from[loc.index()] && cont)
+    }
+
     /// Moves a state along an edge `from -> to` of `fid`: loop counters, bound, work list.
     fn goto(
         &mut self,
@@ -582,6 +604,10 @@ impl Symex<'_> {
         exits: &mut Vec<State>,
     ) {
         let f = self.p.function(fid);
+        if !self.relevant(fid, to) {
+            // No error is reachable from here, now or after returning: the path can end.
+            return;
+        }
         if to == f.exit {
             st.counters.clear();
             exits.push(st);

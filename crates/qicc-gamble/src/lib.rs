@@ -80,6 +80,8 @@ pub struct Attempt {
     /// `proved all`, `proved some`, `failed`, `timeout`, `cancelled`, `error: ...`.
     pub outcome: String,
     pub time_ms: u64,
+    /// Time X spent in its solver, when X reports it.
+    pub solver_ms: Option<u64>,
     pub speculative: bool,
     /// The facts assumed at the head, if any.
     pub facts: Option<String>,

@@ -308,6 +308,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             };
             let name = rnt.describe(program, job.node);
             let mut proved = Vec::new();
+            let mut solver_ms = None;
             let outcome;
             match done.result {
                 Err(e) => {
@@ -319,6 +320,11 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                     }
                 }
                 Ok(r) => {
+                    solver_ms = r
+                        .stats
+                        .iter()
+                        .find(|(k, _)| k == "solver_time_ms")
+                        .and_then(|(_, v)| v.as_u64());
                     let cancelled = job.cancel.is_cancelled();
                     for a in &job.assertions {
                         let status = r
@@ -380,6 +386,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                 proved,
                 outcome,
                 time_ms: done.time.as_millis() as u64,
+                solver_ms,
                 speculative: job.speculative,
                 facts: done.facts,
             });
@@ -442,6 +449,10 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             serde_json::json!(attempts.len()),
         ),
         ("rnt_nodes".to_string(), serde_json::json!(rnt.nodes.len())),
+        (
+            "solver_time_ms".to_string(),
+            serde_json::json!(attempts.iter().filter_map(|a| a.solver_ms).sum::<u64>()),
+        ),
         (
             "speculative_runs".to_string(),
             serde_json::json!(attempts.iter().filter(|a| a.speculative).count()),
