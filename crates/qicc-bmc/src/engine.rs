@@ -69,6 +69,8 @@ pub(crate) struct Engine<'a> {
     mm: MemModel,
     info: Vec<FnInfo>,
     loop_overrides: HashMap<(FuncId, u32), u32>,
+    /// Iteration hints per loop (see [`crate::hints`]); used from the second deepening step.
+    hints: HashMap<(FuncId, u32), u32>,
     stats: Stats,
     dump: Option<std::fs::File>,
     queries: u64,
@@ -107,6 +109,11 @@ impl<'a> Engine<'a> {
                 .ok_or_else(|| format!("--loop-unwind: L{head} of {fname} is not a loop head"))?;
             loop_overrides.insert((fid, l), *bound);
         }
+        let hints = if opts.unwind.is_none() {
+            crate::hints::loop_hints(p, &info)
+        } else {
+            HashMap::new()
+        };
         let mut s = TermStore::new();
         let mm = MemModel::new(p, &mut s).map_err(|e| e.to_string())?;
         let solver = Z3Solver::new(Z3Mode::FreshPerCheck);
@@ -128,6 +135,7 @@ impl<'a> Engine<'a> {
             solver,
             mm,
             info,
+            hints,
             loop_overrides,
             stats: Stats::default(),
             dump,
@@ -150,15 +158,24 @@ impl<'a> Engine<'a> {
             None => schedule(self.opts.max_unwind),
         };
         let mut last_reason = String::new();
-        for &k in &bounds {
+        for (step, &k) in bounds.iter().enumerate() {
             if let Some(r) = self.budget.exhausted() {
                 return self.stopped(r.describe().to_string(), k, &last_reason);
             }
             self.progress(&format!("unwind {k}: symbolic execution…"));
-            let b = Bounds {
-                default: k,
-                loops: self.loop_overrides.clone(),
-            };
+            // The first step is plain (shallow bugs are cheapest there); later steps unwind
+            // loops with a hint to it at once. User overrides always win.
+            let mut loops = HashMap::new();
+            if step > 0 {
+                for (&key, &h) in &self.hints {
+                    let h = h.min(self.opts.max_unwind);
+                    if h > k {
+                        loops.insert(key, h);
+                    }
+                }
+            }
+            loops.extend(self.loop_overrides.iter().map(|(a, b)| (*a, *b)));
+            let b = Bounds { default: k, loops };
             let enc = match symex::run(self.p, &mut self.s, &self.info, &self.mm, &b, self.budget) {
                 Ok(enc) => enc,
                 Err(BmcError::Stopped(r)) => {

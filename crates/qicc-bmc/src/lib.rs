@@ -41,6 +41,7 @@ mod cfa;
 mod encode;
 mod engine;
 mod error;
+mod hints;
 mod memory;
 mod replay;
 mod state;
