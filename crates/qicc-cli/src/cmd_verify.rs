@@ -4,7 +4,7 @@ use crate::common::{input_error, Format, InputArgs};
 use crate::{EXIT_FALSE, EXIT_TRUE, EXIT_UNKNOWN};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use qicc_driver::{verify, Engine, Verdict, VerifyOptions};
+use qicc_driver::{abandoned_report, verify, Engine, Report, Verdict, VerifyOptions};
 use qicc_engine::Budget;
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -104,7 +104,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         facts: !args.no_facts,
         progress,
     };
-    let report = verify(&loaded, &opts, &budget);
+    let report = verify_with_deadline(loaded, opts, &budget);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -122,5 +122,53 @@ pub fn run(args: VerifyArgs) -> u8 {
         Verdict::True => EXIT_TRUE,
         Verdict::False => EXIT_FALSE,
         Verdict::Unknown => EXIT_UNKNOWN,
+    }
+}
+
+/// How long an engine may overrun the deadline or a Ctrl-C before it is abandoned.
+const GRACE: Duration = Duration::from_millis(1500);
+
+/// Runs the verification on a worker thread and returns its report — or, if the engine does
+/// not stop within [`GRACE`] of the deadline or of a Ctrl-C (a solver call deep in
+/// preprocessing may not look at its interrupt flag for a while), an UNKNOWN report at once.
+/// The abandoned worker ends with the process.
+fn verify_with_deadline(
+    loaded: qicc_driver::Loaded,
+    opts: VerifyOptions,
+    budget: &Budget,
+) -> Report {
+    let start = std::time::Instant::now();
+    let loaded = Arc::new(loaded);
+    let (tx, rx) = std::sync::mpsc::channel();
+    {
+        let (loaded, opts, budget) = (loaded.clone(), opts.clone(), budget.clone());
+        std::thread::spawn(move || {
+            let _ = tx.send(verify(&loaded, &opts, &budget));
+        });
+    }
+    let mut cancelled_at = None;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(report) => return report,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return abandoned_report(
+                    &loaded,
+                    &opts,
+                    "internal error: the engine stopped without an answer",
+                    start,
+                )
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        let now = std::time::Instant::now();
+        if budget.cancel.is_cancelled() && cancelled_at.is_none() {
+            cancelled_at = Some(now);
+        }
+        if cancelled_at.is_some_and(|t| now >= t + GRACE) {
+            return abandoned_report(&loaded, &opts, "interrupted", start);
+        }
+        if budget.deadline.is_some_and(|d| now >= d + GRACE) {
+            return abandoned_report(&loaded, &opts, "time limit reached", start);
+        }
     }
 }

@@ -13,4 +13,4 @@ pub mod verify;
 
 pub use input::{load, LoadOptions, Loaded};
 pub use report::{AssertionReport, Report, Verdict};
-pub use verify::{verify, Engine, VerifyOptions};
+pub use verify::{abandoned_report, verify, Engine, VerifyOptions};

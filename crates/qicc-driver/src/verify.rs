@@ -144,12 +144,47 @@ pub fn peak_rss_kib() -> Option<u64> {
 
 pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report {
     let start = Instant::now();
+    let run = run_engine(&loaded.program, opts, budget);
+    report(loaded, opts, run, start)
+}
+
+/// The report of a run that did not come back in time (the engine is abandoned): every
+/// assertion unknown, with `reason`.
+pub fn abandoned_report(
+    loaded: &Loaded,
+    opts: &VerifyOptions,
+    reason: &str,
+    start: Instant,
+) -> Report {
+    let result = EngineResult {
+        statuses: loaded
+            .program
+            .assertion_ids()
+            .map(|a| (a, AssertionStatus::Unknown(reason.to_string())))
+            .collect(),
+        violation: None,
+        reason: Some(reason.to_string()),
+        stats: Vec::new(),
+    };
+    report(
+        loaded,
+        opts,
+        EngineRun {
+            result,
+            proved_by: BTreeMap::new(),
+            extra: Vec::new(),
+        },
+        start,
+    )
+}
+
+fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant) -> Report {
     let program = &loaded.program;
     let EngineRun {
         result,
         proved_by: engine_proofs,
         extra,
-    } = run_engine(program, opts, budget);
+    } = run;
 
     let status_of = |id: AssertionId| -> AssertionStatus {
         result
