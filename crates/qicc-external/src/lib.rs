@@ -1,0 +1,32 @@
+//! qicc IR as standalone SV-COMP C files, and external verifiers as Qicc's X.
+//!
+//! - [`emit`]: [`emit_c`] turns an IR program (typically a region extracted by
+//!   `qicc_analysis::extract`) into one C file with exactly its behaviour, for any SV-COMP
+//!   verifier; [`emit_c_with_map`] also says which line holds which assertion's site;
+//!   `function` emits one IR function.
+//! - [`cexpr`]: IR types and expressions in C, with SMT-LIB's meaning and no undefined
+//!   behaviour; `runtime`: the IR's memory model in C; [`names`]: C identifiers.
+//! - [`tools`]: CBMC, ESBMC and Ultimate Automizer: finding them and their command lines.
+//! - [`process`]: running a tool in its own process group under a [`qicc_engine::Budget`].
+//! - [`report`]: reading each tool's output back into per-assertion statuses.
+//! - [`run`]: [`verify_external`], the engine: emit, run, read, answer an
+//!   [`qicc_engine::EngineResult`].
+//!
+//! Soundness: an external tool's "safe" becomes `Safe` only when the tool says so for the
+//! whole file (or for that assertion's sites) with a complete unwinding; a violation the tool
+//! reports is never a qicc FALSE (it cannot be replayed), only `Unknown` with the assertion
+//! named in the result's stats.
+
+pub mod cexpr;
+pub mod emit;
+mod function;
+pub mod names;
+pub mod process;
+pub mod report;
+pub mod run;
+mod runtime;
+pub mod tools;
+
+pub use emit::{emit_c, emit_c_with_map, EmitError, EmitOptions, EmittedC, ErrorSpelling};
+pub use run::verify_external;
+pub use tools::{find_tool, ExternalBackend, Tool};

@@ -1,0 +1,184 @@
+//! [`verify_external`]: an external verifier as a qicc engine.
+//!
+//! Emit the program as C (the tool's spelling of assertion sites), write it to a fresh
+//! temporary directory (removed afterwards), run the tool there in its own process group
+//! under the budget, and read its output back ([`crate::report`]). Every failure along the way
+//! (tool missing, program not expressible in C, tool crashed) is an `Unknown` with the reason,
+//! never a panic. Assertions without any site in the file (their `error` edges are in code the
+//! entry cannot reach) are `Safe` whatever the tool does. `violation` is always `None`: a
+//! foreign trace cannot be replayed; assertions the tool reports violated are listed in the
+//! stats under `external_violation`.
+
+use crate::emit::{emit_c_with_map, EmitOptions, EmittedC};
+use crate::process::run_in_group;
+use crate::report::{read_output, Reading};
+use crate::tools::{command_args, find_tool, ExternalBackend, Tool, UNREACH_CALL_PRP};
+use qicc_engine::{AssertionStatus, Budget, EngineResult, StopReason};
+use qicc_ir::Program;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Runs `backend` on `program`; `unwind` bounds loops for the tools that take a bound.
+pub fn verify_external(
+    backend: &ExternalBackend,
+    program: &Program,
+    budget: &Budget,
+    unwind: Option<u32>,
+) -> EngineResult {
+    let start = Instant::now();
+    let tool = backend.tool;
+    let mut stats = vec![("backend".to_string(), serde_json::json!(tool.name()))];
+    let exe = match find_tool(tool, backend.path.as_deref()) {
+        Ok(e) => e,
+        Err(why) => return all_unknown(program, &why, stats),
+    };
+    stats.push((
+        "external_tool".into(),
+        serde_json::json!(exe.display().to_string()),
+    ));
+    let opts = EmitOptions {
+        spelling: tool.spelling(),
+    };
+    let emitted = match emit_c_with_map(program, &opts) {
+        Ok(e) => e,
+        Err(e) => {
+            return all_unknown(
+                program,
+                &format!("cannot express the program in C: {e}"),
+                stats,
+            )
+        }
+    };
+    let reading = match run_tool(
+        tool, &exe, backend, program, &emitted, budget, unwind, &mut stats,
+    ) {
+        Ok(r) => r,
+        Err(why) => Reading::unknown(&emitted, &why),
+    };
+    stats.push((
+        "external_seconds".into(),
+        serde_json::json!(start.elapsed().as_secs_f64()),
+    ));
+    result(program, reading, stats)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_tool(
+    tool: Tool,
+    exe: &Path,
+    backend: &ExternalBackend,
+    program: &Program,
+    emitted: &EmittedC,
+    budget: &Budget,
+    unwind: Option<u32>,
+    stats: &mut Vec<(String, serde_json::Value)>,
+) -> Result<Reading, String> {
+    let dir = TempDir::new(tool.name())
+        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let file = dir.path.join("qicc_program.c");
+    let prp = dir.path.join("unreach-call.prp");
+    std::fs::write(&file, &emitted.text)
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    if tool == Tool::Ultimate {
+        std::fs::write(&prp, UNREACH_CALL_PRP)
+            .map_err(|e| format!("cannot write {}: {e}", prp.display()))?;
+    }
+    let args = command_args(
+        tool,
+        &file,
+        &prp,
+        program.data_model,
+        unwind,
+        &backend.extra_args,
+    );
+    let out = run_in_group(exe, &args, &dir.path, budget)
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if let Some(code) = out.status.and_then(|s| s.code()) {
+        stats.push(("external_exit_code".into(), serde_json::json!(code)));
+    }
+    match out.stopped {
+        Some(StopReason::Timeout) => return Ok(Reading::unknown(emitted, "timeout")),
+        Some(StopReason::Cancelled) => return Ok(Reading::unknown(emitted, "cancelled")),
+        None => {}
+    }
+    let text = format!("{}\n{}", out.stdout, out.stderr);
+    Ok(read_output(tool, &text, emitted))
+}
+
+fn all_unknown(
+    program: &Program,
+    why: &str,
+    stats: Vec<(String, serde_json::Value)>,
+) -> EngineResult {
+    EngineResult {
+        statuses: program
+            .assertion_ids()
+            .map(|a| (a, AssertionStatus::Unknown(why.to_string())))
+            .collect(),
+        violation: None,
+        reason: Some(why.to_string()),
+        stats,
+    }
+}
+
+fn result(
+    program: &Program,
+    reading: Reading,
+    mut stats: Vec<(String, serde_json::Value)>,
+) -> EngineResult {
+    if !reading.violated.is_empty() {
+        let ids: Vec<u32> = reading.violated.iter().map(|a| a.0).collect();
+        stats.push(("external_violation".into(), serde_json::json!(ids)));
+    }
+    let statuses: Vec<_> = program
+        .assertion_ids()
+        .map(|a| {
+            // No site in the file: no execution reaches its error edge.
+            let st = reading
+                .statuses
+                .get(&a)
+                .cloned()
+                .unwrap_or(AssertionStatus::Safe);
+            (a, st)
+        })
+        .collect();
+    let reason = statuses.iter().find_map(|(_, s)| match s {
+        AssertionStatus::Unknown(w) => Some(w.clone()),
+        _ => None,
+    });
+    EngineResult {
+        statuses,
+        violation: None,
+        reason,
+        stats,
+    }
+}
+
+/// A directory under the system's temporary directory, removed with everything in it on drop.
+struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    fn new(tag: &str) -> std::io::Result<TempDir> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let path = std::env::temp_dir().join(format!(
+            "qicc-{tag}-{}-{nanos}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir(&path)?;
+        Ok(TempDir { path })
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
