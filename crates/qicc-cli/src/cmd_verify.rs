@@ -20,6 +20,14 @@ pub enum EngineArg {
     Qicc,
 }
 
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendArg {
+    Builtin,
+    Cbmc,
+    Esbmc,
+    Ultimate,
+}
+
 #[derive(Args)]
 pub struct VerifyArgs {
     #[command(flatten)]
@@ -48,6 +56,17 @@ pub struct VerifyArgs {
     /// Qicc: do not assume interval facts (from static analysis) at region heads.
     #[arg(long)]
     pub no_facts: bool,
+    /// Qicc: the verifier X that checks each region: the built-in bounded model checker, or an
+    /// installed CBMC, ESBMC or Ultimate Automizer (each region is emitted as a C file and the
+    /// tool runs as a child process with the region's time limit).
+    #[arg(long, value_enum, default_value = "builtin")]
+    pub backend: BackendArg,
+    /// Qicc: the external verifier's executable (or its directory) if it is not on PATH.
+    #[arg(long, value_name = "PATH")]
+    pub backend_path: Option<std::path::PathBuf>,
+    /// Qicc: an extra argument for the external verifier (repeatable).
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub backend_arg: Vec<String>,
     /// Output format: readable text, or one JSON object on stdout.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -57,6 +76,34 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> u8 {
+    let external = match args.backend {
+        BackendArg::Builtin => None,
+        b => {
+            let tool = match b {
+                BackendArg::Cbmc => qicc_external::Tool::Cbmc,
+                BackendArg::Esbmc => qicc_external::Tool::Esbmc,
+                _ => qicc_external::Tool::Ultimate,
+            };
+            if args.engine != EngineArg::Qicc {
+                eprintln!("qicc: --backend {} needs --engine qicc", tool.name());
+                return crate::EXIT_USAGE;
+            }
+            // Resolve now: the tool runs in a temporary directory, where a relative path
+            // would mean something else.
+            let exe = match qicc_external::find_tool(tool, args.backend_path.as_deref()) {
+                Ok(p) => std::fs::canonicalize(&p).unwrap_or(p),
+                Err(e) => {
+                    eprintln!("qicc: {e}");
+                    return crate::EXIT_USAGE;
+                }
+            };
+            Some(qicc_external::ExternalBackend {
+                tool,
+                path: Some(exe),
+                extra_args: args.backend_arg.clone(),
+            })
+        }
+    };
     let loaded = match args.input.load() {
         Ok(l) => l,
         Err(d) => return input_error(&d, args.format),
@@ -102,6 +149,7 @@ pub fn run(args: VerifyArgs) -> u8 {
             .filter(|t| *t > 0.0 && t.is_finite())
             .map(Duration::from_secs_f64),
         facts: !args.no_facts,
+        external,
         progress,
     };
     let report = verify_with_deadline(loaded, opts, &budget);

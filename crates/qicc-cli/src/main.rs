@@ -19,6 +19,9 @@ pub const EXIT_FALSE: u8 = 10;
 pub const EXIT_UNKNOWN: u8 = 5;
 pub const EXIT_INPUT_ERROR: u8 = 6;
 pub const EXIT_INTERNAL: u8 = 1;
+/// Bad command line or set-up (as clap's own usage errors): e.g. an external verifier that is
+/// not installed.
+pub const EXIT_USAGE: u8 = 2;
 
 const ABOUT: &str =
     "Verify C programs with assertions: TRUE (no assertion can fail), FALSE (with a \
@@ -44,7 +47,7 @@ Examples:
   qicc regions prog.c                     print the Region Nesting Tree
 
 Exit codes: 0 TRUE, 10 FALSE, 5 UNKNOWN, 6 input error (parse/type/unsupported/unreadable), \
-1 internal error.";
+1 internal error, 2 bad command line or missing external verifier.";
 
 #[derive(Parser)]
 #[command(name = "qicc", version, about = ABOUT, long_about = LONG_ABOUT)]

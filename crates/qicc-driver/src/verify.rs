@@ -49,6 +49,8 @@ pub struct VerifyOptions {
     pub region_timeout: Option<std::time::Duration>,
     /// Qicc: assume interval facts at region heads.
     pub facts: bool,
+    /// Qicc: the verifier X (`None`: the built-in bounded model checker).
+    pub external: Option<qicc_external::ExternalBackend>,
     pub progress: Option<Progress>,
 }
 
@@ -62,6 +64,7 @@ impl Default for VerifyOptions {
             jobs: None,
             region_timeout: None,
             facts: true,
+            external: None,
             progress: None,
         }
     }
@@ -97,11 +100,18 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             }
         }
         Engine::Qicc => {
-            let mut g = qicc_gamble::GambleOptions {
-                backend: qicc_gamble::Backend::Builtin(qicc_gamble::BuiltinOptions {
+            let backend = match &opts.external {
+                Some(tool) => qicc_gamble::Backend::External {
+                    tool: tool.clone(),
+                    unwind: opts.unwind,
+                },
+                None => qicc_gamble::Backend::Builtin(qicc_gamble::BuiltinOptions {
                     unwind: opts.unwind,
                     max_unwind: opts.max_unwind,
                 }),
+            };
+            let mut g = qicc_gamble::GambleOptions {
+                backend,
                 region_timeout: opts.region_timeout,
                 facts: opts.facts,
                 all_violations: opts.all_violations,

@@ -1,7 +1,9 @@
-//! The verifier X under Qicc: the built-in bounded model checker (in process) or, later, an
-//! external tool. X answers per assertion for one extracted program.
+//! The verifier X under Qicc: the built-in bounded model checker (in process) or an external
+//! tool (CBMC, ESBMC, Ultimate Automizer) run on the region emitted as C. X answers per
+//! assertion for one extracted program.
 
-use qicc_engine::{Budget, EngineResult};
+use qicc_engine::{AssertionStatus, Budget, EngineResult};
+use qicc_external::ExternalBackend;
 use qicc_ir::Program;
 
 /// Options of the built-in X (see `qicc-bmc`).
@@ -16,31 +18,65 @@ pub struct BuiltinOptions {
 #[derive(Clone, Debug)]
 pub enum Backend {
     Builtin(BuiltinOptions),
+    /// An external verifier; `unwind` is passed on as its bound (none: the tool's default).
+    External {
+        tool: ExternalBackend,
+        unwind: Option<u32>,
+    },
 }
 
 impl Backend {
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Builtin(_) => "builtin",
+            Backend::External { tool, .. } => tool.tool.name(),
         }
     }
 
     /// Runs X on `program`. `batch`: find every violated assertion (so that the others can be
     /// proven in the same run), as batch verification needs; at the root without
-    /// `--all-violations` the first violation is enough.
-    pub fn run(&self, program: &Program, batch: bool, budget: &Budget) -> EngineResult {
+    /// `--all-violations` the first violation is enough. `root`: `program` is the original
+    /// program, where a violation is final — an external tool's trace cannot be replayed, so
+    /// there its violations are re-checked by the built-in engine, whose witness can.
+    pub fn run(&self, program: &Program, batch: bool, root: bool, budget: &Budget) -> EngineResult {
         match self {
-            Backend::Builtin(o) => {
-                let mut bmc = qicc_bmc::BmcOptions {
-                    unwind: o.unwind,
-                    all_violations: batch,
-                    ..Default::default()
-                };
-                if let Some(m) = o.max_unwind {
-                    bmc.max_unwind = m;
+            Backend::Builtin(o) => builtin(o, program, batch, budget),
+            Backend::External { tool, unwind } => {
+                let r = qicc_external::verify_external(tool, program, budget, *unwind);
+                let external_violation = r.stats.iter().any(|(k, v)| {
+                    k == "external_violation" && v.as_array().is_some_and(|a| !a.is_empty())
+                });
+                if !(root && external_violation) {
+                    return r;
                 }
-                qicc_bmc::verify(program, &bmc, budget)
+                let confirmed = builtin(&BuiltinOptions::default(), program, batch, budget);
+                if confirmed.violation.is_some() {
+                    return confirmed;
+                }
+                let mut r = r;
+                for (_, s) in r.statuses.iter_mut() {
+                    if let AssertionStatus::Unknown(why) = s {
+                        if why.contains("not replayed") {
+                            *why = format!(
+                                "{why}; the built-in engine found no replayable counterexample"
+                            );
+                        }
+                    }
+                }
+                r
             }
         }
     }
+}
+
+fn builtin(o: &BuiltinOptions, program: &Program, batch: bool, budget: &Budget) -> EngineResult {
+    let mut bmc = qicc_bmc::BmcOptions {
+        unwind: o.unwind,
+        all_violations: batch,
+        ..Default::default()
+    };
+    if let Some(m) = o.max_unwind {
+        bmc.max_unwind = m;
+    }
+    qicc_bmc::verify(program, &bmc, budget)
 }

@@ -488,7 +488,9 @@ fn run_job(
     };
     let batch = job.key != Key::Root || opts.all_violations;
     (
-        Ok(opts.backend.run(&ex.program, batch, &job.budget)),
+        Ok(opts
+            .backend
+            .run(&ex.program, batch, job.key == Key::Root, &job.budget)),
         facts_text,
     )
 }
