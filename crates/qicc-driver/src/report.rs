@@ -39,8 +39,11 @@ pub struct AssertionReport {
     /// `safe`, `violated` or `unknown`.
     pub status: &'static str,
     pub reason: Option<String>,
-    /// Which engine step established the status (e.g. `bmc, unwind 12`).
+    /// Which engine step established the status (e.g. `bmc`, or the Qicc region).
     pub proved_by: Option<String>,
+    /// Qicc: how many runs of the verifier included this assertion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tries: Option<usize>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -70,6 +73,9 @@ pub struct Report {
     pub ub_checks: UbSummary,
     pub violation: Option<Violation>,
     pub warnings: Vec<String>,
+    /// Qicc: every run of the verifier on a region, function or the whole program.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<qicc_gamble::Attempt>,
     pub stats: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -105,6 +111,7 @@ pub fn assertion_report(
         status,
         reason,
         proved_by,
+        tries: None,
     }
 }
 
@@ -140,13 +147,38 @@ impl Report {
                     a.status,
                     text
                 );
-                if let Some(by) = &a.proved_by {
-                    let _ = write!(line, "  [{by}]");
+                match (&a.proved_by, a.tries) {
+                    (Some(by), Some(n)) => {
+                        let _ = write!(
+                            line,
+                            "  [{by}; {n} attempt{}]",
+                            if n == 1 { "" } else { "s" }
+                        );
+                    }
+                    (Some(by), None) => {
+                        let _ = write!(line, "  [{by}]");
+                    }
+                    _ => {}
                 }
                 if let Some(r) = &a.reason {
                     let _ = write!(line, "  ({r})");
                 }
                 let _ = writeln!(out, "{}", line.trim_end());
+            }
+        }
+        if !self.attempts.is_empty() {
+            let _ = writeln!(out, "\nRegions tried (Qicc):");
+            for a in &self.attempts {
+                let ids: Vec<String> = a.assertions.iter().map(|i| format!("#{i}")).collect();
+                let _ = writeln!(
+                    out,
+                    "  {:>7} ms  {}{}  {}: {}",
+                    a.time_ms,
+                    a.node,
+                    if a.speculative { " (early start)" } else { "" },
+                    ids.join(" "),
+                    a.outcome
+                );
             }
         }
         if self.ub_checks.checks > 0 {

@@ -76,6 +76,9 @@ struct EngineRun {
     /// Per assertion, what proved it (when the engine knows more than its own name).
     proved_by: BTreeMap<AssertionId, String>,
     extra: Vec<(String, serde_json::Value)>,
+    /// Qicc: every run of X, and how many runs included each assertion.
+    attempts: Vec<qicc_gamble::Attempt>,
+    tries: BTreeMap<AssertionId, usize>,
 }
 
 fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> EngineRun {
@@ -97,6 +100,8 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 result: qicc_bmc::verify(program, &bmc, budget),
                 proved_by: BTreeMap::new(),
                 extra: Vec::new(),
+                attempts: Vec::new(),
+                tries: BTreeMap::new(),
             }
         }
         Engine::Qicc => {
@@ -126,20 +131,17 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 .assertion_ids()
                 .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
                 .collect();
-            let extra = vec![
-                (
-                    "attempts".to_string(),
-                    serde_json::to_value(&r.attempts).unwrap_or_default(),
-                ),
-                (
-                    "assertion_history".to_string(),
-                    serde_json::to_value(&r.history).unwrap_or_default(),
-                ),
-            ];
+            let tries = r
+                .history
+                .iter()
+                .map(|h| (AssertionId(h.assertion), h.attempts))
+                .collect();
             EngineRun {
                 result: r.result,
                 proved_by,
-                extra,
+                extra: Vec::new(),
+                attempts: r.attempts,
+                tries,
             }
         }
     }
@@ -183,6 +185,8 @@ pub fn abandoned_report(
             result,
             proved_by: BTreeMap::new(),
             extra: Vec::new(),
+            attempts: Vec::new(),
+            tries: BTreeMap::new(),
         },
         start,
     )
@@ -194,6 +198,8 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         result,
         proved_by: engine_proofs,
         extra,
+        attempts,
+        tries,
     } = run;
 
     let status_of = |id: AssertionId| -> AssertionStatus {
@@ -260,7 +266,8 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
                 .cloned()
                 .unwrap_or_else(|| opts.engine.name().to_string())
         });
-        let rep = assertion_report(program, id, &status, proved_by);
+        let mut rep = assertion_report(program, id, &status, proved_by);
+        rep.tries = tries.get(&id).copied();
         if program.assertion(id).kind.is_property() {
             assertions.push(rep);
         } else {
@@ -335,6 +342,7 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         ub_checks: ub,
         violation,
         warnings: loaded.warnings.iter().map(|w| w.to_string()).collect(),
+        attempts,
         stats,
     }
 }

@@ -227,9 +227,6 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                 let child = budget.child(timeout);
                 let id = next_id;
                 next_id += 1;
-                for a in &set {
-                    *tries.entry(*a).or_default() += 1;
-                }
                 progress(&format!(
                     "{}{} ({} assertion{})",
                     if speculative { "speculatively " } else { "" },
@@ -397,7 +394,13 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
         drop(job_tx);
     });
 
-    // Results per assertion.
+    // Results per assertion. Runs that were still going when the search ended are not in
+    // `attempts` and do not count as tries.
+    for at in &attempts {
+        for a in &at.assertions {
+            *tries.entry(AssertionId(*a)).or_default() += 1;
+        }
+    }
     let mut statuses = Vec::new();
     let mut history = Vec::new();
     for a in program.assertion_ids() {

@@ -1,0 +1,284 @@
+//! Keeping undefined values unobserved: ⊥ flags and memory overlays (paper, Sec. 3.3).
+//!
+//! An accelerated path leaves two kinds of state the instrumented program must not use as if
+//! it were real:
+//! - a variable without closed form gets an arbitrary value and its flag `impulse.bot.x` is
+//!   set (the paper's ⊥ as a Boolean flag);
+//! - an array update with no IR operation is kept as an *overlay*: the range `[lo, lo + len)`
+//!   whose element at `lo + W·k` holds a known polynomial in `k`, while the bytes in memory
+//!   keep their old values.
+//!
+//! The paper dismisses counterexamples whose feasibility depends on ⊥; this pass makes the
+//! instrumented program itself dismiss them, so that every run of it is a run of the original
+//! (up to ⊥ values nobody reads). Every edge outside the instrumentation's own bookkeeping is
+//! guarded:
+//! - it is *blocked* (an `assume` that fails) if it reads a flagged variable; a call, or a
+//!   return from a function other than the entry function, is blocked while any *global* is
+//!   flagged (the callee or the caller could read it); writing a variable clears its flag;
+//! - a load is *redirected*: when it reads exactly one element of an active overlay it yields
+//!   the overlay's value, and it is blocked when it overlaps an active overlay otherwise;
+//! - anything that could read or change overlaid memory behind the overlay's back is blocked
+//!   while the overlay is active: stores, `memset` and `memcpy` overlapping it, `free`,
+//!   `havoc_memory`, calls of functions that touch memory, returns (non-entry functions),
+//!   and entering the same accelerated path again.
+//!
+//! Why this is sound: blocking only removes runs. A run that is not blocked never reads a ⊥
+//! variable before overwriting it, so replacing the arbitrary value by the real one changes
+//! nothing it does; and it reads overlaid memory only through the redirection, which yields
+//! exactly what the original program's `n` stores wrote, while nothing else touched those
+//! bytes since (everything that could is blocked). Flags and overlays are locals of the
+//! function activation, which starts with them false.
+
+use crate::build::{and, and_all, bin, int, ite, mul, not, or, resize, sub};
+use crate::fnbuild::FnBuilder;
+use crate::poly::{Poly, J_TY};
+use qicc_ir::{BinOp, EdgeId, Expr, LocalId, Op, Ty, TypeEnv, VarRef};
+use std::collections::{HashMap, HashSet};
+
+/// The locals of one overlay.
+#[derive(Clone, Debug)]
+pub(crate) struct OverlaySlot {
+    pub on: LocalId,
+    pub lo: LocalId,
+    /// Length in bytes (`n · width`).
+    pub len: LocalId,
+    pub n: LocalId,
+    /// The element value at iteration `j`; its coefficients are constants or locals set by
+    /// the accelerated path.
+    pub value: Poly,
+    pub width: u32,
+    pub value_ty: Ty,
+    pub decreasing: bool,
+}
+
+pub(crate) struct Input<'a> {
+    pub flags: &'a HashMap<VarRef, LocalId>,
+    pub overlays: &'a [OverlaySlot],
+    /// Bookkeeping edges of the instrumentation, left alone.
+    pub skip: &'a HashSet<EdgeId>,
+    pub is_entry: bool,
+    /// Per function of the program: may read or write memory contents.
+    pub touches_memory: &'a [bool],
+}
+
+pub(crate) fn apply(fb: &mut FnBuilder, inp: &Input) {
+    if inp.flags.is_empty() && inp.overlays.is_empty() {
+        return;
+    }
+    let ptr = fb.program.pointer_ty();
+    let exit = fb.func.exit;
+    let flagged_globals: Vec<LocalId> = inp
+        .flags
+        .iter()
+        .filter(|(v, _)| matches!(v, VarRef::Global(_)))
+        .map(|(_, f)| *f)
+        .collect();
+    let count = fb.func.edges.len();
+    for i in 0..count {
+        let id = EdgeId(i as u32);
+        if inp.skip.contains(&id) {
+            continue;
+        }
+        let edge = fb.func.edges[i].clone();
+        let mut guards: Vec<Expr> = Vec::new();
+        let op = edge
+            .op
+            .map_exprs(&mut |x| redirect_loads(x, inp.overlays, ptr, &mut guards, &*fb));
+        let mut reads = Vec::new();
+        edge.op.exprs(&mut |x| reads.extend(x.vars()));
+        for v in reads {
+            if let Some(f) = inp.flags.get(&v) {
+                guards.push(not(Expr::local(*f)));
+            }
+        }
+        let off = |s: &OverlaySlot| not(Expr::local(s.on));
+        match &op {
+            Op::Call { callee, .. } => {
+                guards.extend(flagged_globals.iter().map(|f| not(Expr::local(*f))));
+                if inp
+                    .touches_memory
+                    .get(callee.index())
+                    .copied()
+                    .unwrap_or(true)
+                {
+                    guards.extend(inp.overlays.iter().map(off));
+                }
+            }
+            Op::Store { ty, addr, .. } => {
+                for s in inp.overlays {
+                    let bytes = (ty.bits() / 8) as u64;
+                    guards.push(or(off(s), not(overlaps(s, addr, bytes, ptr))));
+                }
+            }
+            Op::MemSet { dst, len, .. } => {
+                for s in inp.overlays {
+                    guards.push(or(off(s), disjoint(s, dst, len, ptr)));
+                }
+            }
+            Op::MemCopy { dst, src, len } => {
+                for s in inp.overlays {
+                    guards.push(or(
+                        off(s),
+                        and(disjoint(s, dst, len, ptr), disjoint(s, src, len, ptr)),
+                    ));
+                }
+            }
+            Op::Free(_) | Op::HavocMemory => guards.extend(inp.overlays.iter().map(off)),
+            _ => {}
+        }
+        if edge.to == exit && !inp.is_entry {
+            guards.extend(flagged_globals.iter().map(|f| not(Expr::local(*f))));
+            guards.extend(inp.overlays.iter().map(off));
+        }
+        let clears: Vec<Op> = op
+            .def()
+            .and_then(|d| inp.flags.get(&d))
+            .map(|f| Op::Assign(VarRef::Local(*f), Expr::bool(false)))
+            .into_iter()
+            .collect();
+        let g = and_all(guards);
+        if g.is_true() && clears.is_empty() && op == edge.op {
+            continue;
+        }
+        if let (Op::Assume(c), true) = (&op, clears.is_empty()) {
+            fb.func.edges[i].op = Op::Assume(and(g, c.clone()));
+            continue;
+        }
+        let mut pre = Vec::new();
+        if !g.is_true() {
+            pre.push(Op::Assume(g));
+        }
+        pre.extend(clears);
+        if !pre.is_empty() {
+            let at = fb.func.new_loc();
+            fb.chain(edge.from, pre, at, edge.span);
+            fb.func.edges[i].from = at;
+        }
+        fb.func.edges[i].op = op;
+    }
+}
+
+/// `[p, p + bytes)` meets the overlay's range.
+fn overlaps(s: &OverlaySlot, p: &Expr, bytes: u64, ptr: Ty) -> Expr {
+    let lo = Expr::local(s.lo);
+    let inside = bin(BinOp::Ult, sub(p.clone(), lo.clone()), Expr::local(s.len));
+    let before = bin(BinOp::Ult, sub(lo, p.clone()), int(ptr, bytes));
+    or(inside, before)
+}
+
+/// `[p, p + len)` and the overlay's range are disjoint (neither contains the other's start).
+fn disjoint(s: &OverlaySlot, p: &Expr, len: &Expr, _ptr: Ty) -> Expr {
+    let lo = Expr::local(s.lo);
+    let empty = bin(BinOp::Eq, len.clone(), int(_ptr, 0));
+    let p_out = bin(BinOp::Ule, Expr::local(s.len), sub(p.clone(), lo.clone()));
+    let lo_out = bin(BinOp::Ule, len.clone(), sub(lo, p.clone()));
+    or(empty, and(p_out, lo_out))
+}
+
+/// Rewrites every load of `e` through the overlays, collecting the guards that block loads
+/// partially overlapping one.
+fn redirect_loads(
+    e: &Expr,
+    overlays: &[OverlaySlot],
+    ptr: Ty,
+    guards: &mut Vec<Expr>,
+    env: &dyn TypeEnv,
+) -> Expr {
+    if overlays.is_empty() {
+        return e.clone();
+    }
+    let _ = env;
+    e.rewrite(&mut |x| match x {
+        Expr::Load(ty, addr) => {
+            let bytes = (ty.bits() / 8) as u64;
+            let mut value = Expr::Load(ty, addr.clone());
+            for s in overlays {
+                let on = Expr::local(s.on);
+                let d = sub((*addr).clone(), Expr::local(s.lo));
+                let inside = bin(BinOp::Ult, d.clone(), Expr::local(s.len));
+                let exact = if bytes == s.width as u64 && ty == s.value_ty {
+                    and(
+                        inside,
+                        bin(
+                            BinOp::Eq,
+                            bin(BinOp::URem, d.clone(), int(ptr, bytes)),
+                            int(ptr, 0),
+                        ),
+                    )
+                } else {
+                    Expr::bool(false)
+                };
+                guards.push(or(
+                    not(on.clone()),
+                    or(not(overlaps(s, &addr, bytes, ptr)), exact.clone()),
+                ));
+                if exact.is_false() {
+                    continue;
+                }
+                let k = resize(false, ptr, J_TY, element_index(d, bytes, ptr));
+                let j = if s.decreasing {
+                    sub(sub(Expr::local(s.n), int(J_TY, 1)), k)
+                } else {
+                    k
+                };
+                value = ite(and(on, exact), s.value.at(&j), value);
+            }
+            value
+        }
+        other => other,
+    })
+}
+
+/// `d / width` (a shift for powers of two).
+fn element_index(d: Expr, width: u64, ptr: Ty) -> Expr {
+    if width.is_power_of_two() {
+        bin(BinOp::LShr, d, int(ptr, width.trailing_zeros() as u64))
+    } else {
+        bin(BinOp::UDiv, d, int(ptr, width))
+    }
+}
+
+/// Per function: whether it (or anything it calls) reads or writes memory contents.
+pub(crate) fn touches_memory(program: &qicc_ir::Program) -> Vec<bool> {
+    let n = program.functions.len();
+    let mut touches = vec![false; n];
+    for (i, f) in program.functions.iter().enumerate() {
+        touches[i] = f.edges.iter().any(|e| {
+            let mut loads = false;
+            e.op.exprs(&mut |x| loads |= x.reads_memory());
+            loads
+                || matches!(
+                    e.op,
+                    Op::Store { .. }
+                        | Op::MemSet { .. }
+                        | Op::MemCopy { .. }
+                        | Op::Free(_)
+                        | Op::HavocMemory
+                )
+        });
+    }
+    loop {
+        let mut changed = false;
+        for (i, f) in program.functions.iter().enumerate() {
+            if !touches[i]
+                && f.callees()
+                    .iter()
+                    .any(|c| touches.get(c.index()).copied().unwrap_or(true))
+            {
+                touches[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return touches;
+        }
+    }
+}
+
+/// The overlay's length in bytes, `n · width`.
+pub(crate) fn overlay_len(s: &OverlaySlot, ptr: Ty) -> Expr {
+    mul(
+        resize(false, J_TY, ptr, Expr::local(s.n)),
+        int(ptr, s.width as u64),
+    )
+}

@@ -1,0 +1,243 @@
+//! C in, verdict out, on the benchmark tasks under `/work/shared/benchmarks` (skipped when
+//! the directory is absent).
+//!
+//! - The deep seed bugs are found and replay on the original program.
+//! - The safe seeds never become FALSE.
+//! - `benchmark_table` (ignored: minutes) runs every task that lowers, checks that no
+//!   expected-TRUE task becomes FALSE, and prints how many loops were accelerated per task
+//!   (the paper's Table 2): `cargo test -p qicc-impulse --release --test benchmarks --
+//!   --ignored --nocapture`.
+
+use qicc_engine::{Budget, EngineResult};
+use qicc_impulse::{instrument, verify, ImpulseOptions};
+use qicc_interp::{replay, Outcome, RunConfig};
+use qicc_ir::{DataModel, Program};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const ROOT: &str = "/work/shared/benchmarks";
+
+fn lower(path: &Path, dm: DataModel) -> Result<Program, String> {
+    let opts = qicc_frontend::Options {
+        data_model: dm,
+        ..Default::default()
+    };
+    qicc_frontend::lower_file(path, &opts)
+        .map(|l| l.program)
+        .map_err(|d| format!("{d:?}"))
+}
+
+fn seed(name: &str) -> Option<Program> {
+    let path = PathBuf::from(ROOT).join("seeds").join(format!("{name}.c"));
+    if !path.exists() {
+        eprintln!("skipped: {} is missing", path.display());
+        return None;
+    }
+    Some(lower(&path, DataModel::Ilp32).unwrap_or_else(|e| panic!("{name} lowers: {e}")))
+}
+
+/// The violation of `r`, checked again: its witness replays on `p` to a property assertion.
+fn replayed_violation(p: &Program, r: &EngineResult) -> bool {
+    let Some((a, w)) = &r.violation else {
+        return false;
+    };
+    // As many steps as `verify` allows its own replay (a bug deep in a loop is a long run).
+    let config = RunConfig {
+        max_steps: ImpulseOptions::default().max_replay_steps,
+        ..RunConfig::default()
+    };
+    let run = replay(p, w, &config);
+    assert_eq!(run.outcome, Outcome::ErrorReached { assertion: *a });
+    assert!(p.assertion(*a).kind.is_property());
+    true
+}
+
+#[test]
+fn deep_seed_bugs_are_found_and_replayed() {
+    for name in [
+        "escape_overflow_10",
+        "escape_overflow_100",
+        "escape_overflow_1000",
+        "escape_overflow_100000",
+        "array_fill_deep_10000",
+        "x_stays_one_bug",
+    ] {
+        let Some(p) = seed(name) else { continue };
+        let r = verify(
+            &p,
+            &ImpulseOptions::default(),
+            &Budget::with_timeout(Duration::from_secs(120)),
+        );
+        assert!(
+            replayed_violation(&p, &r),
+            "{name}: no violation ({:?})",
+            r.reason
+        );
+    }
+}
+
+#[test]
+fn safe_seeds_are_never_false() {
+    for name in [
+        "escape_safe_10",
+        "escape_safe_100",
+        "escape_safe_1000",
+        "escape_safe_100000",
+        "x_stays_one",
+        "two_sum_fixed_10",
+        "factorial_sum",
+    ] {
+        let Some(p) = seed(name) else { continue };
+        let r = verify(
+            &p,
+            &ImpulseOptions::default(),
+            &Budget::with_timeout(Duration::from_secs(60)),
+        );
+        assert!(r.violation.is_none(), "{name} became FALSE");
+    }
+}
+
+/// One benchmark task: program, expected verdict of `unreach-call`, data model.
+struct Task {
+    name: String,
+    file: PathBuf,
+    expected: Option<bool>,
+    data_model: DataModel,
+}
+
+fn tasks() -> Vec<Task> {
+    let mut out = Vec::new();
+    let seeds = Path::new(ROOT).join("seeds");
+    let mut ymls: Vec<PathBuf> = std::fs::read_dir(&seeds)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    ymls.retain(|p| p.extension().is_some_and(|e| e == "yml"));
+    ymls.sort();
+    for y in ymls {
+        let text = std::fs::read_to_string(&y).unwrap_or_default();
+        let expected = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("expected_verdict:"))
+            .map(|v| v.trim() == "true");
+        let dm = if text.contains("LP64") && !text.contains("ILP32") {
+            DataModel::Lp64
+        } else {
+            DataModel::Ilp32
+        };
+        let file = y.with_extension("c");
+        let name = format!(
+            "seeds/{}",
+            y.file_stem()
+                .map_or(String::new(), |s| s.to_string_lossy().into())
+        );
+        out.push(Task {
+            name,
+            file,
+            expected,
+            data_model: dm,
+        });
+    }
+    let tsv = Path::new(ROOT).join("sv-comp/tasks.tsv");
+    for line in std::fs::read_to_string(tsv)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [yml, input, verdict, _, _, dm, ..] = cols[..] else {
+            continue;
+        };
+        out.push(Task {
+            name: yml
+                .trim_start_matches("c/")
+                .trim_end_matches(".yml")
+                .to_string(),
+            file: Path::new(ROOT).join("sv-comp").join(input),
+            expected: match verdict {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            },
+            data_model: if dm == "LP64" {
+                DataModel::Lp64
+            } else {
+                DataModel::Ilp32
+            },
+        });
+    }
+    out
+}
+
+#[test]
+#[ignore]
+fn benchmark_table() {
+    let timeout = std::env::var("IMPULSE_TASK_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let all = tasks();
+    if all.is_empty() {
+        eprintln!("skipped: no benchmark tasks");
+        return;
+    }
+    println!(
+        "{:<58} {:>8} {:>8} {:>5} {:>5} {:>5} {:>7}",
+        "task", "expected", "impulse", "loops", "accel", "paths", "ms"
+    );
+    let (mut lowered, mut found, mut wrong, mut with_acc, mut loops_acc) = (0, 0, 0, 0, 0);
+    let mut missed_false = Vec::new();
+    for t in &all {
+        let expected = match t.expected {
+            Some(true) => "true",
+            Some(false) => "false",
+            None => "?",
+        };
+        let p = match lower(&t.file, t.data_model) {
+            Ok(p) => p,
+            Err(_) => {
+                println!("{:<58} {expected:>8} {:>8}", t.name, "no-lower");
+                continue;
+            }
+        };
+        lowered += 1;
+        let start = Instant::now();
+        let instr = instrument(&p, &ImpulseOptions::default());
+        let r = verify(
+            &p,
+            &ImpulseOptions::default(),
+            &Budget::with_timeout(Duration::from_secs(timeout)),
+        );
+        let ms = start.elapsed().as_millis();
+        let verdict = if replayed_violation(&p, &r) {
+            "false"
+        } else {
+            "unknown"
+        };
+        if verdict == "false" {
+            found += 1;
+            if t.expected == Some(true) {
+                wrong += 1;
+            }
+        } else if t.expected == Some(false) {
+            missed_false.push(t.name.clone());
+        }
+        if instr.loops_accelerated() > 0 {
+            with_acc += 1;
+        }
+        loops_acc += instr.loops_accelerated();
+        println!(
+            "{:<58} {expected:>8} {verdict:>8} {:>5} {:>5} {:>5} {ms:>7}",
+            t.name,
+            instr.loops_seen,
+            instr.loops_accelerated(),
+            instr.accelerations.len()
+        );
+    }
+    println!(
+        "\n{} tasks, {lowered} lowered; FALSE found: {found} (wrong: {wrong}); \
+         loops accelerated: {loops_acc} in {with_acc} programs",
+        all.len()
+    );
+    println!("expected FALSE, not found: {}", missed_false.join(", "));
+    assert_eq!(wrong, 0, "an expected-TRUE task became FALSE");
+}
