@@ -99,6 +99,10 @@ pub(crate) fn and_all(items: impl IntoIterator<Item = Expr>) -> Expr {
     items.into_iter().fold(Expr::bool(true), and)
 }
 
+pub(crate) fn or_all(items: impl IntoIterator<Item = Expr>) -> Expr {
+    items.into_iter().fold(Expr::bool(false), or)
+}
+
 pub(crate) fn un(op: UnOp, a: Expr, ty: Ty) -> Expr {
     if let Some((t, x)) = konst(&a) {
         return Expr::konst(t, eval_unop(op, t, x));

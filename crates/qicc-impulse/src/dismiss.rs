@@ -16,9 +16,13 @@
 //!   return from a function other than the entry function, is blocked while any *global* is
 //!   flagged (the callee or the caller could read it); writing a variable clears its flag;
 //! - a load is *redirected*: when it reads exactly one element of an active overlay it yields
-//!   the overlay's value, and it is blocked when it overlaps an active overlay otherwise;
-//! - anything that could read or change overlaid memory behind the overlay's back is blocked
-//!   while the overlay is active: stores, `memset` and `memcpy` overlapping it, `free`,
+//!   the overlay's value (or the value a later store put there, see [`Patch`]), and it is
+//!   blocked when it overlaps an active overlay otherwise;
+//! - a store of exactly one element into an active overlay is recorded in a [`Patch`] (and
+//!   still written to memory); with no patch left, or overlapping the overlay otherwise, it
+//!   is blocked;
+//! - anything else that could read or change overlaid memory behind the overlay's back is
+//!   blocked while the overlay is active: `memset` and `memcpy` overlapping it, `free`,
 //!   `havoc_memory`, calls of functions that touch memory, returns (non-entry functions),
 //!   and entering the same accelerated path again.
 //!
@@ -26,13 +30,14 @@
 //! variable before overwriting it, so replacing the arbitrary value by the real one changes
 //! nothing it does; and it reads overlaid memory only through the redirection, which yields
 //! exactly what the original program's `n` stores wrote, while nothing else touched those
-//! bytes since (everything that could is blocked). Flags and overlays are locals of the
-//! function activation, which starts with them false.
+//! bytes since except through recorded patches (everything else that could is blocked).
+//! Flags, overlays and patches are locals of the function activation, which starts with
+//! them false.
 
-use crate::build::{and, and_all, bin, int, ite, mul, not, or, resize, sub};
+use crate::build::{and, and_all, bin, int, ite, mul, not, or, or_all, resize, sub};
 use crate::fnbuild::FnBuilder;
 use crate::poly::{Poly, J_TY};
-use qicc_ir::{BinOp, EdgeId, Expr, LocalId, Op, Ty, TypeEnv, VarRef};
+use qicc_ir::{BinOp, EdgeId, Expr, LocalId, Op, Ty, VarRef};
 use std::collections::{HashMap, HashSet};
 
 /// The locals of one overlay.
@@ -49,7 +54,26 @@ pub(crate) struct OverlaySlot {
     pub width: u32,
     pub value_ty: Ty,
     pub decreasing: bool,
+    /// Elements overwritten while the overlay is active (see [`Patch`]).
+    pub patches: Vec<Patch>,
 }
+
+/// One element of an active overlay that a later store replaced: its address and value.
+/// A store of exactly one element into the overlay takes the patch of that address, or a
+/// free one; with no patch left it is blocked. Loads read a matching patch first. Addresses
+/// of patches in use are distinct, so at most one matches.
+#[derive(Clone, Debug)]
+pub(crate) struct Patch {
+    pub on: LocalId,
+    pub addr: LocalId,
+    pub value: LocalId,
+    /// Scratch: this patch is the one the current store takes.
+    pub take: LocalId,
+}
+
+/// Patches per overlay: the BMC runs the code after an acceleration only a few iterations
+/// deep, so few elements are overwritten on any path it explores.
+pub(crate) const PATCHES: usize = 2;
 
 pub(crate) struct Input<'a> {
     pub flags: &'a HashMap<VarRef, LocalId>,
@@ -81,9 +105,10 @@ pub(crate) fn apply(fb: &mut FnBuilder, inp: &Input) {
         }
         let edge = fb.func.edges[i].clone();
         let mut guards: Vec<Expr> = Vec::new();
+        let mut patch_ops: Vec<Op> = Vec::new();
         let op = edge
             .op
-            .map_exprs(&mut |x| redirect_loads(x, inp.overlays, ptr, &mut guards, &*fb));
+            .map_exprs(&mut |x| redirect_loads(x, inp.overlays, ptr, &mut guards));
         let mut reads = Vec::new();
         edge.op.exprs(&mut |x| reads.extend(x.vars()));
         for v in reads {
@@ -104,10 +129,12 @@ pub(crate) fn apply(fb: &mut FnBuilder, inp: &Input) {
                     guards.extend(inp.overlays.iter().map(off));
                 }
             }
-            Op::Store { ty, addr, .. } => {
+            Op::Store { ty, addr, value } => {
                 for s in inp.overlays {
                     let bytes = (ty.bits() / 8) as u64;
-                    guards.push(or(off(s), not(overlaps(s, addr, bytes, ptr))));
+                    let (ok, updates) = patch_store(s, *ty, addr, value, ptr);
+                    guards.push(or(off(s), or(not(overlaps(s, addr, bytes, ptr)), ok)));
+                    patch_ops.extend(updates);
                 }
             }
             Op::MemSet { dst, len, .. } => {
@@ -137,7 +164,7 @@ pub(crate) fn apply(fb: &mut FnBuilder, inp: &Input) {
             .into_iter()
             .collect();
         let g = and_all(guards);
-        if g.is_true() && clears.is_empty() && op == edge.op {
+        if g.is_true() && clears.is_empty() && patch_ops.is_empty() && op == edge.op {
             continue;
         }
         if let (Op::Assume(c), true) = (&op, clears.is_empty()) {
@@ -148,6 +175,7 @@ pub(crate) fn apply(fb: &mut FnBuilder, inp: &Input) {
         if !g.is_true() {
             pre.push(Op::Assume(g));
         }
+        pre.extend(patch_ops);
         pre.extend(clears);
         if !pre.is_empty() {
             let at = fb.func.new_loc();
@@ -156,6 +184,68 @@ pub(crate) fn apply(fb: &mut FnBuilder, inp: &Input) {
         }
         fb.func.edges[i].op = op;
     }
+}
+
+/// Whether a store of `ty` at `p` writes exactly one element of the overlay, which must
+/// then have a patch to take; and the assignments that record it (reading the state before
+/// the store, so they run right before it).
+fn patch_store(s: &OverlaySlot, ty: Ty, p: &Expr, value: &Expr, ptr: Ty) -> (Expr, Vec<Op>) {
+    let bytes = (ty.bits() / 8) as u64;
+    if bytes != s.width as u64 || ty != s.value_ty || s.patches.is_empty() {
+        return (Expr::bool(false), Vec::new());
+    }
+    let exact = exact_element(s, p, ptr);
+    let matches: Vec<Expr> = s.patches.iter().map(|q| matches_patch(q, p)).collect();
+    let any_match = or_all(matches.iter().cloned());
+    let mut taken_free = Expr::bool(false);
+    let mut takes = Vec::new();
+    for (q, m) in s.patches.iter().zip(&matches) {
+        let free = not(Expr::local(q.on));
+        let first_free = and(free.clone(), not(taken_free.clone()));
+        taken_free = or(taken_free, free);
+        takes.push(and(
+            and(Expr::local(s.on), exact.clone()),
+            ite(any_match.clone(), m.clone(), first_free),
+        ));
+    }
+    let room = or(any_match, taken_free);
+    let mut ops = Vec::new();
+    // The choice first, for every patch, so that no update changes another's choice.
+    for (q, t) in s.patches.iter().zip(takes) {
+        ops.push(Op::Assign(VarRef::Local(q.take), t));
+    }
+    for q in &s.patches {
+        let t = Expr::local(q.take);
+        let set =
+            |l: LocalId, e: Expr| Op::Assign(VarRef::Local(l), ite(t.clone(), e, Expr::local(l)));
+        ops.push(set(q.value, value.clone()));
+        ops.push(set(q.addr, p.clone()));
+        ops.push(Op::Assign(
+            VarRef::Local(q.on),
+            or(Expr::local(q.on), t.clone()),
+        ));
+    }
+    (and(exact, room), ops)
+}
+
+fn matches_patch(q: &Patch, p: &Expr) -> Expr {
+    and(
+        Expr::local(q.on),
+        bin(BinOp::Eq, Expr::local(q.addr), p.clone()),
+    )
+}
+
+/// `p` is the start of an element inside the overlay's range.
+fn exact_element(s: &OverlaySlot, p: &Expr, ptr: Ty) -> Expr {
+    let d = sub(p.clone(), Expr::local(s.lo));
+    and(
+        bin(BinOp::Ult, d.clone(), Expr::local(s.len)),
+        bin(
+            BinOp::Eq,
+            bin(BinOp::URem, d, int(ptr, s.width as u64)),
+            int(ptr, 0),
+        ),
+    )
 }
 
 /// `[p, p + bytes)` meets the overlay's range.
@@ -177,17 +267,10 @@ fn disjoint(s: &OverlaySlot, p: &Expr, len: &Expr, _ptr: Ty) -> Expr {
 
 /// Rewrites every load of `e` through the overlays, collecting the guards that block loads
 /// partially overlapping one.
-fn redirect_loads(
-    e: &Expr,
-    overlays: &[OverlaySlot],
-    ptr: Ty,
-    guards: &mut Vec<Expr>,
-    env: &dyn TypeEnv,
-) -> Expr {
+fn redirect_loads(e: &Expr, overlays: &[OverlaySlot], ptr: Ty, guards: &mut Vec<Expr>) -> Expr {
     if overlays.is_empty() {
         return e.clone();
     }
-    let _ = env;
     e.rewrite(&mut |x| match x {
         Expr::Load(ty, addr) => {
             let bytes = (ty.bits() / 8) as u64;
@@ -195,16 +278,8 @@ fn redirect_loads(
             for s in overlays {
                 let on = Expr::local(s.on);
                 let d = sub((*addr).clone(), Expr::local(s.lo));
-                let inside = bin(BinOp::Ult, d.clone(), Expr::local(s.len));
                 let exact = if bytes == s.width as u64 && ty == s.value_ty {
-                    and(
-                        inside,
-                        bin(
-                            BinOp::Eq,
-                            bin(BinOp::URem, d.clone(), int(ptr, bytes)),
-                            int(ptr, 0),
-                        ),
-                    )
+                    exact_element(s, &addr, ptr)
                 } else {
                     Expr::bool(false)
                 };
@@ -221,7 +296,10 @@ fn redirect_loads(
                 } else {
                     k
                 };
-                value = ite(and(on, exact), s.value.at(&j), value);
+                let element = s.patches.iter().fold(s.value.at(&j), |acc, q| {
+                    ite(matches_patch(q, &addr), Expr::local(q.value), acc)
+                });
+                value = ite(and(on, exact), element, value);
             }
             value
         }

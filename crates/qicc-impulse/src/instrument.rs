@@ -58,6 +58,14 @@ pub(crate) fn instrument(
             });
         }
         for lp in &loops {
+            if opts.max_paths_per_loop == 0 {
+                skipped.push(Skipped {
+                    func: fid,
+                    head: lp.head,
+                    reason: "acceleration is disabled (no paths per loop)".into(),
+                });
+                continue;
+            }
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 skipped.push(Skipped {
                     func: fid,
@@ -323,6 +331,14 @@ fn new_slot(fb: &mut FnBuilder, tag: &str, width: u32, value: &Poly, decreasing:
         width,
         value_ty: value.ty,
         decreasing,
+        patches: (0..dismiss::PATCHES)
+            .map(|i| dismiss::Patch {
+                on: fb.new_local(&format!("impulse.{tag}.p{i}.on"), Ty::Bool),
+                addr: fb.new_local(&format!("impulse.{tag}.p{i}.addr"), ptr),
+                value: fb.new_local(&format!("impulse.{tag}.p{i}.value"), value.ty),
+                take: fb.new_local(&format!("impulse.{tag}.p{i}.take"), Ty::Bool),
+            })
+            .collect(),
     };
     (slot, sets)
 }
@@ -381,12 +397,17 @@ fn memory_ops(
         }
         (MemEffect::Overlay { lo, value, .. }, Some((s, sets))) => {
             let ptr = fb.program.pointer_ty();
-            let set = |v: LocalId, e: Expr| (Op::Assign(VarRef::Local(v), e), Role::Book);
+            // Not bookkeeping for the dismissal pass: the coefficients read pre-state values,
+            // which a flag may mark undefined.
+            let set = |v: LocalId, e: Expr| (Op::Assign(VarRef::Local(v), e), Role::Other);
             ops.push(set(s.lo, lo.clone()));
             ops.push(set(s.n, n.clone()));
             ops.push(set(s.len, dismiss::overlay_len(s, ptr)));
             for (l, e) in sets {
                 ops.push(set(*l, e.clone()));
+            }
+            for q in &s.patches {
+                ops.push(set(q.on, Expr::bool(false)));
             }
             ops.push(set(s.on, Expr::bool(true)));
             format!(
@@ -415,7 +436,8 @@ enum Role {
     /// The `n ≤ cap` edge.
     Cap,
     Witness,
-    /// Bookkeeping the dismissal pass must not guard.
+    /// Bookkeeping the dismissal pass must not guard: the ⊥ havoc and the flag it sets
+    /// (guarding them would clear the flag they are about to set).
     Book,
     Other,
 }

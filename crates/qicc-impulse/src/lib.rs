@@ -3,7 +3,7 @@
 //! detection*).
 //!
 //! A bounded model checker finds a bug that needs `n` loop iterations only after unwinding
-//! `n` times. [`instrument`] adds to each loop head, for a few loop paths `π`, an
+//! `n` times. [`instrument()`] adds to each loop head, for a few loop paths `π`, an
 //! *accelerated path* `π~` that performs a symbolic number `n ≥ 1` of iterations of `π` in
 //! one step: closed forms of the updated variables, the path condition for all `n`
 //! iterations without quantifiers, guards against overflow, and the memory effect of `π`'s
@@ -12,16 +12,16 @@
 //! and still finds only real bugs; each one is expanded back into concrete iterations and
 //! run on the original program before it is reported.
 //!
-//! Modules, in pipeline order: [`loops`](crate::loops) (natural loops and their acyclic
-//! bodies), [`paths`](crate::paths) (path selection with distinguishers, Sec. 3.5),
-//! [`summary`](crate::summary) (one iteration over the pre-state), [`poly`](crate::poly)
-//! (polynomials in the iteration number, linearization), [`closed_form`](crate::closed_form)
+//! Modules, in pipeline order: `loops` (natural loops and their acyclic
+//! bodies), `paths` (path selection with distinguishers, Sec. 3.5),
+//! `summary` (one iteration over the pre-state), `poly`
+//! (polynomials in the iteration number, linearization), `closed_form`
 //! (Sec. 3.1: syntactic and constraint-based, induction-checked),
-//! [`feasibility`](crate::feasibility) (Sec. 3.3/4.1: splits and convex literals),
-//! [`overflow`](crate::overflow) (Sec. 3.4), [`memory`](crate::memory) (Sec. 3.2, Lemma 3),
-//! [`accel`](crate::accel) (one path's plan), [`instrument`](crate::instrument) and
-//! [`dismiss`](crate::dismiss) (the program transformation and ⊥/overlay guards),
-//! [`expand`](crate::expand) (witness expansion), [`smt`](crate::smt) (IR to solver terms),
+//! `feasibility` (Sec. 3.3/4.1: splits and convex literals),
+//! `overflow` (Sec. 3.4), `memory` (Sec. 3.2, Lemma 3),
+//! `accel` (one path's plan), `instrument` and
+//! `dismiss` (the program transformation and ⊥/overlay guards),
+//! `expand` (witness expansion), `smt` (IR to solver terms),
 //! and this file (the engine).
 //!
 //! # Choices where the paper leaves room
@@ -35,7 +35,7 @@
 //!   is exact without any closed form.
 //! - **⊥** (Sec. 3.3) is a Boolean flag per variable: the accelerated path havocs the
 //!   variable and sets the flag; every later edge that reads it is blocked until it is
-//!   overwritten (see [`dismiss`](crate::dismiss) for why that is sound). Conditions or
+//!   overwritten (see `dismiss` for why that is sound). Conditions or
 //!   stores that need a ⊥ variable make the path not acceleratable.
 //! - **Havocs inside `π`** use one value `w` for all iterations (a witness variable, havoced
 //!   once before the accelerated path); the conditions on it are invariant, so they are
@@ -44,7 +44,7 @@
 //!   linear sides, validity checks at linear addresses — under guards that make the
 //!   mathematical value of each side stay in the range of the comparison's reading; then a
 //!   conjunction holds for all `j ∈ [0, n)` iff at `0` and `n − 1`. The proof is in
-//!   [`feasibility`](crate::feasibility). `≠` and `∨` split into several accelerated paths
+//!   `feasibility`. `≠` and `∨` split into several accelerated paths
 //!   (Fig. 4). Everything else (loads whose address moves, products of changing values, ...)
 //!   is not accelerated.
 //! - **Overflow** (Sec. 3.4): `n ≤ 2^30`, guards computed exactly in 64 bits (with overflow
@@ -54,10 +54,12 @@
 //!   writes an arithmetic progression, and qicc-ir is not ours to extend. So dense stores
 //!   become `memset` (bytes), `memcpy` (copies), one `store` (fixed address), or an
 //!   *overlay*: the written range and the value polynomial are kept in locals and every later
-//!   load of the function is redirected through them, while anything that could observe the
-//!   stale bytes behind the overlay is blocked ([`dismiss`](crate::dismiss)). An IR operation
-//!   `fill.iN(dst, count, first, step)` (or array lambdas in the IR) would replace overlays
-//!   by real memory.
+//!   load of the function is redirected through them; a few later stores of whole elements
+//!   are recorded as patches, and anything else that could observe the stale bytes behind
+//!   the overlay is blocked (`dismiss`). A symbolic invariant value wider
+//!   than a byte also gets a `memset` variant under the assumption that its bytes are equal
+//!   (`memory`). An IR operation `fill.iN(dst, count, first, step)` (or
+//!   array lambdas in the IR) would replace overlays by real memory.
 //!
 //! Impulse never answers TRUE: an under-approximation proves nothing. Its statuses are
 //! `Violated` (the expanded run of the original program reaches the property assertion) or
@@ -95,7 +97,7 @@ fn add_ms(stats: &mut Vec<(String, serde_json::Value)>, key: &str, since: Instan
     }
 }
 
-/// Options of [`instrument`] and [`verify`].
+/// Options of [`instrument()`] and [`verify`].
 #[derive(Clone, Debug)]
 pub struct ImpulseOptions {
     /// The BMC's unwinding bound on the instrumented program (the paper uses 2).
@@ -173,7 +175,7 @@ pub struct Skipped {
     pub reason: String,
 }
 
-/// The result of [`instrument`].
+/// The result of [`instrument()`].
 #[derive(Clone, Debug)]
 pub struct Instrumented {
     pub program: Program,

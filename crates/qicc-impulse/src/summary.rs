@@ -12,7 +12,8 @@
 //! recent store has the identical address and width (store-to-load forwarding); any other
 //! load after a store may read what this iteration wrote, which has no closed form here, so
 //! the path is rejected. Loads before every store read the pre-iteration memory and stay
-//! loads; [`crate::accel`] accepts them only if the path stores nothing at all.
+//! loads; [`crate::accel`] and [`crate::memory`] decide whether they may stay (in conditions
+//! only if the path stores nothing; elsewhere if they read bytes the path never writes).
 
 use crate::build::{fold, subst};
 use qicc_ir::{EdgeId, Expr, Function, LocalId, Op, Ty, VarRef};

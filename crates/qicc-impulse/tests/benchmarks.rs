@@ -6,7 +6,9 @@
 //! - `benchmark_table` (ignored: minutes) runs every task that lowers, checks that no
 //!   expected-TRUE task becomes FALSE, and prints how many loops were accelerated per task
 //!   (the paper's Table 2): `cargo test -p qicc-impulse --release --test benchmarks --
-//!   --ignored --nocapture`.
+//!   --ignored --nocapture`. `IMPULSE_TASK_TIMEOUT=s` sets the time per task (default 20),
+//!   `IMPULSE_BASELINE=1` adds the column "bmc@2": the same BMC at depth 2 without any
+//!   acceleration (the paper's "Impulse w/o acc.").
 
 use qicc_engine::{Budget, EngineResult};
 use qicc_impulse::{instrument, verify, ImpulseOptions};
@@ -63,6 +65,33 @@ fn deep_seed_bugs_are_found_and_replayed() {
         "x_stays_one_bug",
     ] {
         let Some(p) = seed(name) else { continue };
+        let r = verify(
+            &p,
+            &ImpulseOptions::default(),
+            &Budget::with_timeout(Duration::from_secs(120)),
+        );
+        assert!(
+            replayed_violation(&p, &r),
+            "{name}: no violation ({:?})",
+            r.reason
+        );
+    }
+}
+
+/// The same under LP64: 64-bit pointers, so addresses are 64-bit closed forms (`sext` of
+/// the 32-bit index) and their guards take the 64-bit path of the overflow checks.
+#[test]
+fn deep_seed_bugs_are_found_under_lp64() {
+    for name in [
+        "escape_overflow_1000",
+        "array_fill_deep_10000",
+        "x_stays_one_bug",
+    ] {
+        let path = PathBuf::from(ROOT).join("seeds").join(format!("{name}.c"));
+        if !path.exists() {
+            continue;
+        }
+        let p = lower(&path, DataModel::Lp64).unwrap_or_else(|e| panic!("{name} lowers: {e}"));
         let r = verify(
             &p,
             &ImpulseOptions::default(),
@@ -180,10 +209,12 @@ fn benchmark_table() {
         eprintln!("skipped: no benchmark tasks");
         return;
     }
+    let baseline = std::env::var("IMPULSE_BASELINE").is_ok();
     println!(
-        "{:<58} {:>8} {:>8} {:>5} {:>5} {:>5} {:>7}",
-        "task", "expected", "impulse", "loops", "accel", "paths", "ms"
+        "{:<58} {:>8} {:>8} {:>5} {:>5} {:>5} {:>7} {:>8}",
+        "task", "expected", "impulse", "loops", "accel", "paths", "ms", "bmc@2"
     );
+    let mut found_baseline = 0;
     let (mut lowered, mut found, mut wrong, mut with_acc, mut loops_acc) = (0, 0, 0, 0, 0);
     let mut missed_false = Vec::new();
     for t in &all {
@@ -225,8 +256,27 @@ fn benchmark_table() {
             with_acc += 1;
         }
         loops_acc += instr.loops_accelerated();
+        let plain = if baseline {
+            let no_acc = ImpulseOptions {
+                max_paths_per_loop: 0,
+                ..ImpulseOptions::default()
+            };
+            let r = verify(
+                &p,
+                &no_acc,
+                &Budget::with_timeout(Duration::from_secs(timeout)),
+            );
+            if replayed_violation(&p, &r) {
+                found_baseline += 1;
+                "false"
+            } else {
+                "unknown"
+            }
+        } else {
+            "-"
+        };
         println!(
-            "{:<58} {expected:>8} {verdict:>8} {:>5} {:>5} {:>5} {ms:>7}",
+            "{:<58} {expected:>8} {verdict:>8} {:>5} {:>5} {:>5} {ms:>7} {plain:>8}",
             t.name,
             instr.loops_seen,
             instr.loops_accelerated(),
@@ -238,6 +288,9 @@ fn benchmark_table() {
          loops accelerated: {loops_acc} in {with_acc} programs",
         all.len()
     );
+    if baseline {
+        println!("FALSE found by the BMC at depth 2 without acceleration: {found_baseline}");
+    }
     println!("expected FALSE, not found: {}", missed_false.join(", "));
     assert_eq!(wrong, 0, "an expected-TRUE task became FALSE");
 }

@@ -56,6 +56,9 @@ struct Case {
     v: u64,
     n: u64,
     which: usize,
+    /// Stores after the loop, before the checksum: (element index, kind) with kind 0 an
+    /// `int` into `a`, 1 a byte into `a` (partly overwriting an element), 2 an `int` into `c`.
+    pokes: Vec<(u32, u8)>,
 }
 
 fn stmt() -> impl Strategy<Value = Stmt> {
@@ -86,22 +89,25 @@ fn case() -> impl Strategy<Value = Case> {
         // N as a percentage of K: mostly inside the loop's real iteration count, sometimes
         // past it (those accelerations must be refused).
         prop_oneof![3 => 1u64..=100, 1 => 100u64..=110],
-        0usize..2,
+        (0usize..2, prop::collection::vec((0u32..300, 0u8..3), 0..4)),
     )
-        .prop_map(|(x_bits, body, k_bound, x0, y0, s0, v, percent, which)| {
-            let n = (k_bound * percent / 100).max(1) + (percent > 100) as u64;
-            Case {
-                x_bits,
-                body,
-                k_bound,
-                x0: x0 & ((1u64 << x_bits) - 1),
-                y0,
-                s0: s0 as u64,
-                v,
-                n,
-                which,
-            }
-        })
+        .prop_map(
+            |(x_bits, body, k_bound, x0, y0, s0, v, percent, (which, pokes))| {
+                let n = (k_bound * percent / 100).max(1) + (percent > 100) as u64;
+                Case {
+                    x_bits,
+                    body,
+                    k_bound,
+                    x0: x0 & ((1u64 << x_bits) - 1),
+                    y0,
+                    s0: s0 as u64,
+                    v,
+                    n,
+                    which,
+                    pokes,
+                }
+            },
+        )
 }
 
 /// The program's IR text.
@@ -179,13 +185,25 @@ fn program(c: &Case) -> String {
         }
     }
     e(at, head, "%k := add(%k, 1:i32)");
+    let mut at = exit;
+    for (i, (idx, kind)) in c.pokes.iter().enumerate() {
+        let to = fresh();
+        let op = match kind {
+            0 => format!("store.i32 add(@a, {}:i32), {}:i32", idx * 4, 70 + i),
+            1 => format!("store.i8 add(@a, {}:i32), {}:i8", idx * 4 + 1, 5 + i),
+            _ => format!("store.i32 add(@c, {}:i32), {}:i32", idx * 4, 90 + i),
+        };
+        e(at, to, &op);
+        at = to;
+    }
+    let exit = at;
     let xz = if c.x_bits == 32 {
         "%x".to_string()
     } else {
         "zext.i32(%x)".to_string()
     };
     let mut sum = format!("xor(xor(xor({xz}, %y), %s), %k)");
-    for i in [0u32, 1, 7, 15, 100, 299] {
+    for i in [0u32, 1, 3, 7, 15, 100, 299] {
         sum = format!("xor({sum}, load.i32(add(@a, {}:i32)))", i * 4);
     }
     for i in [0u32, 3, 31, 250] {
@@ -351,39 +369,6 @@ fn u8_counter_stops_at_255() {
     let _ = RandomOracle::new(0);
 }
 
-#[test]
-#[ignore]
-fn debug_exercise() {
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strategy = case();
-    for _ in 0..30 {
-        let c = strategy.new_tree(&mut runner).expect("a case").current();
-        let src = program(&c);
-        let p: Program = common::parse(&src);
-        let instr = common::instrument(&p);
-        let slow = run(
-            &p,
-            &mut InputOracle::new(inputs(&c), 7),
-            &RunConfig::default(),
-        );
-        let r = check(&c);
-        println!(
-            "{:?} n={} K={} accs={} orig={} skipped={:?}",
-            c.body,
-            c.n,
-            c.k_bound,
-            instr.accelerations.len(),
-            slow.outcome,
-            instr
-                .skipped
-                .iter()
-                .map(|s| s.reason.clone())
-                .collect::<Vec<_>>()
-        );
-        println!("   -> {r:?}");
-    }
-}
-
 /// Fills of one value in every element: overlays (constants with unequal bytes) and, for a
 /// symbolic value, also a `memset` assuming equal bytes (`v = 0x01010101`).
 #[test]
@@ -408,6 +393,7 @@ fn constant_fills_match_the_loop() {
                 v,
                 n: k_bound,
                 which: 0,
+                pokes: vec![(1, 0), (5, 2)],
             };
             // `which` picks the accelerated path; every one must be sound, and one returns.
             let results: Vec<_> = (0..2)
@@ -423,4 +409,27 @@ fn constant_fills_match_the_loop() {
             );
         }
     }
+}
+
+/// Stores into an active overlay: whole elements are patched (two per overlay), a third
+/// element or a partial overwrite blocks the run — never a wrong value.
+#[test]
+fn stores_into_an_overlay_are_patched() {
+    let case = |pokes: Vec<(u32, u8)>| Case {
+        x_bits: 32,
+        body: vec![Stmt::IncY(1), Stmt::StoreA],
+        k_bound: 50,
+        x0: 0,
+        y0: 3,
+        s0: 0,
+        v: 0,
+        n: 50,
+        which: 0,
+        pokes,
+    };
+    assert_eq!(check(&case(vec![(1, 0), (7, 0)])), Ok(Some(true)));
+    assert_eq!(check(&case(vec![(1, 0), (1, 0), (7, 0)])), Ok(Some(true)));
+    assert_eq!(check(&case(vec![(1, 0), (3, 0), (7, 0)])), Ok(Some(false)));
+    assert_eq!(check(&case(vec![(1, 1)])), Ok(Some(false)));
+    assert_eq!(check(&case(vec![(60, 1), (299, 0)])), Ok(Some(true)));
 }
