@@ -15,9 +15,13 @@ pub enum EngineArg {
     /// Bounded model checking: unwind loops and recursion, deepen the bound until the answer is
     /// conclusive (complete unwinding proves TRUE; a replayed counterexample proves FALSE).
     Bmc,
-    /// Qicc: verify each assertion in the innermost loop region that holds it, climbing to the
-    /// enclosing region on failure, up to the whole program (bmc underneath).
+    /// Qicc (default): verify each assertion in the innermost loop region that holds it,
+    /// climbing to the enclosing region on failure, up to the whole program (bmc underneath),
+    /// with Impulse looking for deep counterexamples at the same time.
     Qicc,
+    /// Impulse alone: accelerate loops with closed forms and run bmc at depth 2 — finds bugs
+    /// that need thousands of iterations fast; never answers TRUE.
+    Impulse,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -33,7 +37,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Verification engine.
-    #[arg(long, value_enum, default_value = "bmc")]
+    #[arg(long, value_enum, default_value = "qicc")]
     pub engine: EngineArg,
     /// Unwind every loop and recursion exactly K times instead of deepening the bound.
     #[arg(long, value_name = "K")]
@@ -56,6 +60,9 @@ pub struct VerifyArgs {
     /// Qicc: do not assume interval facts (from static analysis) at region heads.
     #[arg(long)]
     pub no_facts: bool,
+    /// Qicc: do not run Impulse alongside.
+    #[arg(long)]
+    pub no_impulse: bool,
     /// Qicc: the verifier X that checks each region: the built-in bounded model checker, or an
     /// installed CBMC, ESBMC or Ultimate Automizer (each region is emitted as a C file and the
     /// tool runs as a child process with the region's time limit).
@@ -139,6 +146,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         engine: match args.engine {
             EngineArg::Bmc => Engine::Bmc,
             EngineArg::Qicc => Engine::Qicc,
+            EngineArg::Impulse => Engine::Impulse,
         },
         unwind: args.unwind,
         max_unwind: args.max_unwind,
@@ -150,6 +158,7 @@ pub fn run(args: VerifyArgs) -> u8 {
             .map(Duration::from_secs_f64),
         facts: !args.no_facts,
         external,
+        impulse: !args.no_impulse,
         progress,
     };
     let report = verify_with_deadline(loaded, opts, &budget);

@@ -37,8 +37,9 @@ them. Give it a .c file, a preprocessed .i file, or an SV-COMP task .yml (its da
 input_files are used).
 
 Examples:
-  qicc verify prog.c                      verify with the default engine
+  qicc verify prog.c                      verify with the default engine (qicc)
   qicc verify --engine bmc --unwind 10 prog.c
+  qicc verify --engine impulse prog.c     look for deep bugs only
   qicc verify --format json task.yml      machine-readable result
   qicc cfa prog.c                         print the control-flow automata (IR text)
   qicc cfa --dot prog.c | dot -Tsvg > cfa.svg

@@ -20,8 +20,10 @@ pub enum Engine {
     /// Bounded model checking with incremental deepening (`qicc-bmc`).
     Bmc,
     /// Qicc: gambling on regions of the Region Nesting Tree with the built-in verifier
-    /// (`qicc-gamble`).
+    /// (`qicc-gamble`), with Impulse searching for deep counterexamples alongside.
     Qicc,
+    /// Impulse alone: loop under-approximation, BMC at depth 2; finds bugs, proves nothing.
+    Impulse,
 }
 
 impl Engine {
@@ -29,11 +31,16 @@ impl Engine {
         match self {
             Engine::Bmc => "bmc",
             Engine::Qicc => "qicc",
+            Engine::Impulse => "impulse",
         }
     }
 }
 
 pub type Progress = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Limits of the replay that confirms a counterexample on the original program.
+const REPLAY_MAX_STEPS: u64 = 4_000_000_000;
+const REPLAY_TIME: std::time::Duration = std::time::Duration::from_secs(180);
 
 #[derive(Clone)]
 pub struct VerifyOptions {
@@ -51,6 +58,8 @@ pub struct VerifyOptions {
     pub facts: bool,
     /// Qicc: the verifier X (`None`: the built-in bounded model checker).
     pub external: Option<qicc_external::ExternalBackend>,
+    /// Qicc: run Impulse alongside, for deep counterexamples.
+    pub impulse: bool,
     pub progress: Option<Progress>,
 }
 
@@ -65,6 +74,7 @@ impl Default for VerifyOptions {
             region_timeout: None,
             facts: true,
             external: None,
+            impulse: true,
             progress: None,
         }
     }
@@ -104,6 +114,13 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 tries: BTreeMap::new(),
             }
         }
+        Engine::Impulse => EngineRun {
+            result: qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), budget),
+            proved_by: BTreeMap::new(),
+            extra: Vec::new(),
+            attempts: Vec::new(),
+            tries: BTreeMap::new(),
+        },
         Engine::Qicc => {
             let backend = match &opts.external {
                 Some(tool) => qicc_gamble::Backend::External {
@@ -126,7 +143,50 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if let Some(j) = opts.jobs {
                 g.jobs = j.max(1);
             }
-            let r = qicc_gamble::verify(program, &g, budget);
+            let gamble_budget = budget.child(None);
+            let impulse_budget = budget.child(None);
+            let (r, deep) = std::thread::scope(|scope| {
+                let deep = opts.impulse.then(|| {
+                    let stop_gamble = gamble_budget.cancel.clone();
+                    let ib = &impulse_budget;
+                    scope.spawn(move || {
+                        let r = qicc_impulse::verify(
+                            program,
+                            &qicc_impulse::ImpulseOptions::default(),
+                            ib,
+                        );
+                        if r.violation.is_some() {
+                            stop_gamble.cancel();
+                        }
+                        r
+                    })
+                });
+                let r = qicc_gamble::verify(program, &g, &gamble_budget);
+                // A conclusive gamble ends the search; otherwise Impulse may still find a
+                // deep counterexample within the budget.
+                let conclusive = r.result.violation.is_some()
+                    || r.result
+                        .statuses
+                        .iter()
+                        .all(|(_, s)| *s == AssertionStatus::Safe);
+                if conclusive {
+                    impulse_budget.cancel.cancel();
+                }
+                (r, deep.and_then(|h| h.join().ok()))
+            });
+            let mut r = r;
+            if let Some((a, w)) = deep.and_then(|d| d.violation) {
+                // A replayed deep counterexample: the gamble was stopped for it.
+                if r.result.violation.is_none() {
+                    for (id, st) in r.result.statuses.iter_mut() {
+                        if *id == a {
+                            *st = AssertionStatus::Violated;
+                        }
+                    }
+                    r.result.violation = Some((a, w));
+                    r.result.reason = None;
+                }
+            }
             let proved_by = program
                 .assertion_ids()
                 .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
@@ -216,11 +276,15 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
     let mut reason = result.reason.clone();
     let mut replay_failed = None;
     if let Some((claimed, witness)) = &result.violation {
+        // Accelerated counterexamples expand to up to ~10^9 steps: replay without keeping
+        // steps (the trace replays again, keeping its beginning and end).
         let run = replay(
             program,
             witness,
             &RunConfig {
-                record_trace: true,
+                max_steps: REPLAY_MAX_STEPS,
+                record_trace: false,
+                deadline: Some(Instant::now() + REPLAY_TIME),
                 ..RunConfig::default()
             },
         );

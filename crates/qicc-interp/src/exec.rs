@@ -115,6 +115,21 @@ impl<'p> Interpreter<'p> {
         Machine::new(self, oracle, config).run()
     }
 
+    /// Replays a witness keeping only the first `head` and last `tail` steps; also returns
+    /// where the omission is in `Run::steps` and how many steps were omitted.
+    pub fn replay_windowed(
+        &self,
+        witness: &Witness,
+        config: &RunConfig,
+        head: usize,
+        tail: usize,
+    ) -> (Run, usize, u64) {
+        let mut oracle = WitnessOracle::new(witness);
+        Machine::new(self, &mut oracle, config)
+            .windowed(head, tail)
+            .run_windowed()
+    }
+
     /// Runs the program on the answers of a witness ([`WitnessOracle`]).
     pub fn replay(&self, witness: &Witness, config: &RunConfig) -> Run {
         self.run(&mut WitnessOracle::new(witness), config)

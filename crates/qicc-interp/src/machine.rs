@@ -47,6 +47,10 @@ pub(crate) struct Machine<'i, 'o> {
     frames: Vec<Frame>,
     pub(crate) witness: Witness,
     steps: Vec<Step>,
+    /// Recording window: keep the first `.0` steps and the last `.1` (see [`Machine::windowed`]).
+    window: Option<(usize, usize)>,
+    tail: std::collections::VecDeque<Step>,
+    omitted: u64,
     step_count: u64,
     pub(crate) read_uninit: bool,
     /// The oracle was asked for a byte during the current step (check its `failure`).
@@ -86,11 +90,56 @@ impl<'i, 'o> Machine<'i, 'o> {
             frames: Vec::new(),
             witness: Witness::default(),
             steps: Vec::new(),
+            window: None,
+            tail: std::collections::VecDeque::new(),
+            omitted: 0,
             step_count: 0,
             read_uninit: false,
             asked_oracle: false,
             scratch: Vec::new(),
             copy_buf: Vec::new(),
+        }
+    }
+
+    /// Records only the first `head` and the last `tail` steps (runs of 10^8 steps, as
+    /// accelerated counterexamples expand to, cannot keep every step in memory).
+    pub(crate) fn windowed(mut self, head: usize, tail: usize) -> Self {
+        self.window = Some((head, tail));
+        self
+    }
+
+    /// Runs with a recording window: the run, and where and how many steps were left out.
+    pub(crate) fn run_windowed(mut self) -> (Run, usize, u64) {
+        let outcome = self.execute();
+        let cut = self.steps.len();
+        let omitted = self.omitted;
+        let mut steps = self.steps;
+        steps.extend(self.tail);
+        let run = Run {
+            outcome,
+            witness: self.witness,
+            steps,
+            step_count: self.step_count,
+            read_uninit: self.read_uninit,
+        };
+        (run, cut, omitted)
+    }
+
+    fn record(&mut self, step: Step) {
+        match self.window {
+            None => self.steps.push(step),
+            Some((head, _)) if self.steps.len() < head => self.steps.push(step),
+            Some((_, tail)) => {
+                if self.tail.len() >= tail {
+                    self.tail.pop_front();
+                    self.omitted += 1;
+                }
+                if tail > 0 {
+                    self.tail.push_back(step);
+                } else {
+                    self.omitted += 1;
+                }
+            }
         }
     }
 
@@ -285,7 +334,7 @@ impl<'i> Machine<'i, '_> {
             written = Some((d, v));
         }
         if self.config.record_trace {
-            self.steps.push(Step {
+            self.record(Step {
                 func: cfunc,
                 edge: call_edge,
                 depth: self.frames.len() as u32 - 1,
@@ -462,7 +511,7 @@ impl<'i> Machine<'i, '_> {
             self.frames.last_mut().expect("the current frame").loc = edge.to;
         }
         if record {
-            self.steps.push(step);
+            self.record(step);
         }
         next
     }

@@ -67,6 +67,14 @@ pub struct TraceInput {
     pub line: u32,
 }
 
+/// Runs longer than this are shown by their first [`HEAD_STEPS`] and last [`TAIL_STEPS`]
+/// steps when their trace has to be recovered by a replay.
+pub const FULL_TRACE_STEPS: u64 = 200_000;
+pub const HEAD_STEPS: usize = 500;
+pub const TAIL_STEPS: usize = 2_000;
+/// `to_text` shows this many inputs at each end of a long input list.
+const INPUTS_SHOWN_EACH_END: usize = 20;
+
 /// The readable trace of `run`, a run of `program`. Uses the run's recorded steps; a run
 /// recorded without them is replayed from its witness (up to its step count) to get them.
 pub fn trace(program: &Program, run: &Run) -> Trace {
@@ -78,19 +86,6 @@ pub fn trace(program: &Program, run: &Run) -> Trace {
             outcome: format!("{outcome} (no steps shown: {why})"),
         };
     }
-    let replayed;
-    let steps: &[Step] = if run.steps.is_empty() && run.step_count > 0 {
-        let config = RunConfig {
-            max_steps: run.step_count,
-            max_call_depth: u32::MAX,
-            record_trace: true,
-            deadline: None,
-        };
-        replayed = replay(program, &run.witness, &config);
-        &replayed.steps
-    } else {
-        &run.steps
-    };
     let mut b = Builder {
         p: program,
         names: ObjectNames::new(program),
@@ -100,8 +95,50 @@ pub fn trace(program: &Program, run: &Run) -> Trace {
         last_span: Span::UNKNOWN,
         last_depth: 0,
     };
-    for s in steps {
-        b.step(s);
+    if run.steps.is_empty() && run.step_count > FULL_TRACE_STEPS {
+        // Too long to keep every step (an accelerated counterexample expands to millions of
+        // iterations): show the beginning and the end.
+        let config = RunConfig {
+            max_steps: run.step_count,
+            max_call_depth: u32::MAX,
+            record_trace: true,
+            deadline: None,
+        };
+        let (replayed, cut, omitted) = match Interpreter::new(program) {
+            Ok(interp) => interp.replay_windowed(&run.witness, &config, HEAD_STEPS, TAIL_STEPS),
+            Err(_) => (run.clone(), 0, 0),
+        };
+        for (i, st) in replayed.steps.iter().enumerate() {
+            if i == cut && omitted > 0 {
+                let span = b.last_span;
+                b.push(
+                    span,
+                    "",
+                    0,
+                    "omitted",
+                    format!("... {omitted} steps not shown ..."),
+                    None,
+                );
+            }
+            b.step(st);
+        }
+    } else {
+        let replayed;
+        let steps: &[Step] = if run.steps.is_empty() && run.step_count > 0 {
+            let config = RunConfig {
+                max_steps: run.step_count,
+                max_call_depth: u32::MAX,
+                record_trace: true,
+                deadline: None,
+            };
+            replayed = replay(program, &run.witness, &config);
+            &replayed.steps
+        } else {
+            &run.steps
+        };
+        for st in steps {
+            b.step(st);
+        }
     }
     if let Outcome::Returned { value } = &run.outcome {
         let f = program.function(program.entry);
@@ -502,7 +539,24 @@ impl Trace {
                 .max()
                 .unwrap_or(0);
             let w_v = self.inputs.iter().map(|i| i.value.len()).max().unwrap_or(0);
-            for i in &self.inputs {
+            // Thousands of inputs (deep counterexamples) do not help a reader: show both ends.
+            let n = self.inputs.len();
+            let shown = |k: usize| {
+                n <= 2 * INPUTS_SHOWN_EACH_END
+                    || k < INPUTS_SHOWN_EACH_END
+                    || k >= n - INPUTS_SHOWN_EACH_END
+            };
+            for (k, i) in self.inputs.iter().enumerate() {
+                if !shown(k) {
+                    if k == INPUTS_SHOWN_EACH_END {
+                        let _ = writeln!(
+                            out,
+                            "  ... {} more inputs (all in the JSON output) ...",
+                            n - 2 * INPUTS_SHOWN_EACH_END
+                        );
+                    }
+                    continue;
+                }
                 let at = if i.line == 0 {
                     String::new()
                 } else {
