@@ -66,7 +66,7 @@ pub struct VerifyOptions {
 impl Default for VerifyOptions {
     fn default() -> Self {
         VerifyOptions {
-            engine: Engine::Bmc,
+            engine: Engine::Qicc,
             unwind: None,
             max_unwind: None,
             all_violations: false,

@@ -203,7 +203,7 @@ fn benchmark_table() {
     let timeout = std::env::var("IMPULSE_TASK_TIMEOUT")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
+        .unwrap_or(10);
     let all = tasks();
     if all.is_empty() {
         eprintln!("skipped: no benchmark tasks");

@@ -1,0 +1,110 @@
+//! The default pipeline (`qicc verify`: Qicc with Impulse alongside, every FALSE replayed on
+//! the original program) on every task under `shared/benchmarks`: never a wrong verdict.
+//! Prints a table (verdict, expected, time); a task the front-end rejects is listed as such,
+//! never skipped silently.
+//!
+//! Minutes (up to `QICC_TASK_TIMEOUT` seconds per task, default 10), so `#[ignore]`d in a plain
+//! `cargo test`; the README's test command (and CI) passes `--include-ignored`.
+
+use qicc_driver::{load, verify, LoadOptions, Verdict, VerifyOptions};
+use qicc_engine::Budget;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn tasks(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "yml") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+#[ignore = "minutes: the README's test command runs it with --include-ignored"]
+fn default_engine_never_gives_a_wrong_verdict() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks");
+    assert!(root.is_dir(), "benchmarks missing at {}", root.display());
+    let secs: u64 = std::env::var("QICC_TASK_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let all = tasks(&root);
+    assert!(all.len() > 100, "too few tasks under {}", root.display());
+    let (mut wrong, mut solved, mut rejected) = (Vec::new(), 0, Vec::new());
+    println!(
+        "{:<64} {:>8} {:>8} {:>7}",
+        "task", "verdict", "expected", "ms"
+    );
+    for path in &all {
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let loaded = match load(
+            path,
+            &LoadOptions {
+                ub_checks: true,
+                ..Default::default()
+            },
+        ) {
+            Ok(l) => l,
+            Err(d) => {
+                println!("{name:<64} {:>8}  {d}", "rejected");
+                rejected.push(name);
+                continue;
+            }
+        };
+        let expected = loaded.task.as_ref().and_then(|t| t.expected_verdict);
+        let start = Instant::now();
+        let report = verify(
+            &loaded,
+            &VerifyOptions::default(),
+            &Budget::with_timeout(Duration::from_secs(secs)),
+        );
+        let ms = start.elapsed().as_millis();
+        let got = match report.verdict {
+            Verdict::True => Some(true),
+            Verdict::False => Some(false),
+            Verdict::Unknown => None,
+        };
+        let exp = expected.map_or("?".to_string(), |e| e.to_string());
+        println!("{name:<64} {:>8} {exp:>8} {ms:>7}", report.verdict.as_str());
+        if let (Some(g), Some(e)) = (got, expected) {
+            if g == e {
+                solved += 1;
+            } else {
+                wrong.push(format!("{name}: said {g}, expected {e}"));
+            }
+        }
+        if report.verdict == Verdict::False {
+            assert!(
+                report.violation.is_some(),
+                "{name}: FALSE without a replayed trace"
+            );
+        }
+    }
+    println!(
+        "\n{} tasks, {} rejected by the front-end, {solved} solved correctly, {} wrong",
+        all.len(),
+        rejected.len(),
+        wrong.len()
+    );
+    assert!(
+        rejected.len() <= 1,
+        "front-end rejections grew: {rejected:?}"
+    );
+    assert!(wrong.is_empty(), "WRONG VERDICTS:\n{}", wrong.join("\n"));
+}
