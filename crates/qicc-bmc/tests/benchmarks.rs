@@ -11,44 +11,17 @@ use common::*;
 use qicc_bmc::{verify, BmcOptions};
 use qicc_engine::Budget;
 use qicc_frontend::{lower_file, task::load_task, Options};
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-fn tasks(root: &Path) -> Vec<PathBuf> {
-    let mut seeds: Vec<PathBuf> = std::fs::read_dir(root.join("seeds"))
-        .expect("seeds directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yml"))
-        .collect();
-    seeds.sort();
-    let mut svcomp = Vec::new();
-    if let Ok(dirs) = std::fs::read_dir(root.join("sv-comp/c")) {
-        for d in dirs.filter_map(|e| e.ok().map(|e| e.path())) {
-            if let Ok(files) = std::fs::read_dir(&d) {
-                svcomp.extend(
-                    files
-                        .filter_map(|e| e.ok().map(|e| e.path()))
-                        .filter(|p| p.extension().is_some_and(|e| e == "yml")),
-                );
-            }
-        }
-    }
-    svcomp.sort();
-    seeds.extend(svcomp);
-    seeds
-}
 
 #[test]
 #[ignore = "minutes: run with --include-ignored (CI does)"]
 fn no_wrong_verdict_on_any_benchmark() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks");
-    assert!(root.is_dir(), "benchmarks missing at {}", root.display());
-    let root = root.canonicalize().unwrap_or(root);
+    let root = qicc_testkit::require_benchmarks_dir();
     let secs: u64 = std::env::var("QICC_BMC_TASK_TIMEOUT")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(10);
-    let all = tasks(&root);
+    let all = qicc_testkit::task_files(&root);
     assert!(!all.is_empty(), "no task files under {}", root.display());
     let mut wrong = Vec::new();
     let mut counts = std::collections::BTreeMap::<String, usize>::new();

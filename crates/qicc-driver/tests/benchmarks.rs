@@ -8,39 +8,17 @@
 
 use qicc_driver::{load, verify, LoadOptions, Verdict, VerifyOptions};
 use qicc_engine::Budget;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-fn tasks(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "yml") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 #[test]
 #[ignore = "minutes: the README's test command runs it with --include-ignored"]
 fn default_engine_never_gives_a_wrong_verdict() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks");
-    assert!(root.is_dir(), "benchmarks missing at {}", root.display());
+    let root = qicc_testkit::require_benchmarks_dir();
     let secs: u64 = std::env::var("QICC_TASK_TIMEOUT")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(10);
-    let all = tasks(&root);
+    let all = qicc_testkit::task_files(&root);
     assert!(all.len() > 100, "too few tasks under {}", root.display());
     let (mut wrong, mut solved, mut rejected) = (Vec::new(), 0, Vec::new());
     println!(

@@ -298,24 +298,13 @@ fn interprocedural(program: &Program) -> Vec<Vec<State>> {
                 }
                 incoming.extend((0..ng).map(|i| st[f.locals.len() + i]));
                 let old = entries[callee.index()].clone();
-                let joined = join_states(old.clone(), Some(incoming));
-                let new = match (&old, joined) {
-                    (Some(o), Some(j)) => {
-                        entry_updates[callee.index()] += 1;
-                        if entry_updates[callee.index()] > INTERPROC_WIDEN_DELAY {
-                            let th = &thresholds[callee.index()];
-                            Some(
-                                o.iter()
-                                    .zip(j)
-                                    .map(|(a, b)| widen_slot(*a, b, th))
-                                    .collect(),
-                            )
-                        } else {
-                            Some(j)
-                        }
-                    }
-                    (_, j) => j,
-                };
+                let new = accumulate(
+                    &old,
+                    Some(incoming),
+                    &mut entry_updates[callee.index()],
+                    INTERPROC_WIDEN_DELAY,
+                    &thresholds[callee.index()],
+                );
                 if new != old {
                     entries[callee.index()] = new;
                     changed = true;
@@ -383,23 +372,13 @@ fn analyze_function(
                 new = join_states(new, post_of(&states, f.edge(e)));
             }
             let old = &states[l.index()];
-            let new = match (old, new) {
-                (Some(o), Some(nw)) if widen_points.contains(&l) => {
-                    visits[l.index()] += 1;
-                    let joined = join_states(Some(o.clone()), Some(nw)).expect("both reachable");
-                    if visits[l.index()] > WIDEN_DELAY {
-                        Some(
-                            o.iter()
-                                .zip(joined)
-                                .map(|(a, b)| widen_slot(*a, b, thresholds))
-                                .collect(),
-                        )
-                    } else {
-                        Some(joined)
-                    }
+            let new = if widen_points.contains(&l) {
+                accumulate(old, new, &mut visits[l.index()], WIDEN_DELAY, thresholds)
+            } else {
+                match (old, new) {
+                    (Some(o), Some(nw)) => join_states(Some(o.clone()), Some(nw)),
+                    (_, nw) => nw.or_else(|| old.clone()),
                 }
-                (Some(o), Some(nw)) => join_states(Some(o.clone()), Some(nw)),
-                (_, nw) => nw.or_else(|| old.clone()),
             };
             if &new != old {
                 states[l.index()] = new;
@@ -457,6 +436,28 @@ fn thresholds(f: &Function) -> Vec<i128> {
         });
     }
     out.into_iter().collect()
+}
+
+/// Joins `new` into `old`; once `count` (incremented per join of two reachable states)
+/// exceeds `delay`, the join is widened with the thresholds.
+fn accumulate(old: &State, new: State, count: &mut u32, delay: u32, thresholds: &[i128]) -> State {
+    match (old, new) {
+        (Some(o), Some(n)) => {
+            *count += 1;
+            let joined = join_states(Some(o.clone()), Some(n)).expect("both reachable");
+            if *count > delay {
+                Some(
+                    o.iter()
+                        .zip(joined)
+                        .map(|(a, b)| widen_slot(*a, b, thresholds))
+                        .collect(),
+                )
+            } else {
+                Some(joined)
+            }
+        }
+        (o, n) => n.or_else(|| o.clone()),
+    }
 }
 
 fn widen_slot(old: Option<Val>, new: Option<Val>, thresholds: &[i128]) -> Option<Val> {

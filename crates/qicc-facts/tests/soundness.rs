@@ -6,7 +6,6 @@
 use qicc_facts::Facts;
 use qicc_interp::{run, Outcome, RandomOracle, RunConfig};
 use qicc_ir::{AssertKind, Assertion, Expr, FuncId, LocalId, Op, Program, Span, VarRef};
-use std::path::{Path, PathBuf};
 
 /// A copy of `p` where every reachable location checks its fact first. Returns the program and
 /// the id of the first added assertion (all later ids are fact checks too).
@@ -48,36 +47,9 @@ fn instrument(p: &Program, facts: &Facts) -> (Program, usize) {
     (out, first)
 }
 
-fn benchmark_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks");
-    let mut out = Vec::new();
-    for sub in ["seeds", "sv-comp/c"] {
-        let mut stack = vec![root.join(sub)];
-        while let Some(d) = stack.pop() {
-            let Ok(rd) = std::fs::read_dir(&d) else {
-                continue;
-            };
-            for e in rd.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if matches!(p.extension().and_then(|x| x.to_str()), Some("c" | "i")) {
-                    out.push(p);
-                }
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn facts_hold_in_random_runs_of_the_benchmarks() {
-    let files = benchmark_files();
-    if files.is_empty() {
-        eprintln!("SKIPPED: ../shared/benchmarks is not beside the repository");
-        return;
-    }
+    let files = qicc_testkit::files_with(&qicc_testkit::require_benchmarks_dir(), &["c", "i"]);
     let mut programs = 0;
     let mut runs = 0;
     let mut checks = 0usize;

@@ -1,12 +1,12 @@
-//! C in, verdict out, on the benchmark tasks under `/work/shared/benchmarks` (skipped when
-//! the directory is absent).
+//! C in, verdict out, on the benchmark tasks under `../shared/benchmarks` (the tests fail
+//! when the directory is absent).
 //!
 //! - The deep seed bugs are found and replay on the original program.
 //! - The safe seeds never become FALSE.
 //! - `benchmark_table` (ignored: minutes) runs every task that lowers, checks that no
 //!   expected-TRUE task becomes FALSE, and prints how many loops were accelerated per task
 //!   (the paper's Table 2): `cargo test -p qicc-impulse --release --test benchmarks --
-//!   --ignored --nocapture`. `IMPULSE_TASK_TIMEOUT=s` sets the time per task (default 20),
+//!   --ignored --nocapture`. `IMPULSE_TASK_TIMEOUT=s` sets the time per task (default 10),
 //!   `IMPULSE_BASELINE=1` adds the column "bmc@2": the same BMC at depth 2 without any
 //!   acceleration (the paper's "Impulse w/o acc.").
 
@@ -17,7 +17,10 @@ use qicc_ir::{DataModel, Program};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-const ROOT: &str = "/work/shared/benchmarks";
+/// `../shared/benchmarks` beside the repository (a missing directory fails the tests).
+fn root() -> PathBuf {
+    qicc_testkit::require_benchmarks_dir()
+}
 
 fn lower(path: &Path, dm: DataModel) -> Result<Program, String> {
     let opts = qicc_frontend::Options {
@@ -30,7 +33,7 @@ fn lower(path: &Path, dm: DataModel) -> Result<Program, String> {
 }
 
 fn seed(name: &str) -> Option<Program> {
-    let path = PathBuf::from(ROOT).join("seeds").join(format!("{name}.c"));
+    let path = root().join("seeds").join(format!("{name}.c"));
     if !path.exists() {
         eprintln!("skipped: {} is missing", path.display());
         return None;
@@ -87,7 +90,7 @@ fn deep_seed_bugs_are_found_under_lp64() {
         "array_fill_deep_10000",
         "x_stays_one_bug",
     ] {
-        let path = PathBuf::from(ROOT).join("seeds").join(format!("{name}.c"));
+        let path = root().join("seeds").join(format!("{name}.c"));
         if !path.exists() {
             continue;
         }
@@ -136,7 +139,7 @@ struct Task {
 
 fn tasks() -> Vec<Task> {
     let mut out = Vec::new();
-    let seeds = Path::new(ROOT).join("seeds");
+    let seeds = root().join("seeds");
     let mut ymls: Vec<PathBuf> = std::fs::read_dir(&seeds)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
@@ -166,7 +169,7 @@ fn tasks() -> Vec<Task> {
             data_model: dm,
         });
     }
-    let tsv = Path::new(ROOT).join("sv-comp/tasks.tsv");
+    let tsv = root().join("sv-comp/tasks.tsv");
     for line in std::fs::read_to_string(tsv)
         .unwrap_or_default()
         .lines()
@@ -181,7 +184,7 @@ fn tasks() -> Vec<Task> {
                 .trim_start_matches("c/")
                 .trim_end_matches(".yml")
                 .to_string(),
-            file: Path::new(ROOT).join("sv-comp").join(input),
+            file: root().join("sv-comp").join(input),
             expected: match verdict {
                 "true" => Some(true),
                 "false" => Some(false),

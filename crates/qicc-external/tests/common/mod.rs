@@ -14,32 +14,8 @@ pub fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `/work/shared/benchmarks`: the `shared` folder beside the repository.
-pub fn benchmarks_dir() -> Option<PathBuf> {
-    let d = crate_dir().join("../../../shared/benchmarks");
-    d.is_dir().then_some(d)
-}
-
-/// Every task file under `root`, sorted.
-pub fn task_files(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().and_then(|x| x.to_str()) == Some("yml") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+#[allow(unused_imports)]
+pub use qicc_testkit::{benchmarks_dir, task_files};
 
 /// A fresh scratch directory under the system temp dir.
 pub fn scratch_dir(tag: &str) -> PathBuf {
