@@ -57,7 +57,7 @@ pub struct VerifyArgs {
     /// Qicc: time limit in seconds of one run on a region (default: a share of --timeout).
     #[arg(long, value_name = "SECONDS")]
     pub region_timeout: Option<f64>,
-    /// Qicc: do not assume interval facts (from static analysis) at region heads.
+    /// Qicc: do not assume facts from static analysis (intervals, stack addresses) at region heads.
     #[arg(long)]
     pub no_facts: bool,
     /// Qicc: do not run Impulse alongside.

@@ -17,8 +17,12 @@
 //! in every context). Memory is not tracked. Loops are handled by widening (with thresholds)
 //! at the targets of retreating edges, then a few narrowing rounds; recursion by widening the
 //! entry states and summaries after a few rounds.
+//!
+//! [`stack`] adds facts about the addresses of stack objects (live, distinct), which the
+//! intervals cannot express.
 
 pub mod domain;
+pub mod stack;
 pub mod transfer;
 
 use domain::Val;

@@ -1,15 +1,16 @@
-//! The facts must hold in every execution. Each benchmark program that lowers is instrumented
-//! so that reaching a location whose fact is false takes a new `error` edge; random runs of
-//! the interpreter must never take one. A single hit is a soundness bug: facts are assumed in
-//! region proofs.
+//! The facts (intervals and stack addresses) must hold in every execution. Each benchmark
+//! program that lowers is instrumented so that reaching a location whose fact is false takes a
+//! new `error` edge; random runs of the interpreter must never take one. A single hit is a
+//! soundness bug: facts are assumed in region proofs.
 
+use qicc_facts::stack::stack_condition;
 use qicc_facts::Facts;
 use qicc_interp::{run, Outcome, RandomOracle, RunConfig};
 use qicc_ir::{AssertKind, Assertion, Expr, FuncId, LocalId, Op, Program, Span, VarRef};
 
 /// A copy of `p` where every reachable location checks its fact first. Returns the program and
 /// the id of the first added assertion (all later ids are fact checks too).
-fn instrument(p: &Program, facts: &Facts) -> (Program, usize) {
+fn instrument(p: &Program, facts: &Facts, stack_checks: &mut usize) -> (Program, usize) {
     let mut out = p.clone();
     let first = out.assertions.len();
     for fid in p.function_ids() {
@@ -22,8 +23,13 @@ fn instrument(p: &Program, facts: &Facts) -> (Program, usize) {
             if f.is_final(l) || !facts.is_reachable(fid, l) {
                 continue;
             }
-            let Some(cond) = facts.condition(p, fid, l, &vars) else {
-                continue;
+            let intervals = facts.condition(p, fid, l, &vars);
+            let stack = stack_condition(p, fid, l, &vars);
+            *stack_checks += usize::from(stack.is_some());
+            let cond = match (intervals, stack) {
+                (Some(a), Some(b)) => Expr::binary(qicc_ir::BinOp::And, a, b),
+                (Some(c), None) | (None, Some(c)) => c,
+                (None, None) => continue,
             };
             let k = out.add_assertion(Assertion {
                 kind: AssertKind::ReachError,
@@ -53,6 +59,7 @@ fn facts_hold_in_random_runs_of_the_benchmarks() {
     let mut programs = 0;
     let mut runs = 0;
     let mut checks = 0usize;
+    let mut stack_checks = 0usize;
     let mut violations = Vec::new();
     for file in &files {
         let opts = qicc_frontend::Options {
@@ -64,7 +71,7 @@ fn facts_hold_in_random_runs_of_the_benchmarks() {
         };
         let p = lowered.program;
         let facts = Facts::analyze(&p);
-        let (inst, first) = instrument(&p, &facts);
+        let (inst, first) = instrument(&p, &facts, &mut stack_checks);
         checks += inst.assertions.len() - first;
         programs += 1;
         for seed in 0..6u64 {
@@ -85,7 +92,11 @@ fn facts_hold_in_random_runs_of_the_benchmarks() {
             }
         }
     }
-    eprintln!("facts soundness: {programs} programs, {checks} fact checks, {runs} random runs");
+    eprintln!(
+        "facts soundness: {programs} programs, {checks} fact checks ({stack_checks} with stack \
+         facts), {runs} random runs"
+    );
+    assert!(stack_checks > 0, "no stack fact was checked");
     assert!(
         programs > 50,
         "too few benchmark programs lowered ({programs})"

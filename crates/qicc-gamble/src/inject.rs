@@ -6,12 +6,14 @@
 //! interval facts that hold at the head in *every* execution of the original program, so
 //! assuming them right after the havocs removes only entry states no execution has: every
 //! suffix that Theorem 1 maps a violation to still starts in a state the extraction allows, and
-//! a proof in the narrowed region is still a proof for the program.
+//! a proof in the narrowed region is still a proof for the program. The same holds for the
+//! stack facts of [`qicc_facts::stack`] (addresses of the function's stack objects: live and
+//! distinct), which a region head past the prologue also has in every execution.
 
 use qicc_analysis::extract::Extracted;
 use qicc_analysis::rnt::{NodeKind, RntNode};
 use qicc_facts::Facts;
-use qicc_ir::{Expr, GlobalId, HavocKind, LocalId, Op, Program, VarRef};
+use qicc_ir::{BinOp, Expr, GlobalId, HavocKind, LocalId, Op, Program, VarRef};
 
 /// Assumes the facts of the region's head after the entry havocs of `ex`. Returns the facts as
 /// text (for reports), or `None` when there was nothing to add.
@@ -32,8 +34,14 @@ pub fn inject_facts(
                 .filter_map(|n| f.find_local(n))
                 .map(VarRef::Local)
                 .collect();
+            let stack =
+                qicc_facts::stack::stack_condition(original, region.func, region.head, &vars);
             vars.extend(globals);
-            let cond = facts.condition(original, region.func, region.head, &vars)?;
+            let intervals = facts.condition(original, region.func, region.head, &vars);
+            let cond = match (intervals, stack) {
+                (Some(a), Some(b)) => Expr::binary(BinOp::And, a, b),
+                (a, b) => a.or(b)?,
+            };
             let text = qicc_ir::expr_str(original, Some(f), &cond);
             (cond, text)
         }

@@ -232,10 +232,12 @@ const KERNELS: &[Kernel] = &[
             "b = __VERIFIER_nondet_ushort();",
             "p = (unsigned int)a * b;",
         ],
-        assertion: "p <= 4294836225u && (a == 0 || p / a == b)",
+        // No `p / a == b`: a 32-bit division of a product takes Z3 minutes even in the
+        // baseline, so such a kernel would measure the solver, not the loop structure.
+        assertion: "p <= 4294836225u && (a == 0 || p >= b)",
         unsafe_fact: None,
         // Only a = b = 65535 reaches 65535 * 65535 = 4294836225.
-        unsafe_assertion: "p < 4294836225u && (a == 0 || p / a == b)",
+        unsafe_assertion: "p < 4294836225u && (a == 0 || p >= b)",
         witness: &[65535, 65535],
     },
     Kernel {
