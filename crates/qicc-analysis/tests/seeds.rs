@@ -6,10 +6,8 @@ use qicc_frontend::{lower_file, Options};
 use qicc_ir::{verify_program, DataModel, Program};
 use std::path::Path;
 
-const SEEDS: &str = "../../../shared/benchmarks/seeds";
-
 fn lower(name: &str) -> Program {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SEEDS).join(name);
+    let path = qicc_testkit::require_seed(name.trim_end_matches(".c"));
     let opts = Options {
         data_model: DataModel::Ilp32,
         ..Default::default()

@@ -581,8 +581,7 @@ fn @main() !0:1:1 {
 /// so the suffix starts at the head after 999 of them.
 #[test]
 fn suffix_of_a_deep_violation_in_c() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/benchmarks/seeds/x_stays_one_bug.c");
+    let path = qicc_testkit::require_seed("x_stays_one_bug");
     let opts = qicc_frontend::Options {
         data_model: qicc_ir::DataModel::Ilp32,
         ..Default::default()

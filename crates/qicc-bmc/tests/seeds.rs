@@ -10,13 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 fn seeds_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/seeds");
-    assert!(
-        dir.is_dir(),
-        "the seed benchmarks are missing: expected {} (shared/ beside the repository)",
-        dir.display()
-    );
-    dir
+    qicc_testkit::require_benchmarks_dir().join("seeds")
 }
 
 /// Lowers the task and verifies it within `secs`; the result and the task's expectation.

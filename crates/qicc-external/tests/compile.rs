@@ -11,10 +11,7 @@ use std::sync::Mutex;
 
 #[test]
 fn every_extracted_benchmark_node_compiles_without_warnings() {
-    let Some(bench) = benchmarks_dir() else {
-        eprintln!("benchmarks not found: skipped");
-        return;
-    };
+    let bench = require_benchmarks_dir();
     let mut programs = Vec::new();
     let mut not_lowered = Vec::new();
     for sub in ["seeds", "sv-comp/c"] {

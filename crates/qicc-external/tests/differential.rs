@@ -297,10 +297,7 @@ fn built_programs_run_like_the_interpreter() {
 
 #[test]
 fn benchmark_nodes_run_like_the_interpreter() {
-    let Some(bench) = benchmarks_dir() else {
-        eprintln!("benchmarks not found: skipped");
-        return;
-    };
+    let bench = require_benchmarks_dir();
     let mut jobs = Vec::new();
     for (sub, seeds) in [("seeds", 0..12u64), ("sv-comp/c", 0..4u64)] {
         let (programs, _) = lower_tasks(&bench.join(sub));

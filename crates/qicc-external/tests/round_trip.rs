@@ -192,10 +192,7 @@ fn built_programs_keep_their_verdicts() {
 
 #[test]
 fn seed_regions_keep_their_verdicts() {
-    let Some(bench) = benchmarks_dir() else {
-        eprintln!("benchmarks not found: skipped");
-        return;
-    };
+    let bench = require_benchmarks_dir();
     let (programs, _) = lower_tasks(&bench.join("seeds"));
     let mut jobs = Vec::new();
     for l in programs {

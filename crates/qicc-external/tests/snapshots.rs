@@ -7,12 +7,8 @@ use qicc_ir::DataModel;
 
 #[test]
 fn x_stays_one_region() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/benchmarks/seeds/x_stays_one.c");
-    let Ok(source) = std::fs::read_to_string(&path) else {
-        eprintln!("{} not found: skipped", path.display());
-        return;
-    };
+    let path = qicc_testkit::require_seed("x_stays_one");
+    let source = std::fs::read_to_string(&path).expect("read the seed");
     let opts = qicc_frontend::Options {
         data_model: DataModel::Ilp32,
         ..Default::default()

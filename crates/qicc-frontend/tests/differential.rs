@@ -96,12 +96,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 
 #[test]
 fn benchmarks_agree_with_gcc() {
-    let Some(root) = benchmarks_dir() else {
-        eprintln!(
-            "!!! benchmarks not found beside the repository: differential benchmark test SKIPPED"
-        );
-        return;
-    };
+    let root = require_benchmarks_dir();
     let mut programs = 0;
     let mut total = 0;
     let mut skipped: BTreeMap<Skip, u32> = BTreeMap::new();

@@ -43,10 +43,7 @@ fn probe(name: &str, text: &str, preprocessed: bool) -> Option<String> {
 }
 
 fn preprocessed_benchmarks() -> Vec<(String, String)> {
-    let Some(root) = benchmarks_dir() else {
-        eprintln!("!!! benchmarks not found: fuzzing only random bytes !!!");
-        return Vec::new();
-    };
+    let root = require_benchmarks_dir();
     let mut out = Vec::new();
     for t in task_files(&root) {
         let Ok(task) = qicc_frontend::task::load_task(&t) else {

@@ -32,13 +32,9 @@ fn lower(path: &Path, dm: DataModel) -> Result<Program, String> {
         .map_err(|d| format!("{d:?}"))
 }
 
-fn seed(name: &str) -> Option<Program> {
-    let path = root().join("seeds").join(format!("{name}.c"));
-    if !path.exists() {
-        eprintln!("skipped: {} is missing", path.display());
-        return None;
-    }
-    Some(lower(&path, DataModel::Ilp32).unwrap_or_else(|e| panic!("{name} lowers: {e}")))
+fn seed(name: &str) -> Program {
+    let path = qicc_testkit::require_seed(name);
+    lower(&path, DataModel::Ilp32).unwrap_or_else(|e| panic!("{name} lowers: {e}"))
 }
 
 /// The violation of `r`, checked again: its witness replays on `p` to a property assertion.
@@ -67,7 +63,7 @@ fn deep_seed_bugs_are_found_and_replayed() {
         "array_fill_deep_10000",
         "x_stays_one_bug",
     ] {
-        let Some(p) = seed(name) else { continue };
+        let p = seed(name);
         let r = verify(
             &p,
             &ImpulseOptions::default(),
@@ -119,7 +115,7 @@ fn safe_seeds_are_never_false() {
         "two_sum_fixed_10",
         "factorial_sum",
     ] {
-        let Some(p) = seed(name) else { continue };
+        let p = seed(name);
         let r = verify(
             &p,
             &ImpulseOptions::default(),

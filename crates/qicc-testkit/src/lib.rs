@@ -53,8 +53,11 @@ pub fn task_files(root: &Path) -> Vec<PathBuf> {
     files_with(root, &["yml"])
 }
 
-/// A seed program (`seeds/<name>.c`), if the benchmarks are there.
-pub fn seed(name: &str) -> Option<PathBuf> {
-    let p = benchmarks_dir()?.join("seeds").join(format!("{name}.c"));
-    p.is_file().then_some(p)
+/// A seed program (`seeds/<name>.c`), or a panic that names the missing file.
+pub fn require_seed(name: &str) -> PathBuf {
+    let p = require_benchmarks_dir()
+        .join("seeds")
+        .join(format!("{name}.c"));
+    assert!(p.is_file(), "the seed {} is missing", p.display());
+    p
 }

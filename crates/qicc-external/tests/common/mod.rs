@@ -15,7 +15,7 @@ pub fn crate_dir() -> PathBuf {
 }
 
 #[allow(unused_imports)]
-pub use qicc_testkit::{benchmarks_dir, task_files};
+pub use qicc_testkit::{require_benchmarks_dir, task_files};
 
 /// A fresh scratch directory under the system temp dir.
 pub fn scratch_dir(tag: &str) -> PathBuf {
