@@ -90,10 +90,13 @@ use std::time::{Duration, Instant};
 const RETRY_CAPS: [u64; 6] = [1 << 4, 1 << 8, 1 << 12, 1 << 16, 1 << 20, 1 << 24];
 
 fn add_ms(stats: &mut Vec<(String, serde_json::Value)>, key: &str, since: Instant) {
-    let ms = since.elapsed().as_millis() as u64;
+    add_to(stats, key, since.elapsed().as_millis() as u64);
+}
+
+fn add_to(stats: &mut Vec<(String, serde_json::Value)>, key: &str, n: u64) {
     match stats.iter_mut().find(|(k, _)| k == key) {
-        Some((_, v)) => *v = json!(v.as_u64().unwrap_or(0) + ms),
-        None => stats.push((key.to_string(), json!(ms))),
+        Some((_, v)) => *v = json!(v.as_u64().unwrap_or(0) + n),
+        None => stats.push((key.to_string(), json!(n))),
     }
 }
 
@@ -264,6 +267,14 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
         let t = Instant::now();
         let r = qicc_bmc::verify(p, &bmc_opts, budget);
         add_ms(stats, "bmc ms", t);
+        // The BMC's solver time, as the other engines report it (the instrumentation's own
+        // checks, path selection and closed-form proofs, are inside "instrumentation ms").
+        let solver_ms = r.stats.iter().find(|(k, _)| k == "solver_time_ms");
+        add_to(
+            stats,
+            "solver_time_ms",
+            solver_ms.and_then(|(_, v)| v.as_u64()).unwrap_or(0),
+        );
         r
     };
     let r = bmc(&instr.program, &mut stats);
