@@ -19,13 +19,16 @@ use crate::memory::MemModel;
 use crate::replay::{extract_plan, replay};
 use crate::symex::{self, Bounds, CutReason, Encoding};
 use crate::BmcOptions;
-use qicc_engine::{AssertionStatus, Budget, EngineResult};
+use qicc_engine::{AssertionStatus, Budget, EngineResult, StopReason};
 use qicc_interp::{RunConfig, Witness};
 use qicc_ir::{AssertionId, FuncId, Op, Program};
-use qicc_smt::{CheckResult, InterruptHandle, Solver, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_smt::{
+    catch_stop, CheckResult, InterruptHandle, Solver, TermId, TermStore, Z3Mode, Z3Solver,
+};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The default deepening schedule: 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers of two and
@@ -88,6 +91,7 @@ impl<'a> Engine<'a> {
         opts: &'a BmcOptions,
         budget: &'a Budget,
         slot: &Mutex<Option<InterruptHandle>>,
+        stop: Arc<AtomicBool>,
     ) -> Result<Engine<'a>, String> {
         if let Err(errs) = qicc_ir::verify_program(p) {
             let first: Vec<&str> = errs.iter().take(3).map(String::as_str).collect();
@@ -115,6 +119,7 @@ impl<'a> Engine<'a> {
             HashMap::new()
         };
         let mut s = TermStore::new();
+        s.set_stop_flag(Some(stop));
         let mm = MemModel::new(p, &mut s).map_err(|e| e.to_string())?;
         let solver = Z3Solver::new(Z3Mode::FreshPerCheck);
         if let Ok(mut g) = slot.lock() {
@@ -176,7 +181,10 @@ impl<'a> Engine<'a> {
             }
             loops.extend(self.loop_overrides.iter().map(|(a, b)| (*a, *b)));
             let b = Bounds { default: k, loops };
-            let enc = match symex::run(self.p, &mut self.s, &self.info, &self.mm, &b, self.budget) {
+            let symex = catch_stop(|| {
+                symex::run(self.p, &mut self.s, &self.info, &self.mm, &b, self.budget)
+            });
+            let enc = match symex.unwrap_or_else(|_| Err(BmcError::Stopped(self.stop_reason()))) {
                 Ok(enc) => enc,
                 Err(BmcError::Stopped(r)) => {
                     let why = format!("{} during symbolic execution", r.describe());
@@ -191,13 +199,15 @@ impl<'a> Engine<'a> {
                 enc.steps,
                 self.s.len()
             ));
-            if let Err(why) = self.find_violations(&enc, k) {
+            let found = catch_stop(|| self.find_violations(&enc, k));
+            if let Err(why) = found.unwrap_or_else(|_| Err(self.stop_reason().describe().into())) {
                 return self.stopped(why, k, &last_reason);
             }
             if !self.violations.is_empty() && !self.opts.all_violations {
                 return self.result(None);
             }
-            match self.incompleteness(&enc, k) {
+            let open = catch_stop(|| self.incompleteness(&enc, k));
+            match open.unwrap_or_else(|_| Err(self.stop_reason().describe().into())) {
                 Err(why) => return self.stopped(why, k, &last_reason),
                 Ok(None) => return self.complete(&enc, k),
                 Ok(Some(why)) => last_reason = why,
@@ -214,6 +224,11 @@ impl<'a> Engine<'a> {
 
     /// The answer when bound `k` could not be finished: why, and what the previous bound
     /// left open.
+    /// Why the term store was stopped (its flag is set only once the budget is exhausted).
+    fn stop_reason(&self) -> StopReason {
+        self.budget.exhausted().unwrap_or(StopReason::Timeout)
+    }
+
     fn stopped(self, why: String, k: u32, last_reason: &str) -> EngineResult {
         let reason = if self.budget.exhausted().is_some() || why.starts_with("solver") {
             if last_reason.is_empty() {

@@ -48,12 +48,12 @@ mod state;
 mod symex;
 mod trace;
 
-use qicc_engine::{Budget, EngineResult};
+use qicc_engine::{Budget, EngineResult, StopReason};
 use qicc_ir::Program;
-use qicc_smt::InterruptHandle;
+use qicc_smt::{catch_stop, InterruptHandle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The deepening cap when none is given.
@@ -119,11 +119,14 @@ impl std::fmt::Debug for BmcOptions {
 /// Bounded model checking of `program` (see the crate docs for what each answer means).
 pub fn verify(program: &Program, opts: &BmcOptions, budget: &Budget) -> EngineResult {
     let slot: Mutex<Option<InterruptHandle>> = Mutex::new(None);
+    // Stops term construction (a single read through deeply merged memory can take seconds).
+    let stop = Arc::new(AtomicBool::new(false));
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let watcher = scope.spawn(|| {
             while !done.load(Ordering::SeqCst) {
                 if budget.exhausted().is_some() {
+                    stop.store(true, Ordering::Relaxed);
                     // Repeated on purpose: an interrupt that lands between two checks is
                     // seen by the next one (InterruptHandle docs).
                     if let Ok(g) = slot.lock() {
@@ -139,10 +142,19 @@ pub fn verify(program: &Program, opts: &BmcOptions, budget: &Budget) -> EngineRe
             .name("qicc-bmc".into())
             .stack_size(WORKER_STACK)
             .spawn_scoped(scope, || {
-                let r = match engine::Engine::new(program, opts, budget, &slot) {
-                    Ok(e) => e.run(),
-                    Err(why) => engine::error_result(program, why),
+                let stopped = |_| {
+                    let why = budget.exhausted().unwrap_or(StopReason::Timeout);
+                    engine::error_result(program, why.describe().to_string())
                 };
+                // Catches a stop in term construction outside the stages `run` guards itself
+                // (the initial memory, a final proof).
+                let r = catch_stop(|| {
+                    match engine::Engine::new(program, opts, budget, &slot, stop.clone()) {
+                        Ok(e) => e.run(),
+                        Err(why) => engine::error_result(program, why),
+                    }
+                })
+                .unwrap_or_else(stopped);
                 if let Ok(mut g) = slot.lock() {
                     *g = None;
                 }

@@ -9,6 +9,33 @@
 use crate::term::{Node, Sort, TermId};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// New terms between two looks at the stop flag (a look is one atomic load).
+const STOP_POLL_PERIOD: u32 = 1024;
+
+/// Raised by unwinding out of term construction once the store's stop flag is set (see
+/// [`TermStore::set_stop_flag`]); [`catch_stop`] turns it back into a value. One `select`
+/// through deeply merged memory can build millions of terms, so budget checks between
+/// symbolic-execution steps alone would let a deadline pass by seconds. This is the
+/// cancellation pattern of rust-analyzer's `Cancelled`: unwinding without the panic hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped;
+
+/// Runs `f`; `Err(Stopped)` if a store it built terms in was stopped meanwhile. Any other
+/// panic goes on unwinding. The store stays consistent: the flag is only looked at before a
+/// new term is added, and caches are filled only with finished results.
+pub fn catch_stop<R>(f: impl FnOnce() -> R) -> Result<R, Stopped> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => Ok(r),
+        Err(payload) => match payload.downcast::<Stopped>() {
+            Ok(_) => Err(Stopped),
+            Err(other) => resume_unwind(other),
+        },
+    }
+}
 
 /// A small, fast, non-cryptographic hasher (the rustc "Fx" hash): term nodes are a few
 /// integers, and SipHash would dominate symbolic execution time.
@@ -93,6 +120,9 @@ pub struct TermStore {
     pub(crate) select_cache: FxMap<(TermId, TermId), TermId>,
     tt: TermId,
     ff: TermId,
+    stop: Option<Arc<AtomicBool>>,
+    /// New terms since the stop flag was last looked at.
+    since_poll: u32,
 }
 
 impl Default for TermStore {
@@ -115,10 +145,18 @@ impl TermStore {
             select_cache: FxMap::default(),
             tt: TermId(0),
             ff: TermId(0),
+            stop: None,
+            since_poll: 0,
         };
         s.tt = s.intern(Node::BoolConst(true), Sort::Bool);
         s.ff = s.intern(Node::BoolConst(false), Sort::Bool);
         s
+    }
+
+    /// From now on, adding a term while `flag` is set unwinds with [`Stopped`] (to be caught
+    /// by [`catch_stop`]); `None` turns this off.
+    pub fn set_stop_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop = flag;
     }
 
     /// Number of distinct terms stored.
@@ -155,6 +193,7 @@ impl TermStore {
         if let Some(&id) = self.index.get(&node) {
             return id;
         }
+        self.poll_stop();
         let free = match node {
             Node::Bound { index, .. } => Free::One(index),
             Node::Lambda { var, body } => match (self.node(var), self.free_vars(body)) {
@@ -173,6 +212,19 @@ impl TermStore {
         self.free.push(free);
         self.index.insert(node, id);
         id
+    }
+
+    /// Unwinds with [`Stopped`] if the stop flag is set (looked at every
+    /// [`STOP_POLL_PERIOD`] new terms). Runs before `intern` changes anything.
+    fn poll_stop(&mut self) {
+        self.since_poll += 1;
+        if self.since_poll < STOP_POLL_PERIOD {
+            return;
+        }
+        self.since_poll = 0;
+        if self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            resume_unwind(Box::new(Stopped));
+        }
     }
 
     pub fn tt(&self) -> TermId {
