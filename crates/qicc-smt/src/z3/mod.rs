@@ -121,6 +121,13 @@ impl Z3Solver {
                 .map(|t| t.as_millis().clamp(1, u32::MAX as u128 - 1) as u32)
                 .unwrap_or(u32::MAX);
             Z3_params_set_uint(self.ctx, p, sym, ms);
+            // Z3 installs its own SIGINT handler around each check by default, which takes
+            // Ctrl-C away from the process: the check would stop, but the caller's cancel
+            // flag would never be set and the next check would run on. Stopping a check is
+            // the interrupt hook's job.
+            let key = CString::new("ctrl_c").expect("no NUL");
+            let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
+            Z3_params_set_bool(self.ctx, p, sym, false);
             Z3_solver_set_params(self.ctx, s, p);
             Z3_params_dec_ref(self.ctx, p);
             s
