@@ -568,6 +568,7 @@ impl<'a> Engine<'a> {
             .collect();
         let violation = self.violations.into_iter().next();
         let reason = if violation.is_some() { None } else { reason };
+        self.solver.drop_in_background();
         let stats = vec![
             ("bound".to_string(), serde_json::json!(self.stats.bound)),
             (

@@ -395,6 +395,29 @@ impl Solver for Z3Solver {
     }
 }
 
+/// A solver on its way to being dropped on another thread.
+struct Retired {
+    _solver: Z3Solver,
+}
+// SAFETY: the solver is moved whole, so nothing else refers to its context afterwards but
+// the interrupt hook, which `Drop` removes under the handle's lock before freeing anything.
+// Z3 contexts are not tied to the thread that made them; they only must not be used by two
+// threads at once.
+unsafe impl Send for Retired {}
+
+impl Z3Solver {
+    /// Drops the solver on a thread of its own. Freeing a context that bit-blasted a large
+    /// query takes seconds; an engine that must answer by a deadline hands that work off.
+    pub fn drop_in_background(self) {
+        let retired = Retired { _solver: self };
+        // If no thread can be started, `spawn` drops the closure, and the solver with it,
+        // right here (only slower).
+        let _ = std::thread::Builder::new()
+            .name("qicc-z3-drop".into())
+            .spawn(move || drop(retired));
+    }
+}
+
 impl Drop for Z3Solver {
     fn drop(&mut self) {
         // Order matters (module docs): hook first, then references, then the context.
