@@ -5,7 +5,7 @@ use crate::{EXIT_FALSE, EXIT_TRUE, EXIT_UNKNOWN};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use qicc_driver::{abandoned_report, verify, Engine, Report, Verdict, VerifyOptions};
-use qicc_engine::Budget;
+use qicc_engine::{memory, Budget, StopReason};
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,6 +48,11 @@ pub struct VerifyArgs {
     /// Wall-clock limit in seconds; when reached the answer is UNKNOWN (timeout).
     #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
     pub timeout: f64,
+    /// Memory limit in MiB (resident memory of qicc with its in-process solver); when
+    /// reached the answer is UNKNOWN (memory limit reached). 0: no limit. Default: half the
+    /// machine's physical memory.
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit: Option<u64>,
     /// Report every violated assertion, not only the first.
     #[arg(long)]
     pub all_violations: bool,
@@ -161,6 +166,12 @@ pub fn run(args: VerifyArgs) -> u8 {
         impulse: !args.no_impulse,
         progress,
     };
+    let memory_limit = match args.memory_limit {
+        Some(0) => None,
+        Some(mib) => Some(mib),
+        None => memory::physical_mib().map(|m| m / 2),
+    };
+    let _watch = memory_limit.map(|mib| memory::MemoryWatch::start(mib, budget.cancel.clone()));
     let report = verify_with_deadline(loaded, opts, &budget);
     if let Some(b) = bar {
         b.finish_and_clear();
@@ -222,7 +233,11 @@ fn verify_with_deadline(
             cancelled_at = Some(now);
         }
         if cancelled_at.is_some_and(|t| now >= t + GRACE) {
-            return abandoned_report(&loaded, &opts, "interrupted", start);
+            let why = match budget.cancel.reason() {
+                Some(StopReason::MemoryLimit) => "memory limit reached",
+                _ => "interrupted",
+            };
+            return abandoned_report(&loaded, &opts, why, start);
         }
         if budget.deadline.is_some_and(|d| now >= d + GRACE) {
             return abandoned_report(&loaded, &opts, "time limit reached", start);

@@ -1,8 +1,9 @@
 //! Ctrl-C: the first SIGINT stops the search and qicc answers UNKNOWN ("cancelled", exit 5)
 //! at once, also while Z3 is inside a check (Z3 must not take the signal for itself).
 //!
-//! The program asks the solver to factor the prime 2^61 - 1, which takes far longer than
-//! this test waits; the signal is sent while that check runs.
+//! The program (shared with the regression case `memory_limit_unknown`) asks the solver to
+//! factor the prime 2^61 - 1, which takes far longer than this test waits; the signal is sent
+//! while that check runs.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -14,7 +15,10 @@ const BEFORE_SIGNAL: Duration = Duration::from_secs(2);
 const ANSWER_WITHIN: Duration = Duration::from_secs(20);
 
 fn interrupted_run(engine: &str) {
-    let prog = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/factor_prime.c");
+    let prog = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/regression/memory_limit_unknown/main.c"
+    );
     let mut child = Command::new(env!("CARGO_BIN_EXE_qicc"))
         .args(["verify", "--engine", engine, "--timeout", "600", prog])
         .stdout(Stdio::piped())

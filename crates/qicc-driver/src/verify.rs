@@ -207,13 +207,6 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
     }
 }
 
-/// Peak resident set size of this process in KiB (Linux), for the report's figures.
-pub fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report {
     let start = Instant::now();
     let run = run_engine(&loaded.program, opts, budget);
@@ -391,7 +384,7 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
     for (k, v) in result.stats.into_iter().chain(extra) {
         stats.insert(k, v);
     }
-    if let Some(rss) = peak_rss_kib() {
+    if let Some(rss) = qicc_engine::memory::peak_rss_kib() {
         stats.insert("peak_rss_kib".into(), rss.into());
     }
     Report {

@@ -10,17 +10,20 @@
 use qicc_interp::Witness;
 use qicc_ir::AssertionId;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+pub mod memory;
 
 /// A cancellation flag shared between a caller and the engines it runs (Ctrl-C, a sibling
 /// that already answered, a result that is no longer needed). A child token reads as
 /// cancelled when it or any of its ancestors is.
 #[derive(Clone, Debug)]
 pub struct CancelToken {
-    /// This token's own flag first, then its ancestors' flags.
-    flags: Vec<Arc<AtomicBool>>,
+    /// This token's own flag first, then its ancestors' flags: 0 while not cancelled, else
+    /// the [`StopReason`] code of the first cancellation.
+    flags: Vec<Arc<AtomicU8>>,
 }
 
 impl Default for CancelToken {
@@ -31,22 +34,34 @@ impl Default for CancelToken {
 
 impl CancelToken {
     pub fn new() -> CancelToken {
-        CancelToken { flags: vec![Arc::new(AtomicBool::new(false))] }
+        CancelToken { flags: vec![Arc::new(AtomicU8::new(0))] }
     }
 
     /// A token cancelled by its own `cancel` or by this one's.
     pub fn child(&self) -> CancelToken {
-        let mut flags = vec![Arc::new(AtomicBool::new(false))];
+        let mut flags = vec![Arc::new(AtomicU8::new(0))];
         flags.extend(self.flags.iter().cloned());
         CancelToken { flags }
     }
 
     pub fn cancel(&self) {
-        self.flags[0].store(true, Ordering::SeqCst)
+        self.cancel_for(StopReason::Cancelled)
+    }
+
+    /// Cancels, saying why; a token already cancelled keeps its first reason.
+    pub fn cancel_for(&self, why: StopReason) {
+        let _ = self.flags[0].compare_exchange(0, why.code(), Ordering::SeqCst, Ordering::SeqCst);
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.flags.iter().any(|f| f.load(Ordering::SeqCst))
+        self.reason().is_some()
+    }
+
+    /// Why this token reads as cancelled (its own reason first, then its ancestors').
+    pub fn reason(&self) -> Option<StopReason> {
+        self.flags
+            .iter()
+            .find_map(|f| StopReason::from_code(f.load(Ordering::SeqCst)))
     }
 }
 
@@ -73,8 +88,8 @@ impl Budget {
 
     /// Why the engine must stop now, if it must.
     pub fn exhausted(&self) -> Option<StopReason> {
-        if self.cancel.is_cancelled() {
-            Some(StopReason::Cancelled)
+        if let Some(why) = self.cancel.reason() {
+            Some(why)
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(StopReason::Timeout)
         } else {
@@ -97,6 +112,8 @@ impl Budget {
 pub enum StopReason {
     Timeout,
     Cancelled,
+    /// The process grew past its memory limit ([`memory::MemoryWatch`]).
+    MemoryLimit,
 }
 
 impl StopReason {
@@ -104,6 +121,25 @@ impl StopReason {
         match self {
             StopReason::Timeout => "time limit reached",
             StopReason::Cancelled => "cancelled",
+            StopReason::MemoryLimit => "memory limit reached",
+        }
+    }
+
+    /// The non-zero code kept in a [`CancelToken`]'s flag.
+    fn code(self) -> u8 {
+        match self {
+            StopReason::Timeout => 1,
+            StopReason::Cancelled => 2,
+            StopReason::MemoryLimit => 3,
+        }
+    }
+
+    fn from_code(code: u8) -> Option<StopReason> {
+        match code {
+            1 => Some(StopReason::Timeout),
+            2 => Some(StopReason::Cancelled),
+            3 => Some(StopReason::MemoryLimit),
+            _ => None,
         }
     }
 }
@@ -130,4 +166,26 @@ pub struct EngineResult {
     pub reason: Option<String>,
     /// Engine-specific figures (bound reached, solver time, ...) for the report.
     pub stats: Vec<(String, serde_json::Value)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_reason_sticks_and_children_see_their_ancestors() {
+        let root = CancelToken::new();
+        let child = root.child();
+        assert_eq!(child.reason(), None);
+        root.cancel_for(StopReason::MemoryLimit);
+        root.cancel();
+        assert_eq!(root.reason(), Some(StopReason::MemoryLimit));
+        assert_eq!(child.reason(), Some(StopReason::MemoryLimit));
+        let budget = Budget { deadline: None, cancel: child };
+        assert_eq!(budget.exhausted(), Some(StopReason::MemoryLimit));
+        // Cancelling a child leaves its parent alone.
+        let other = CancelToken::new();
+        other.child().cancel();
+        assert!(!other.is_cancelled());
+    }
 }

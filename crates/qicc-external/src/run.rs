@@ -100,6 +100,9 @@ fn run_tool(
     match out.stopped {
         Some(StopReason::Timeout) => return Ok(Reading::unknown(emitted, "timeout")),
         Some(StopReason::Cancelled) => return Ok(Reading::unknown(emitted, "cancelled")),
+        Some(StopReason::MemoryLimit) => {
+            return Ok(Reading::unknown(emitted, "memory limit reached"))
+        }
         None => {}
     }
     let text = format!("{}\n{}", out.stdout, out.stderr);
