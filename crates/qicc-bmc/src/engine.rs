@@ -391,6 +391,7 @@ impl<'a> Engine<'a> {
                 .saturating_mul(4)
                 .saturating_add(1_000_000),
             deadline: budget.deadline,
+            stop: Some(budget.stop_check()),
             ..RunConfig::default()
         };
         replay(p, &plan, &mut uninit, &config)

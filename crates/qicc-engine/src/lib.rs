@@ -7,7 +7,7 @@
 //! violation they have not replayed on the program they were given; turning a result into a
 //! user-facing verdict (and replaying again on the original program) is the driver's job.
 
-use qicc_interp::Witness;
+use qicc_interp::{StopCheck, Witness};
 use qicc_ir::AssertionId;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -34,7 +34,9 @@ impl Default for CancelToken {
 
 impl CancelToken {
     pub fn new() -> CancelToken {
-        CancelToken { flags: vec![Arc::new(AtomicU8::new(0))] }
+        CancelToken {
+            flags: vec![Arc::new(AtomicU8::new(0))],
+        }
     }
 
     /// A token cancelled by its own `cancel` or by this one's.
@@ -74,16 +76,23 @@ pub struct Budget {
 
 impl Budget {
     pub fn unlimited() -> Budget {
-        Budget { deadline: None, cancel: CancelToken::new() }
+        Budget {
+            deadline: None,
+            cancel: CancelToken::new(),
+        }
     }
 
     pub fn with_timeout(timeout: Duration) -> Budget {
-        Budget { deadline: Some(Instant::now() + timeout), cancel: CancelToken::new() }
+        Budget {
+            deadline: Some(Instant::now() + timeout),
+            cancel: CancelToken::new(),
+        }
     }
 
     /// Time left, if there is a deadline (zero once it has passed).
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
     /// Why the engine must stop now, if it must.
@@ -97,6 +106,12 @@ impl Budget {
         }
     }
 
+    /// The interpreter's view of this budget: a run stops once it is exhausted.
+    pub fn stop_check(&self) -> StopCheck {
+        let budget = self.clone();
+        StopCheck::new(move || budget.exhausted().is_some())
+    }
+
     /// A budget ending at the earlier of this deadline and `timeout` from now, with a child
     /// cancel token (cancelling it does not cancel this budget).
     pub fn child(&self, timeout: Option<Duration>) -> Budget {
@@ -104,7 +119,10 @@ impl Budget {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        Budget { deadline, cancel: self.cancel.child() }
+        Budget {
+            deadline,
+            cancel: self.cancel.child(),
+        }
     }
 }
 
@@ -181,7 +199,10 @@ mod tests {
         root.cancel();
         assert_eq!(root.reason(), Some(StopReason::MemoryLimit));
         assert_eq!(child.reason(), Some(StopReason::MemoryLimit));
-        let budget = Budget { deadline: None, cancel: child };
+        let budget = Budget {
+            deadline: None,
+            cancel: child,
+        };
         assert_eq!(budget.exhausted(), Some(StopReason::MemoryLimit));
         // Cancelling a child leaves its parent alone.
         let other = CancelToken::new();

@@ -19,7 +19,8 @@
 
 use crate::Acceleration;
 use qicc_interp::{
-    replay, run, AllocRequest, HavocRequest, Oracle, Outcome, RunConfig, Step, StepKind, Witness,
+    replay, run, AllocRequest, HavocRequest, Oracle, Outcome, RunConfig, Step, StepKind, StopCheck,
+    Witness,
 };
 use qicc_ir::{AssertionId, EdgeId, FuncId, Program};
 use std::collections::HashMap;
@@ -305,6 +306,9 @@ fn prelude_len(p: &Program) -> usize {
 pub(crate) struct Limits {
     pub max_steps: u64,
     pub deadline: Option<Instant>,
+    /// The caller's cancellation (a conclusive answer elsewhere, Ctrl-C): expanded runs can
+    /// take millions of steps.
+    pub stop: StopCheck,
 }
 
 /// A counterexample of the instrumented program read as a plan for the original.
@@ -332,6 +336,7 @@ pub(crate) fn read(
         max_call_depth: RunConfig::default().max_call_depth,
         record_trace: true,
         deadline: limits.deadline,
+        stop: Some(limits.stop.clone()),
     };
     let inst_run = replay(instrumented, witness, &config);
     if !matches!(inst_run.outcome, Outcome::ErrorReached { .. }) {
@@ -383,6 +388,7 @@ pub(crate) fn run_plan(
         max_call_depth: RunConfig::default().max_call_depth,
         record_trace: false,
         deadline: limits.deadline,
+        stop: Some(limits.stop.clone()),
     };
     let r = run(original, &mut oracle, &config);
     let Outcome::ErrorReached { assertion } = r.outcome else {

@@ -290,6 +290,7 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
     let limits = expand::Limits {
         max_steps: opts.max_replay_steps,
         deadline: budget.deadline,
+        stop: budget.stop_check(),
     };
     let t2 = Instant::now();
     let mut read = expand::read(

@@ -45,5 +45,5 @@ pub use oracle::{
     AllocRequest, HavocRequest, InputOracle, Oracle, RandomOracle, SplitMix64, Witness,
     WitnessOracle,
 };
-pub use run::{Outcome, Run, RunConfig, Step, StepKind};
+pub use run::{Outcome, Run, RunConfig, Step, StepKind, StopCheck};
 pub use trace::{trace, Trace, TraceInput, TraceStep};

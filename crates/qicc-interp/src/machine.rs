@@ -173,6 +173,9 @@ impl<'i> Machine<'i, '_> {
                         return Outcome::Unreplayable("deadline passed".into());
                     }
                 }
+                if self.config.stop.as_ref().is_some_and(|s| s.should_stop()) {
+                    return Outcome::Unreplayable("stopped".into());
+                }
             }
             let frame = self
                 .frames

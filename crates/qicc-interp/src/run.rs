@@ -4,7 +4,30 @@ use crate::oracle::Witness;
 use qicc_ir::{AssertionId, EdgeId, FuncId, Loc, VarRef};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 use std::time::Instant;
+
+/// Asked with the deadline (every 1024 steps) whether the run must stop: the caller's
+/// cancellation (Ctrl-C, an answer found elsewhere, a memory limit). The interpreter sits
+/// below the engine contract, so it takes the question as a closure.
+#[derive(Clone)]
+pub struct StopCheck(Arc<dyn Fn() -> bool + Send + Sync>);
+
+impl StopCheck {
+    pub fn new(f: impl Fn() -> bool + Send + Sync + 'static) -> StopCheck {
+        StopCheck(Arc::new(f))
+    }
+
+    pub fn should_stop(&self) -> bool {
+        (self.0)()
+    }
+}
+
+impl fmt::Debug for StopCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("StopCheck")
+    }
+}
 
 /// Limits and options of one run.
 #[derive(Clone, Debug)]
@@ -17,6 +40,8 @@ pub struct RunConfig {
     pub record_trace: bool,
     /// Checked every 1024 steps; passing it makes the run unreplayable.
     pub deadline: Option<Instant>,
+    /// Checked with the deadline; stopping makes the run unreplayable ("stopped").
+    pub stop: Option<StopCheck>,
 }
 
 impl Default for RunConfig {
@@ -26,6 +51,7 @@ impl Default for RunConfig {
             max_call_depth: 100_000,
             record_trace: false,
             deadline: None,
+            stop: None,
         }
     }
 }

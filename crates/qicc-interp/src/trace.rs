@@ -103,6 +103,7 @@ pub fn trace(program: &Program, run: &Run) -> Trace {
             max_call_depth: u32::MAX,
             record_trace: true,
             deadline: None,
+            stop: None,
         };
         let (replayed, cut, omitted) = match Interpreter::new(program) {
             Ok(interp) => interp.replay_windowed(&run.witness, &config, HEAD_STEPS, TAIL_STEPS),
@@ -130,6 +131,7 @@ pub fn trace(program: &Program, run: &Run) -> Trace {
                 max_call_depth: u32::MAX,
                 record_trace: true,
                 deadline: None,
+                stop: None,
             };
             replayed = replay(program, &run.witness, &config);
             &replayed.steps

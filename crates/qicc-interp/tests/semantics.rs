@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use qicc_interp::{run, Outcome, RandomOracle, RunConfig, Witness};
+use qicc_interp::{run, Outcome, RandomOracle, RunConfig, StopCheck, Witness};
 use qicc_ir::{AssertionId, FuncId, Loc};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -99,6 +99,21 @@ fn call_depth_and_step_limits_stop_the_run() {
     };
     let r = run(&lp, &mut RandomOracle::new(0), &late);
     assert_eq!(unreplayable(&r), "deadline passed");
+
+    // The stop check is asked every 1024 steps: the run ends at the first ask after it
+    // turns true.
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let stop = {
+        let asked = asked.clone();
+        StopCheck::new(move || asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 3)
+    };
+    let cancelled = RunConfig {
+        stop: Some(stop),
+        ..RunConfig::default()
+    };
+    let r = run(&lp, &mut RandomOracle::new(0), &cancelled);
+    assert_eq!(unreplayable(&r), "stopped");
+    assert_eq!(r.step_count, 3 * 1024);
 }
 
 #[test]

@@ -377,11 +377,12 @@ fn check_expr(
         }
         Expr::Cast(op, to, a) => {
             let from = check_expr(errs, p, env, a, at)?;
-            let ok = to.bits() <= 64 && match (op, from, *to) {
-                (CastOp::Zext | CastOp::Sext, Ty::Int(f), Ty::Int(t)) => t >= f,
-                (CastOp::Trunc, Ty::Int(f), Ty::Int(t)) => t <= f,
-                _ => false,
-            };
+            let ok = to.bits() <= 64
+                && match (op, from, *to) {
+                    (CastOp::Zext | CastOp::Sext, Ty::Int(f), Ty::Int(t)) => t >= f,
+                    (CastOp::Trunc, Ty::Int(f), Ty::Int(t)) => t <= f,
+                    _ => false,
+                };
             if !ok {
                 errs.push(format!("{at}: {}.{} of {from}", op.name(), to));
                 return None;

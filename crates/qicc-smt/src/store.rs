@@ -222,7 +222,11 @@ impl TermStore {
             return;
         }
         self.since_poll = 0;
-        if self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
             resume_unwind(Box::new(Stopped));
         }
     }
