@@ -222,13 +222,13 @@ impl<'a> Engine<'a> {
         self.unknown_result(last_reason)
     }
 
-    /// The answer when bound `k` could not be finished: why, and what the previous bound
-    /// left open.
     /// Why the term store was stopped (its flag is set only once the budget is exhausted).
     fn stop_reason(&self) -> StopReason {
         self.budget.exhausted().unwrap_or(StopReason::Timeout)
     }
 
+    /// The answer when bound `k` could not be finished: why, and what the previous bound
+    /// left open.
     fn stopped(self, why: String, k: u32, last_reason: &str) -> EngineResult {
         let reason = if self.budget.exhausted().is_some() || why.starts_with("solver") {
             if last_reason.is_empty() {
