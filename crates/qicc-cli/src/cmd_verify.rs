@@ -233,14 +233,11 @@ fn verify_with_deadline(
             cancelled_at = Some(now);
         }
         if cancelled_at.is_some_and(|t| now >= t + GRACE) {
-            let why = match budget.cancel.reason() {
-                Some(StopReason::MemoryLimit) => "memory limit reached",
-                _ => "interrupted",
-            };
-            return abandoned_report(&loaded, &opts, why, start);
+            let why = budget.cancel.reason().unwrap_or(StopReason::Cancelled);
+            return abandoned_report(&loaded, &opts, why.describe(), start);
         }
         if budget.deadline.is_some_and(|d| now >= d + GRACE) {
-            return abandoned_report(&loaded, &opts, "time limit reached", start);
+            return abandoned_report(&loaded, &opts, StopReason::Timeout.describe(), start);
         }
     }
 }

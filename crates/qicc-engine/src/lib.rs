@@ -186,6 +186,16 @@ pub struct EngineResult {
     pub stats: Vec<(String, serde_json::Value)>,
 }
 
+impl EngineResult {
+    /// The figure `key` of [`EngineResult::stats`], if it is there and a whole number.
+    pub fn stat_u64(&self, key: &str) -> Option<u64> {
+        self.stats
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.as_u64())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,10 +15,10 @@ use std::time::Duration;
 /// How often the watch reads the resident size (one small file read).
 const POLL: Duration = Duration::from_millis(100);
 
-/// A field of `/proc/self/status` in KiB (`VmRSS`, `VmHWM`, ...).
-fn status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status
+/// The `field: N kB` line of a `/proc` file, in KiB.
+fn proc_kib(path: &str, field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text
         .lines()
         .find(|l| l.strip_prefix(field).is_some_and(|r| r.starts_with(':')))?;
     line.split_whitespace().nth(1)?.parse().ok()
@@ -26,20 +26,17 @@ fn status_kib(field: &str) -> Option<u64> {
 
 /// Resident set size of this process in KiB, where Linux says.
 pub fn rss_kib() -> Option<u64> {
-    status_kib("VmRSS")
+    proc_kib("/proc/self/status", "VmRSS")
 }
 
 /// Peak resident set size of this process in KiB, where Linux says.
 pub fn peak_rss_kib() -> Option<u64> {
-    status_kib("VmHWM")
+    proc_kib("/proc/self/status", "VmHWM")
 }
 
-/// Physical memory of the machine in MiB (`MemTotal` of `/proc/meminfo`), where Linux says.
+/// Physical memory of the machine in MiB, where Linux says.
 pub fn physical_mib() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
+    proc_kib("/proc/meminfo", "MemTotal").map(|kib| kib / 1024)
 }
 
 /// Cancels `token` with [`StopReason::MemoryLimit`] when the process's resident memory

@@ -317,11 +317,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                     }
                 }
                 Ok(r) => {
-                    solver_ms = r
-                        .stats
-                        .iter()
-                        .find(|(k, _)| k == "solver_time_ms")
-                        .and_then(|(_, v)| v.as_u64());
+                    solver_ms = r.stat_u64("solver_time_ms");
                     let cancelled = job.cancel.is_cancelled();
                     for a in &job.assertions {
                         let status = r

@@ -269,11 +269,10 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
         add_ms(stats, "bmc ms", t);
         // The BMC's solver time, as the other engines report it (the instrumentation's own
         // checks, path selection and closed-form proofs, are inside "instrumentation ms").
-        let solver_ms = r.stats.iter().find(|(k, _)| k == "solver_time_ms");
         add_to(
             stats,
             "solver_time_ms",
-            solver_ms.and_then(|(_, v)| v.as_u64()).unwrap_or(0),
+            r.stat_u64("solver_time_ms").unwrap_or(0),
         );
         r
     };
