@@ -4,7 +4,8 @@
 //! ```text
 //! CORE                      level: CORE (always run) or KNOWNBUG (listed, not run)
 //! main.c                    the input, relative to the directory
-//! verify --unwind 3         the qicc arguments (the input file is appended)
+//! verify --unwind 3         the qicc arguments (the input file is appended); several runs
+//!                           separated by ` ;; ` (e.g. one per engine) must each match
 //! ^EXIT=10$                 regexes that must each match a line of the output
 //! ^VERDICT: FALSE           (stdout and stderr together, plus a synthetic `EXIT=<code>` line)
 //! --
@@ -18,7 +19,8 @@ use std::process::Command;
 struct Desc {
     level: String,
     file: String,
-    args: Vec<String>,
+    /// One argument list per run.
+    runs: Vec<Vec<String>>,
     must: Vec<String>,
     must_not: Vec<String>,
 }
@@ -34,9 +36,9 @@ fn parse_desc(path: &Path) -> Result<Desc, String> {
     };
     let level = next("level")?;
     let file = next("file")?;
-    let args = next("arguments")?
-        .split_whitespace()
-        .map(str::to_string)
+    let runs = next("arguments")?
+        .split(" ;; ")
+        .map(|run| run.split_whitespace().map(str::to_string).collect())
         .collect();
     let (mut must, mut must_not, mut after) = (Vec::new(), Vec::new(), false);
     for l in lines {
@@ -54,7 +56,7 @@ fn parse_desc(path: &Path) -> Result<Desc, String> {
     Ok(Desc {
         level,
         file,
-        args,
+        runs,
         must,
         must_not,
     })
@@ -92,35 +94,43 @@ fn regression_suite() {
             continue;
         }
         ran += 1;
-        let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
-            .args(&desc.args)
-            .arg(&desc.file)
-            .current_dir(dir)
-            .output()
-            .expect("qicc runs");
-        let code = out
-            .status
-            .code()
-            .map(|c| c.to_string())
-            .unwrap_or_else(|| "signal".into());
-        let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-        text.push_str(&String::from_utf8_lossy(&out.stderr));
-        text.push_str(&format!("\nEXIT={code}\n"));
-        for pat in &desc.must {
-            let re = Regex::new(pat).unwrap_or_else(|e| panic!("{name}: bad regex {pat}: {e}"));
-            if !text.lines().any(|l| re.is_match(l)) {
-                failures.push(format!(
-                    "{name}: no line matches {pat}\n---- output ----\n{text}"
-                ));
-            }
-        }
-        for pat in &desc.must_not {
-            let re = Regex::new(pat).unwrap_or_else(|e| panic!("{name}: bad regex {pat}: {e}"));
-            if let Some(l) = text.lines().find(|l| re.is_match(l)) {
-                failures.push(format!("{name}: forbidden line matches {pat}: {l}"));
-            }
+        for args in &desc.runs {
+            check_run(&name, dir, &desc, args, &mut failures);
         }
     }
     eprintln!("regression: {ran} tests run, {} failures", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Runs qicc once with `args` on the test's file and checks the output against the patterns.
+fn check_run(name: &str, dir: &Path, desc: &Desc, args: &[String], failures: &mut Vec<String>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .args(args)
+        .arg(&desc.file)
+        .current_dir(dir)
+        .output()
+        .expect("qicc runs");
+    let code = out
+        .status
+        .code()
+        .map(|c| c.to_string())
+        .unwrap_or_else(|| "signal".into());
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    text.push_str(&format!("\nEXIT={code}\n"));
+    let run = args.join(" ");
+    for pat in &desc.must {
+        let re = Regex::new(pat).unwrap_or_else(|e| panic!("{name}: bad regex {pat}: {e}"));
+        if !text.lines().any(|l| re.is_match(l)) {
+            failures.push(format!(
+                "{name} ({run}): no line matches {pat}\n---- output ----\n{text}"
+            ));
+        }
+    }
+    for pat in &desc.must_not {
+        let re = Regex::new(pat).unwrap_or_else(|e| panic!("{name}: bad regex {pat}: {e}"));
+        if let Some(l) = text.lines().find(|l| re.is_match(l)) {
+            failures.push(format!("{name} ({run}): forbidden line matches {pat}: {l}"));
+        }
+    }
 }

@@ -87,11 +87,11 @@ impl Val {
         }
     }
 
-    /// A value from a signed range (the unsigned view follows by reduction).
+    /// A value from the exact (mathematical) signed range of a result; a range that leaves the
+    /// width's signed range gives the full view, because the wrapped values would not be an
+    /// interval (clipping would drop them). The unsigned view follows by reduction.
     pub fn from_signed(w: u16, s: Option<Range>) -> Val {
-        let s = s
-            .and_then(|r| r.meet(signed_full(w)))
-            .filter(|r| signed_full(w).contains(*r));
+        let s = s.filter(|r| signed_full(w).contains(*r));
         Val {
             w,
             s: s.unwrap_or(signed_full(w)),
@@ -101,6 +101,7 @@ impl Val {
         .unwrap_or(Val::top(w))
     }
 
+    /// As [`Val::from_signed`], for an exact unsigned range.
     pub fn from_unsigned(w: u16, u: Option<Range>) -> Val {
         let u = u.filter(|r| unsigned_full(w).contains(*r));
         Val {
