@@ -1,0 +1,244 @@
+//! From a [`Skeleton`] to the final program: rendering (for qicc, for probing, for gcc), the
+//! probe runs that find each slot's minimum and maximum, and the choice of each assertion.
+//!
+//! A slot becomes a *violable* assertion (`e < max`, `e != min`, … — false exactly where
+//! the extreme value is taken) or a *safe* one (`e <= max`, `e != max + 1`, …); a slot that
+//! no input reaches becomes `__VERIFIER_assert(0)`. About half the programs get one violable
+//! slot. This is only the generator's intent: the verdict every engine is judged against is
+//! the exhaustive execution of the final program ([`crate::truth`]).
+
+use crate::gen::{generate, lit, slot_marker, Input, Profile, Rng, Skeleton, Ty};
+use crate::truth;
+use std::fmt::Write as _;
+
+/// How the program text is rendered.
+pub enum Variant<'a> {
+    /// The program the engines verify: slots replaced by these assertions.
+    Final(&'a [String]),
+    /// Slot `slot` records the maximum (or minimum) of its expression; `main` returns it, and
+    /// fails an assertion if the slot was never reached.
+    Probe { slot: usize, max: bool },
+    /// For gcc: the nondet functions read a list, and a harness runs the program once per
+    /// input combination (in a forked child) and prints `E` (reach_error), `.` or `?`.
+    Gcc(&'a [String], &'a [Input]),
+}
+
+fn nondet_ret(suffix: &str) -> &'static str {
+    match suffix {
+        "char" => "char",
+        "uchar" => "unsigned char",
+        "short" => "short",
+        "ushort" => "unsigned short",
+        "uint" => "unsigned int",
+        "long" => "long",
+        "ulong" => "unsigned long",
+        _ => "int",
+    }
+}
+
+pub fn render(sk: &Skeleton, v: &Variant) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "/* qicc-fuzz seed {} */", sk.seed);
+    match v {
+        Variant::Gcc(..) => {
+            s.push_str("#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n#include <sys/wait.h>\n");
+            s.push_str("static long long __fz_in[3];\nstatic int __fz_k;\n");
+            s.push_str("void reach_error() { _exit(10); }\n");
+            s.push_str("void __VERIFIER_assert(int c) { if (!c) { reach_error(); abort(); } }\n");
+            s.push_str("void __VERIFIER_assume(int c) { if (!c) _exit(3); }\n");
+            for n in &sk.nondets {
+                let t = nondet_ret(n);
+                let _ = writeln!(
+                    s,
+                    "{t} __VERIFIER_nondet_{n}(void) {{ return ({t})__fz_in[__fz_k++]; }}"
+                );
+            }
+        }
+        _ => {
+            s.push_str("extern void abort(void);\n");
+            s.push_str("void reach_error() {}\n");
+            s.push_str("void __VERIFIER_assert(int c) { if (!c) { reach_error(); abort(); } }\n");
+            s.push_str("extern void __VERIFIER_assume(int cond);\n");
+            for n in &sk.nondets {
+                let _ = writeln!(s, "extern {} __VERIFIER_nondet_{n}(void);", nondet_ret(n));
+            }
+            s.push_str("extern void *malloc(unsigned long size);\nextern void free(void *p);\n");
+        }
+    }
+    if let Variant::Probe { .. } = v {
+        s.push_str("long long __fz_best;\nint __fz_seen;\n");
+    }
+    s.push('\n');
+    let mut body = format!("{}\n", sk.decls);
+    let main_name = match v {
+        Variant::Final(_) => "main",
+        _ => "__fz_main",
+    };
+    let _ = write!(body, "int {main_name}(void) {{\n{}}}\n", sk.main_body);
+    for k in 0..sk.slots.len() {
+        let text = match v {
+            Variant::Final(a) | Variant::Gcc(a, _) => a[k].clone(),
+            Variant::Probe { slot, max } => {
+                if *slot == k {
+                    format!(
+                        "{{ long long __fz_v = (long long)({}); if (!__fz_seen || __fz_v {} __fz_best) __fz_best = __fz_v; __fz_seen = 1; }}",
+                        sk.slots[k].expr,
+                        if *max { ">" } else { "<" }
+                    )
+                } else {
+                    ";".to_string()
+                }
+            }
+        };
+        body = body.replace(&slot_marker(k), &text);
+    }
+    s.push_str(&body);
+    match v {
+        Variant::Probe { .. } => {
+            s.push_str("\nint main(void) {\n    __fz_main();\n    __VERIFIER_assert(__fz_seen);\n    return (int)__fz_best;\n}\n");
+        }
+        Variant::Gcc(_, inputs) => {
+            s.push_str("\nint main(void) {\n");
+            for (k, inp) in inputs.iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "    for (long long v{k} = {}LL; v{k} <= {}LL; v{k}++)",
+                    inp.lo, inp.hi
+                );
+            }
+            s.push_str("    {\n");
+            for k in 0..inputs.len() {
+                let _ = writeln!(s, "        __fz_in[{k}] = v{k};");
+            }
+            s.push_str("        fflush(stdout);\n        int pid = fork();\n        if (pid == 0) { __fz_k = 0; __fz_main(); _exit(0); }\n        int st = 0;\n        waitpid(pid, &st, 0);\n        putchar(WIFEXITED(st) && WEXITSTATUS(st) == 10 ? 'E' : WIFEXITED(st) && WEXITSTATUS(st) == 0 ? '.' : '?');\n    }\n    putchar('\\n');\n    return 0;\n}\n");
+        }
+        Variant::Final(_) => {}
+    }
+    s
+}
+
+/// Every input combination, first input outermost (the order the gcc harness uses).
+pub fn combos(inputs: &[Input]) -> Vec<Vec<i64>> {
+    let mut out = vec![Vec::new()];
+    for inp in inputs {
+        let mut next = Vec::new();
+        for c in &out {
+            for v in inp.lo..=inp.hi {
+                let mut c2 = c.clone();
+                c2.push(v);
+                next.push(c2);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// A generated program, ready for the engines.
+#[derive(Clone, Debug)]
+pub struct Built {
+    pub seed: u64,
+    pub skeleton: Skeleton,
+    /// The assertion text of each slot.
+    pub asserts: Vec<String>,
+    /// The program the engines verify.
+    pub text: String,
+    /// Did the generator mean one assertion to be violable?
+    pub intended_false: bool,
+    pub combos: Vec<Vec<i64>>,
+}
+
+impl Built {
+    pub fn gcc_text(&self) -> String {
+        render(
+            &self.skeleton,
+            &Variant::Gcc(&self.asserts, &self.skeleton.inputs),
+        )
+    }
+}
+
+fn value_lit(v: i64, unsigned: bool) -> String {
+    lit(v as i128, if unsigned { Ty::UInt } else { Ty::Int })
+}
+
+/// Probes slot `k` (its maximum when `max`): `None` when no input reaches it.
+fn probe(sk: &Skeleton, k: usize, max: bool, combos: &[Vec<i64>]) -> Result<Option<i64>, String> {
+    let text = render(sk, &Variant::Probe { slot: k, max });
+    let loaded = truth::lower(&text).map_err(|e| format!("probe does not lower: {e}"))?;
+    let mut best: Option<i64> = None;
+    for c in combos {
+        match truth::run_once(&loaded.program, c) {
+            truth::End::Returned(v) => {
+                let v = v as u32;
+                let v = if sk.slots[k].unsigned {
+                    v as i64
+                } else {
+                    v as i32 as i64
+                };
+                best = Some(match best {
+                    None => v,
+                    Some(b) if max => b.max(v),
+                    Some(b) => b.min(v),
+                });
+            }
+            truth::End::Error { property: true } => {} // never reached on this input
+            other => return Err(format!("probe run on {c:?}: {other:?}")),
+        }
+    }
+    Ok(best)
+}
+
+/// Generates, probes and fills the program of `seed`.
+pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
+    let sk = generate(seed, profile);
+    let combos = combos(&sk.inputs);
+    let mut rng = Rng::new(seed.wrapping_mul(31).wrapping_add(7));
+    let intended_false = rng.chance(50);
+    let violable = rng.below(sk.slots.len() as u64) as usize;
+    let mut asserts = Vec::new();
+    for k in 0..sk.slots.len() {
+        let e = &sk.slots[k].expr;
+        let uns = sk.slots[k].unsigned;
+        let (tmin, tmax) = if uns {
+            (0i64, u32::MAX as i64)
+        } else {
+            (i32::MIN as i64, i32::MAX as i64)
+        };
+        let hi = probe(&sk, k, true, &combos)?;
+        let lo = probe(&sk, k, false, &combos)?;
+        let (Some(hi), Some(lo)) = (hi, lo) else {
+            asserts.push("__VERIFIER_assert(0);".to_string());
+            continue;
+        };
+        let cond = if intended_false && k == violable {
+            match rng.below(4) {
+                0 if hi > tmin => format!("{e} < {}", value_lit(hi, uns)),
+                1 if lo < tmax => format!("{e} > {}", value_lit(lo, uns)),
+                2 => format!("{e} != {}", value_lit(lo, uns)),
+                _ => format!("{e} != {}", value_lit(hi, uns)),
+            }
+        } else {
+            match rng.below(5) {
+                0 => format!("{e} <= {}", value_lit(hi, uns)),
+                1 => format!("{e} >= {}", value_lit(lo, uns)),
+                2 if hi < tmax => format!("{e} != {}", value_lit(hi + 1, uns)),
+                3 if lo > tmin => format!("{e} != {}", value_lit(lo - 1, uns)),
+                _ => format!(
+                    "{e} >= {} && {e} <= {}",
+                    value_lit(lo, uns),
+                    value_lit(hi, uns)
+                ),
+            }
+        };
+        asserts.push(format!("__VERIFIER_assert({cond});"));
+    }
+    let text = render(&sk, &Variant::Final(&asserts));
+    Ok(Built {
+        seed,
+        skeleton: sk,
+        asserts,
+        text,
+        intended_false,
+        combos,
+    })
+}

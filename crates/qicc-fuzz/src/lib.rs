@@ -1,0 +1,265 @@
+//! `qicc-fuzz`: a soundness fuzzer for qicc's engines.
+//!
+//! This crate owns the random program generator ([`gen`], [`build`]), the ground truth
+//! ([`truth`]: every input combination of a generated program run by the IR interpreter,
+//! cross-checked against gcc on request) and the comparison of every engine and mode with
+//! that truth ([`engines`]). A *failure* is a verdict that contradicts the truth (TRUE when
+//! some input fails an assertion, FALSE when none does), a panic or an internal error of an
+//! engine, or a generator problem (a program the front-end rejects, undefined behaviour the
+//! generator promised away, interpreter and gcc disagreeing). UNKNOWN is always allowed.
+//!
+//! Users: the CI test `tests/fuzz.rs` (fixed seeds) and the `qicc-fuzz` binary (campaigns
+//! over fresh seeds, with a table of verdicts and failing programs saved to a directory).
+//! Programs found to break an engine are kept, minimised by hand, under `found/`.
+
+pub mod build;
+pub mod engines;
+pub mod gen;
+pub mod truth;
+
+use engines::{judge, run_mode, Judgement, Mode, ModeRun};
+use qicc_driver::Verdict;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One engine/mode that contradicted the truth (or broke) on a program.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub seed: u64,
+    /// `None`: a generator, front-end or ground-truth problem (no engine involved).
+    pub mode: Option<Mode>,
+    pub truth_safe: Option<bool>,
+    pub witness: Option<Vec<i64>>,
+    pub verdict: Option<Verdict>,
+    pub what: String,
+    pub program: String,
+}
+
+impl Failure {
+    /// Everything needed to reproduce: seed, engine/mode, both verdicts, the program.
+    pub fn describe(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "=== qicc-fuzz failure: seed {} ===", self.seed);
+        match self.mode {
+            Some(m) => {
+                let _ = writeln!(s, "engine/mode: {} ({})", m.name(), m.command());
+            }
+            None => {
+                let _ = writeln!(s, "engine/mode: none (generator / ground truth)");
+            }
+        }
+        if let Some(t) = self.truth_safe {
+            let _ = writeln!(
+                s,
+                "truth: {}{}",
+                if t { "TRUE" } else { "FALSE" },
+                self.witness
+                    .as_ref()
+                    .map(|w| format!(" (violating inputs {w:?})"))
+                    .unwrap_or_default()
+            );
+        }
+        if let Some(v) = self.verdict {
+            let _ = writeln!(s, "verdict: {}", v.as_str());
+        }
+        let _ = writeln!(s, "what: {}", self.what);
+        let _ = writeln!(s, "--- program ---\n{}", self.program);
+        s
+    }
+}
+
+/// What happened to one program.
+#[derive(Clone, Debug)]
+pub struct ProgramResult {
+    pub seed: u64,
+    pub truth_safe: Option<bool>,
+    pub intended_false: bool,
+    pub runs: Vec<(Mode, ModeRun, Judgement)>,
+    pub failures: Vec<Failure>,
+    pub gcc_checked: bool,
+}
+
+/// How to check a program.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    pub modes: Vec<Mode>,
+    pub timeout: Duration,
+    /// Cross-check the interpreter against gcc (in this scratch directory).
+    pub gcc_dir: Option<std::path::PathBuf>,
+    pub profile: gen::Profile,
+}
+
+/// Builds the program of `seed`, computes its truth and runs every mode of `opts` on it.
+pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
+    let mut res = ProgramResult {
+        seed,
+        truth_safe: None,
+        intended_false: false,
+        runs: Vec::new(),
+        failures: Vec::new(),
+        gcc_checked: false,
+    };
+    let generator_failure = |what: String, program: String| Failure {
+        seed,
+        mode: None,
+        truth_safe: None,
+        witness: None,
+        verdict: None,
+        what,
+        program,
+    };
+    let built = match build::build(seed, opts.profile) {
+        Ok(b) => b,
+        Err(e) => {
+            let sk = gen::generate(seed, opts.profile);
+            let text = build::render(&sk, &build::Variant::Probe { slot: 0, max: true });
+            res.failures.push(generator_failure(e, text));
+            return res;
+        }
+    };
+    res.intended_false = built.intended_false;
+    let loaded = match truth::lower(&built.text) {
+        Ok(l) => Arc::new(l),
+        Err(e) => {
+            res.failures
+                .push(generator_failure(format!("does not lower: {e}"), built.text));
+            return res;
+        }
+    };
+    let t = match truth::exhaustive(&loaded.program, &built.combos) {
+        Ok(t) => t,
+        Err(e) => {
+            res.failures.push(generator_failure(e, built.text));
+            return res;
+        }
+    };
+    res.truth_safe = Some(t.safe);
+    if let Some(dir) = &opts.gcc_dir {
+        res.gcc_checked = true;
+        if let Err(e) = truth::gcc_check(&built.gcc_text(), &t.errors, dir, &format!("s{seed}")) {
+            res.failures.push(Failure {
+                truth_safe: Some(t.safe),
+                ..generator_failure(format!("gcc cross-check: {e}"), built.text.clone())
+            });
+        }
+    }
+    for &m in &opts.modes {
+        let r = run_mode(loaded.clone(), m, opts.timeout);
+        let j = judge(t.safe, &r);
+        if j.is_failure() {
+            res.failures.push(Failure {
+                seed,
+                mode: Some(m),
+                truth_safe: Some(t.safe),
+                witness: t.witness.clone(),
+                verdict: Some(r.verdict),
+                what: match &j {
+                    Judgement::Internal(w) => format!("internal error: {w}"),
+                    Judgement::WrongTrue => format!("wrong TRUE ({})", r.reason),
+                    _ => format!("wrong FALSE ({})", r.reason),
+                },
+                program: built.text.clone(),
+            });
+        }
+        res.runs.push((m, r, j));
+    }
+    res
+}
+
+/// Verdict counts per mode over a set of programs.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub programs: usize,
+    pub truth_true: usize,
+    pub truth_false: usize,
+    pub gcc_checked: usize,
+    pub generator_failures: usize,
+    /// Per mode: (TRUE, FALSE, UNKNOWN, wrong, internal, abandoned, total seconds).
+    pub per_mode: BTreeMap<Mode, [f64; 7]>,
+}
+
+impl Tally {
+    pub fn add(&mut self, r: &ProgramResult) {
+        self.programs += 1;
+        match r.truth_safe {
+            Some(true) => self.truth_true += 1,
+            Some(false) => self.truth_false += 1,
+            None => {}
+        }
+        if r.gcc_checked {
+            self.gcc_checked += 1;
+        }
+        self.generator_failures += r.failures.iter().filter(|f| f.mode.is_none()).count();
+        for (m, run, j) in &r.runs {
+            let e = self.per_mode.entry(*m).or_default();
+            match run.verdict {
+                Verdict::True => e[0] += 1.0,
+                Verdict::False => e[1] += 1.0,
+                Verdict::Unknown => e[2] += 1.0,
+            }
+            match j {
+                Judgement::WrongTrue | Judgement::WrongFalse => e[3] += 1.0,
+                Judgement::Internal(_) => e[4] += 1.0,
+                _ => {}
+            }
+            if run.abandoned {
+                e[5] += 1.0;
+            }
+            e[6] += run.elapsed.as_secs_f64();
+        }
+    }
+
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "programs: {} (truth TRUE {}, FALSE {}; gcc cross-checked {}; generator failures {})",
+            self.programs,
+            self.truth_true,
+            self.truth_false,
+            self.gcc_checked,
+            self.generator_failures
+        );
+        let _ = writeln!(
+            s,
+            "{:<14} {:>6} {:>6} {:>6} {:>8} {:>6} {:>9} {:>9} {:>8}",
+            "mode", "runs", "TRUE", "FALSE", "UNKNOWN", "wrong", "internal", "abandoned", "avg s"
+        );
+        for (m, e) in &self.per_mode {
+            let runs = e[0] + e[1] + e[2];
+            let _ = writeln!(
+                s,
+                "{:<14} {:>6} {:>6} {:>6} {:>8} {:>6} {:>9} {:>9} {:>8.3}",
+                m.name(),
+                runs,
+                e[0],
+                e[1],
+                e[2],
+                e[3],
+                e[4],
+                e[5],
+                if runs > 0.0 { e[6] / runs } else { 0.0 }
+            );
+        }
+        s
+    }
+}
+
+/// Writes a failure to `dir/seed<N>-<mode>.c` (program with the description as a comment).
+pub fn save_failure(dir: &Path, f: &Failure) -> std::io::Result<std::path::PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let name = format!(
+        "seed{}-{}.c",
+        f.seed,
+        f.mode.map(|m| m.name()).unwrap_or("generator")
+    );
+    let path = dir.join(name);
+    let mut head = f.describe();
+    head.truncate(head.find("--- program ---").unwrap_or(head.len()));
+    let text = format!("/*\n{}*/\n{}", head.replace("*/", "* /"), f.program);
+    std::fs::write(&path, text)?;
+    Ok(path)
+}

@@ -1,0 +1,136 @@
+//! Ground truth: the front-end's program run by the IR interpreter on every input
+//! combination, and a cross-check of those runs against the program compiled by gcc.
+
+use qicc_driver::Loaded;
+use qicc_frontend::{lower_source, Options};
+use qicc_interp::{run, InputOracle, Outcome, RunConfig};
+use qicc_ir::Program;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Lowers C text the way `qicc verify` lowers a file (LP64, UB checks on).
+pub fn lower(text: &str) -> Result<Loaded, String> {
+    let l = lower_source("fuzz.c", text, false, &Options::default()).map_err(|d| d.to_string())?;
+    Ok(Loaded {
+        program: l.program,
+        source: PathBuf::from("fuzz.c"),
+        task: None,
+        warnings: l.warnings,
+    })
+}
+
+/// How one concrete run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    Returned(u64),
+    /// An error edge: a property assertion, or (`property: false`) an undefined-behaviour check.
+    Error { property: bool },
+    /// Anything else (blocked assumption, step limit, unreplayable): never expected.
+    Other(String),
+}
+
+/// Steps allowed per run: generated programs take a few thousand at most.
+const MAX_STEPS: u64 = 2_000_000;
+
+pub fn run_once(program: &Program, inputs: &[i64]) -> End {
+    let mut oracle = InputOracle::new(inputs.iter().map(|v| *v as u64).collect(), 0);
+    let r = run(
+        program,
+        &mut oracle,
+        &RunConfig {
+            max_steps: MAX_STEPS,
+            ..RunConfig::default()
+        },
+    );
+    match r.outcome {
+        Outcome::Returned { value } => End::Returned(value.unwrap_or(0)),
+        Outcome::ErrorReached { assertion } => End::Error {
+            property: program.assertion(assertion).kind.is_property(),
+        },
+        other => End::Other(other.to_string()),
+    }
+}
+
+/// The exhaustive verdict.
+#[derive(Clone, Debug)]
+pub struct Truth {
+    /// No input reaches a failing assertion.
+    pub safe: bool,
+    /// Per input combination (in [`crate::build::combos`] order): reaches a failing assertion.
+    pub errors: Vec<bool>,
+    /// The first violating input combination.
+    pub witness: Option<Vec<i64>>,
+}
+
+/// Runs `program` on every combination. Undefined behaviour or a run that does not end
+/// normally is an error of the generator (it promises neither can happen).
+pub fn exhaustive(program: &Program, combos: &[Vec<i64>]) -> Result<Truth, String> {
+    let mut errors = Vec::with_capacity(combos.len());
+    let mut witness = None;
+    for c in combos {
+        match run_once(program, c) {
+            End::Returned(_) => errors.push(false),
+            End::Error { property: true } => {
+                if witness.is_none() {
+                    witness = Some(c.clone());
+                }
+                errors.push(true);
+            }
+            End::Error { property: false } => {
+                return Err(format!(
+                    "generator bug: input {c:?} reaches an undefined-behaviour check"
+                ))
+            }
+            End::Other(why) => return Err(format!("generator bug: input {c:?}: {why}")),
+        }
+    }
+    Ok(Truth {
+        safe: witness.is_none(),
+        errors,
+        witness,
+    })
+}
+
+/// Compiles the gcc rendering (`gcc -fwrapv`) in `dir` and compares, input by input, whether
+/// `reach_error` is reached with the interpreter's `errors`.
+pub fn gcc_check(gcc_text: &str, errors: &[bool], dir: &Path, tag: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let src = dir.join(format!("{tag}.c"));
+    let exe = dir.join(tag);
+    std::fs::write(&src, gcc_text).map_err(|e| format!("{}: {e}", src.display()))?;
+    let out = Command::new("gcc")
+        .args(["-fwrapv", "-w", "-O0", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .output()
+        .map_err(|e| format!("cannot run gcc: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "gcc rejects the program: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let run = Command::new(&exe)
+        .output()
+        .map_err(|e| format!("cannot run the gcc build: {e}"))?;
+    let _ = std::fs::remove_file(&exe);
+    let _ = std::fs::remove_file(&src);
+    let got = String::from_utf8_lossy(&run.stdout);
+    let got = got.trim();
+    let want: String = errors.iter().map(|e| if *e { 'E' } else { '.' }).collect();
+    if got != want {
+        let first = got
+            .chars()
+            .zip(want.chars())
+            .position(|(a, b)| a != b)
+            .unwrap_or(got.len().min(want.len()));
+        return Err(format!(
+            "gcc and the interpreter disagree at input combination #{first}: gcc {:?}, interpreter {:?} (gcc {} runs, interpreter {})",
+            got.chars().nth(first),
+            want.chars().nth(first),
+            got.len(),
+            want.len()
+        ));
+    }
+    Ok(())
+}
