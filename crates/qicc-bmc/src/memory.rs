@@ -12,8 +12,12 @@
 //! - The object table is three arrays indexed by object number: `live` (1 bit), `size`
 //!   (pointer width) and the static `readonly` flags. Static objects are live from the
 //!   start; `alloc` stores a fresh number's liveness and size, `free` clears liveness.
-//! - `havoc_memory` (entry of an extracted region) makes all contents and the liveness and
-//!   size of every non-static object arbitrary, with fresh array symbols. The interpreter can
+//! - Object numbers: an `alloc` takes the state's next number (the IR's promise, see
+//!   `qicc_ir::semantics`: the lowest number never used in the run), a term that is an `ite`
+//!   after a join of paths that allocated differently.
+//! - `havoc_memory` (entry of an extracted region) makes all contents, the liveness and
+//!   size of every non-static object, and the next object number arbitrary, with fresh
+//!   symbols (a region's head is reached with any number of earlier allocations). The interpreter can
 //!   only replay one value per never-written address and keeps its object table, so each
 //!   fresh array is `ite(align, <what the interpreter does>, <fresh symbol>)` with one Bool
 //!   symbol `align`: queries for counterexamples assume `align`, proofs do not (they cover
@@ -287,15 +291,21 @@ impl MemModel {
         s.lambda(a, body)
     }
 
-    /// Memory and object table after the `k`-th `havoc_memory` (see the module docs).
+    /// The address of byte 0 of object `obj` (an `object-bits` term).
+    pub fn base_of(&self, s: &mut TermStore, obj: TermId) -> TermId {
+        let zero = s.bv_const(self.off_w, 0);
+        s.concat(obj, zero)
+    }
+
+    /// Memory, object table and next object number after the `k`-th `havoc_memory` (see the
+    /// module docs). The fresh next number is any non-static one.
     pub fn havoc(
         &self,
         s: &mut TermStore,
         align: TermId,
-        live: TermId,
-        size: TermId,
+        (live, size, next_obj): (TermId, TermId, TermId),
         k: u64,
-    ) -> (TermId, TermId, TermId) {
+    ) -> (TermId, TermId, TermId, TermId) {
         let mem_sym = s.symbol(
             &format!("mem!havoc{k}"),
             Sort::Array {
@@ -320,7 +330,13 @@ impl MemModel {
         );
         let new_live = self.keep_statics(s, align, live, live_sym);
         let new_size = self.keep_statics(s, align, size, size_sym);
-        (mem, new_live, new_size)
+        let next_sym = s.symbol(&format!("next!havoc{k}"), Sort::BitVec(self.obj_w));
+        let first = s.bv_const(self.obj_w, self.statics as u64 + 1);
+        let below = s.ult(next_sym, first);
+        let clamped = s.ite(below, first, next_sym);
+        let fresh = s.zero_ext(1, clamped);
+        let new_next = s.ite(align, next_obj, fresh);
+        (mem, new_live, new_size, new_next)
     }
 
     /// `λo. ite(o is static or align, old[o], fresh[o])`.

@@ -88,7 +88,10 @@ pub(crate) fn extract_plan(
                 let v = value(sym).ok_or("no model value for a havoc")?;
                 plan.havocs.push((Some((step.func, step.edge)), v));
             }
-            StepKind::Alloc(n) => plan.allocs.push((step.func, step.edge, n)),
+            StepKind::Alloc(n) => {
+                let n = value(n).ok_or("no model value for an object number")?;
+                plan.allocs.push((step.func, step.edge, n as u32));
+            }
             StepKind::Plain | StepKind::Return => {}
         }
         match step.target {

@@ -24,8 +24,14 @@ pub(crate) struct State {
     pub mem: TermId,
     pub live: TermId,
     pub size: TermId,
-    /// The next object number an `alloc` gets on this path.
-    pub next_obj: u64,
+    /// The next object number an `alloc` gets on this path (`object-bits + 1` wide, so that
+    /// "out of numbers" is representable): a term, because two paths that allocated a
+    /// different number of objects merge into `ite` (the IR's promise: the lowest number never
+    /// used in the run), and `havoc_memory` makes it arbitrary.
+    pub next_obj: TermId,
+    /// `next_obj` at the start of the run or right after the last `havoc_memory`: the
+    /// allocations since then are `next_obj - alloc_base`.
+    pub alloc_base: TermId,
     /// Back-edge counts of the enclosing loops of the state's location, outermost first.
     pub counters: Vec<u32>,
     /// The trace steps that lead into this state.
@@ -144,7 +150,8 @@ impl Guards {
             mem: pick(s, a.mem, b.mem),
             live: pick(s, a.live, b.live),
             size: pick(s, a.size, b.size),
-            next_obj: a.next_obj.max(b.next_obj),
+            next_obj: pick(s, a.next_obj, b.next_obj),
+            alloc_base: pick(s, a.alloc_base, b.alloc_base),
             counters: a.counters,
             from,
         }

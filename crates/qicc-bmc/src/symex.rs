@@ -129,6 +129,7 @@ pub(crate) fn run(
     budget: &Budget,
 ) -> Result<Encoding, BmcError> {
     let align = s.symbol("replayable!", Sort::Bool);
+    let first_obj = s.bv_const(mm.obj_w + 1, mm.statics as u64 + 1);
     let mut x = Symex {
         p,
         s,
@@ -191,7 +192,8 @@ pub(crate) fn run(
         mem: mm.init_mem,
         live: mm.init_live,
         size: mm.init_size,
-        next_obj: mm.statics as u64 + 1,
+        next_obj: first_obj,
+        alloc_base: first_obj,
         counters: vec![0; info[entry.index()].chain[f.entry.index()].len()],
         from: Vec::new(),
     };
@@ -413,7 +415,7 @@ impl Symex<'_> {
         let mm = self.mm;
         let mut kind = StepKind::Plain;
         match &edge.op {
-            Op::Skip | Op::Assume(_) => {}
+            Op::Skip | Op::Assume(_) | Op::NoWrap(_) => {}
             Op::Assign(v, x) => {
                 let t = self.ex(&st, x);
                 Self::set_var(&mut st, *v, t);
@@ -433,10 +435,28 @@ impl Symex<'_> {
                 st.mem = mm.store(self.s, st.mem, a, v);
             }
             Op::Alloc { dst, size, .. } => {
-                if st.next_obj > mm.max_objects {
-                    let step = self.trace.new_step(inst, fid, e, st.guard, kind);
-                    self.cut(step, st.guard, CutReason::OutOfObjects);
-                    return Ok(());
+                // Out of object numbers: the model cannot go on. When the allocations since
+                // the start (or since `havoc_memory`) alone use up the numbers, that is a cut
+                // (never a proof). When only an arbitrary number from `havoc_memory` is too
+                // high, the path is dropped: the same allocations from a lower number are
+                // still explored, and an execution that reaches the region's head with a
+                // number that high runs out of numbers in the program itself (unsupported).
+                let max = self.s.bv_const(mm.obj_w + 1, mm.max_objects);
+                let exhausted = self.s.ult(max, st.next_obj);
+                if exhausted != self.s.ff() {
+                    let since = self.s.sub(st.next_obj, st.alloc_base);
+                    let room = self.s.bv_const(mm.obj_w + 1, mm.max_objects - mm.statics as u64 - 1);
+                    let own = self.s.ult(room, since);
+                    let g = self.s.and(st.guard, own);
+                    if g != self.s.ff() {
+                        let step = self.trace.new_step(inst, fid, e, g, kind);
+                        self.cut(step, g, CutReason::OutOfObjects);
+                    }
+                    let fits = self.s.not(exhausted);
+                    st.guard = self.s.and(st.guard, fits);
+                    if st.guard == self.s.ff() {
+                        return Ok(());
+                    }
                 }
                 let size = self.ex(&st, size);
                 let max = self.s.bv_const(mm.ptr_w, mm.max_object_size);
@@ -451,15 +471,14 @@ impl Symex<'_> {
                         return Ok(());
                     }
                 }
-                let n = st.next_obj;
-                st.next_obj += 1;
-                let nt = self.s.bv_const(mm.obj_w, n);
+                let nt = self.s.extract(mm.obj_w - 1, 0, st.next_obj);
+                st.next_obj = self.s.add_const(st.next_obj, 1);
                 let one = self.s.bv_const(1, 1);
                 st.live = self.s.store(st.live, nt, one);
                 st.size = self.s.store(st.size, nt, size);
-                let addr = self.s.bv_const(mm.ptr_w, mm.base_address(n));
+                let addr = mm.base_of(self.s, nt);
                 Self::set_var(&mut st, *dst, addr);
-                kind = StepKind::Alloc(n as u32);
+                kind = StepKind::Alloc(nt);
             }
             Op::Free(x) => {
                 let a = self.ex(&st, x);
@@ -480,12 +499,19 @@ impl Symex<'_> {
                 st.mem = mm.memset(self.s, st.mem, d, b, n);
             }
             Op::HavocMemory => {
-                let (m, l, z) = mm.havoc(self.s, self.align, st.live, st.size, self.n_memhavoc);
+                let (m, l, z, n) = mm.havoc(
+                    self.s,
+                    self.align,
+                    (st.live, st.size, st.next_obj),
+                    self.n_memhavoc,
+                );
                 self.n_memhavoc += 1;
                 self.uses_havoc_memory = true;
                 st.mem = m;
                 st.live = l;
                 st.size = z;
+                st.next_obj = n;
+                st.alloc_base = n;
             }
             Op::Call { dst, callee, args } => {
                 return self.call(fid, f, inst, e, st, *dst, *callee, args, work, exits);
@@ -554,6 +580,7 @@ impl Symex<'_> {
             live: st.live,
             size: st.size,
             next_obj: st.next_obj,
+            alloc_base: st.alloc_base,
             counters: vec![0; self.info[callee.index()].chain[g.entry.index()].len()],
             from: vec![step],
         };
@@ -578,6 +605,7 @@ impl Symex<'_> {
         cont.live = exit.live;
         cont.size = exit.size;
         cont.next_obj = exit.next_obj;
+        cont.alloc_base = exit.alloc_base;
         cont.from = exit.from;
         if let (Some(d), Some(r)) = (dst, ret) {
             Self::set_var(&mut cont, d, r);

@@ -34,8 +34,8 @@ pub(crate) enum StepKind {
     Plain,
     /// A `havoc`: the symbol holding the value.
     Havoc(TermId),
-    /// An `alloc`: the object number it got.
-    Alloc(u32),
+    /// An `alloc`: the object number it got (a term of `object-bits` width).
+    Alloc(TermId),
     /// Return from a call: leaves the callee's exit instance for the caller's location after
     /// the call edge `edge`. Not a step of the interpreter.
     Return,

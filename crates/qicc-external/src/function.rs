@@ -304,7 +304,8 @@ impl FnEmitter<'_> {
         let f = self.func;
         let mut out = Vec::new();
         match &e.op {
-            Op::Skip | Op::Assume(_) => {}
+            // `nowrap`: the emitted C computes with wrap-around, as the IR.
+            Op::Skip | Op::Assume(_) | Op::NoWrap(_) => {}
             Op::Assign(v, x) => {
                 let x = self.expr(x)?;
                 out.push(Line::plain(&format!("{ind}{} = {x};", self.var(*v)?)));

@@ -324,6 +324,7 @@ pub fn transfer(
         }
         Op::Call { .. } => call_post(op, st),
         Op::Skip
+        | Op::NoWrap(_)
         | Op::Store { .. }
         | Op::Free(_)
         | Op::MemCopy { .. }

@@ -34,7 +34,12 @@ pub(crate) struct LoopInfo {
 pub(crate) fn allowed_on_path(op: &Op) -> bool {
     matches!(
         op,
-        Op::Skip | Op::Assign(..) | Op::Assume(_) | Op::Havoc(..) | Op::Store { .. }
+        Op::Skip
+            | Op::NoWrap(_)
+            | Op::Assign(..)
+            | Op::Assume(_)
+            | Op::Havoc(..)
+            | Op::Store { .. }
     )
 }
 

@@ -69,7 +69,8 @@ pub(crate) fn summarize(
             forward_loads(&e, stores)
         };
         match &edge.op {
-            Op::Skip => {}
+            // `nowrap` has no effect: the IR wraps (the replay reports overflows).
+            Op::Skip | Op::NoWrap(_) => {}
             Op::Assume(c) => sum.atoms.push(now(c, &cur, &sum.stores)?),
             Op::Assign(v, e) => {
                 let val = now(e, &cur, &sum.stores)?;
@@ -154,6 +155,7 @@ fn forward_loads(e: &Expr, stores: &[StoreEffect]) -> Result<Expr, String> {
 pub(crate) fn op_kind(op: &Op) -> &'static str {
     match op {
         Op::Skip => "skip",
+        Op::NoWrap(_) => "nowrap",
         Op::Assign(..) => "assignment",
         Op::Assume(_) => "assume",
         Op::Havoc(..) => "havoc",

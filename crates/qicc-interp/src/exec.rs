@@ -147,6 +147,7 @@ pub fn run(program: &Program, oracle: &mut dyn Oracle, config: &RunConfig) -> Ru
             steps: Vec::new(),
             step_count: 0,
             read_uninit: false,
+            signed_overflow: None,
         },
     }
 }

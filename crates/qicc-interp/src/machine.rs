@@ -53,6 +53,8 @@ pub(crate) struct Machine<'i, 'o> {
     omitted: u64,
     step_count: u64,
     pub(crate) read_uninit: bool,
+    /// The first `nowrap` whose condition failed.
+    pub(crate) signed_overflow: Option<(FuncId, EdgeId)>,
     /// The oracle was asked for a byte during the current step (check its `failure`).
     pub(crate) asked_oracle: bool,
     /// Reused buffers: call arguments, bytes of a `memcpy`.
@@ -95,6 +97,7 @@ impl<'i, 'o> Machine<'i, 'o> {
             omitted: 0,
             step_count: 0,
             read_uninit: false,
+            signed_overflow: None,
             asked_oracle: false,
             scratch: Vec::new(),
             copy_buf: Vec::new(),
@@ -121,6 +124,7 @@ impl<'i, 'o> Machine<'i, 'o> {
             steps,
             step_count: self.step_count,
             read_uninit: self.read_uninit,
+            signed_overflow: self.signed_overflow,
         };
         (run, cut, omitted)
     }
@@ -152,6 +156,7 @@ impl<'i, 'o> Machine<'i, 'o> {
             steps: self.steps,
             step_count: self.step_count,
             read_uninit: self.read_uninit,
+            signed_overflow: self.signed_overflow,
         }
     }
 }
@@ -408,6 +413,12 @@ impl<'i> Machine<'i, '_> {
         match &edge.op {
             // An assumption was evaluated when the enabled edges were.
             Op::Skip | Op::Assume(_) => {}
+            Op::NoWrap(c) => {
+                if self.eval(c, f, base).0 == 0 {
+                    self.signed_overflow.get_or_insert((fid, eid));
+                    step.kind = StepKind::Overflow;
+                }
+            }
             Op::Assign(v, e) => {
                 let (val, _) = self.eval(e, f, base);
                 self.set_var(*v, base, val, false);
@@ -538,22 +549,20 @@ impl<'i> Machine<'i, '_> {
         if let Some(why) = self.oracle.failure() {
             return Err(why);
         }
-        let id = match answer {
-            None => self.mem.lowest_fresh().ok_or_else(|| {
-                format!(
-                    "unsupported: out of object numbers (the memory layout has {})",
-                    layout.max_objects()
-                )
-            })?,
-            Some(id) => {
-                if id == 0 || id as u64 > layout.max_objects() || self.mem.is_used(id) {
-                    return Err(format!(
-                        "the oracle gave object number {id}, which is not fresh"
-                    ));
-                }
-                id
-            }
-        };
+        // The IR's promise (`qicc_ir::semantics`, object numbers): the lowest number never
+        // used in this run. An oracle's answer is the number its source (a counterexample)
+        // expects; a different one means that source does not describe this run.
+        let id = self.mem.lowest_fresh().ok_or_else(|| {
+            format!(
+                "unsupported: out of object numbers (the memory layout has {})",
+                layout.max_objects()
+            )
+        })?;
+        if let Some(expected) = answer.filter(|&a| a != id) {
+            return Err(format!(
+                "the counterexample expects object number {expected} where the program allocates {id}"
+            ));
+        }
         self.witness.alloc_ids.push(id);
         self.mem.alloc(id, size);
         Ok(id)

@@ -41,9 +41,10 @@ pub trait Oracle {
     /// A byte of memory that was never written (dynamic objects, out-of-bounds reads, memory
     /// after `havoc_memory`).
     fn uninit_byte(&mut self, addr: u64) -> u8;
-    /// The object number of a fresh object; `None` lets the interpreter take the lowest number
-    /// that is neither static nor used before in this run. An answer that is not fresh is
-    /// rejected by the interpreter (the run stops as unreplayable).
+    /// The object number the oracle's source expects for a fresh object (`None`: no
+    /// expectation). The number itself is the IR's deterministic choice (the lowest number
+    /// that is neither static nor used before in this run); an answer that differs stops
+    /// the run as unreplayable.
     fn alloc_id(&mut self, req: &AllocRequest) -> Option<u32>;
     /// Which of `n >= 2` enabled edges to take (indices in edge order).
     fn choose(&mut self, func: FuncId, enabled: &[EdgeId]) -> usize;

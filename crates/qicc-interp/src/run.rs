@@ -103,6 +103,8 @@ impl fmt::Display for Outcome {
 pub enum StepKind {
     /// The edge was taken.
     Edge,
+    /// The edge, a `nowrap`, was taken and its condition failed: a signed overflow.
+    Overflow,
     /// The callee of the call edge `edge` (in `func`) returned: `written` is the call's
     /// destination, `operands` the returned value (if the callee has a `ret` local).
     Return,
@@ -141,4 +143,7 @@ pub struct Run {
     /// Some value the run used came from uninitialised memory or an `uninit` havoc, or the
     /// program called an undefined (`extern`) function.
     pub read_uninit: bool,
+    /// The first signed overflow of the run (a `nowrap` edge whose condition failed): the
+    /// run computed on with wrap-around, which C does not define.
+    pub signed_overflow: Option<(FuncId, EdgeId)>,
 }

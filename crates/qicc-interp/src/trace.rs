@@ -263,6 +263,12 @@ impl<'p> Builder<'p> {
                 self.last_depth = s.depth;
             }
             StepKind::Return => self.ret(f, &edge.op, edge.span, s),
+            StepKind::Overflow => {
+                let text = "signed overflow: C leaves the result undefined (computed on with wrap-around)";
+                self.push(edge.span, f.name.as_str(), s.depth, "overflow", text.to_string(), None);
+                self.last_span = edge.span;
+                self.last_depth = s.depth;
+            }
         }
     }
 
@@ -474,7 +480,7 @@ impl<'p> Builder<'p> {
                 };
                 self.push(span, fname, depth, "halt", text, None);
             }
-            Op::Skip => {}
+            Op::Skip | Op::NoWrap(_) => {}
         }
     }
 }

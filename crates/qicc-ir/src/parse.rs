@@ -814,6 +814,7 @@ fn parse_op(ctx: &ExprCtx, c: &mut Cursor) -> Result<Op, ParseError> {
         Tok::Ident(w) => match w.as_str() {
             "skip" => Ok(Op::Skip),
             "assume" => Ok(Op::Assume(ctx.expr(c)?)),
+            "nowrap" => Ok(Op::NoWrap(ctx.expr(c)?)),
             "havoc_memory" => Ok(Op::HavocMemory),
             "havoc" => {
                 let v = match c.next() {

@@ -253,6 +253,7 @@ pub fn op_str(p: &Program, f: &Function, op: &Op) -> String {
         Op::Skip => "skip".into(),
         Op::Assign(d, x) => format!("{} := {}", v(*d), e(x)),
         Op::Assume(c) => format!("assume {}", e(c)),
+        Op::NoWrap(c) => format!("nowrap {}", e(c)),
         Op::Havoc(d, kind) => match kind {
             HavocKind::Nondet(name) => format!("havoc {} nondet {}", v(*d), quote(name.as_bytes())),
             HavocKind::Uninit => format!("havoc {} uninit", v(*d)),

@@ -157,6 +157,12 @@ pub enum Op {
     Error(AssertionId),
     /// The program stops without error (`abort()`, `exit(code)`): the edge enters `halt`.
     Halt(Option<Expr>),
+    /// No effect. C requires the condition here: false means a signed overflow (undefined in
+    /// C), evaluated in the state before the arithmetic that follows. The IR computes with
+    /// wrap-around, so proofs (which cover every wrapping execution) ignore it; the
+    /// interpreter reports the first one that fails, so that a counterexample through a
+    /// signed overflow is not passed off as a C execution (`qicc_ir::semantics`).
+    NoWrap(Expr),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -572,6 +578,7 @@ impl Op {
                 f(value);
             }
             Op::Alloc { size, .. } => f(size),
+            Op::NoWrap(e) => f(e),
             Op::MemCopy { dst, src, len } => {
                 f(dst);
                 f(src);
@@ -594,6 +601,7 @@ impl Op {
             }
             Op::Assign(v, e) => Op::Assign(*v, f(e)),
             Op::Assume(e) => Op::Assume(f(e)),
+            Op::NoWrap(e) => Op::NoWrap(f(e)),
             Op::Free(e) => Op::Free(f(e)),
             Op::Halt(Some(e)) => Op::Halt(Some(f(e))),
             Op::Store { ty, addr, value } => Op::Store {

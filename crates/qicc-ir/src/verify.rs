@@ -232,6 +232,11 @@ fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Functio
                     errs.push(format!("{at}: assumption is not a bool"));
                 }
             }
+            Op::NoWrap(c) => {
+                if ty(c).is_some_and(|t| t != Ty::Bool) {
+                    errs.push(format!("{at}: nowrap condition is not a bool"));
+                }
+            }
             Op::Store { ty: t, addr, value } => {
                 let (a, v) = (ty(addr), ty(value));
                 if a.is_some_and(|a| a != ptr) || v.is_some_and(|v| v != *t) || !is_byte_int(*t) {

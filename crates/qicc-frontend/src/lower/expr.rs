@@ -974,6 +974,13 @@ impl<'a> Ctx<'a> {
             UnaryOperator::Minus => {
                 let v = self.rvalue(operand)?;
                 let v = self.promote_rv(v, at)?;
+                if v.ty.is_signed_int() {
+                    let t = self.irty(&v.ty, at)?;
+                    let zero = Expr::konst(t, 0);
+                    if let Some(ok) = fold::no_signed_overflow(BinOp::Sub, t, &zero, &v.e) {
+                        self.nowrap(ok, at)?;
+                    }
+                }
                 Ok(Val::R(RVal {
                     e: fold::neg(v.e),
                     ty: v.ty,
@@ -1016,6 +1023,11 @@ impl<'a> Ctx<'a> {
                 let p = self.promote_rv(old, at)?;
                 let t = self.irty(&p.ty, at)?;
                 let op = if inc { BinOp::Add } else { BinOp::Sub };
+                if p.ty.is_signed_int() {
+                    if let Some(ok) = fold::no_signed_overflow(op, t, &p.e, &Expr::konst(t, 1)) {
+                        self.nowrap(ok, at)?;
+                    }
+                }
                 let sum = RVal {
                     e: fold::bin(op, p.e, Expr::konst(t, 1)),
                     ty: p.ty,
@@ -1109,8 +1121,12 @@ impl<'a> Ctx<'a> {
                 if is_simple(lhs) && is_simple(rhs) {
                     let l = self.rvalue(lhs)?;
                     let l = self.truth(l, lhs.span.start)?;
-                    let r = self.rvalue(rhs)?;
-                    let r = self.truth(r, rhs.span.start)?;
+                    // The right side is evaluated only when the left does not decide.
+                    self.eval_guards
+                        .push(if and { l.clone() } else { fold::not(l.clone()) });
+                    let r = self.rvalue(rhs);
+                    self.eval_guards.pop();
+                    let r = self.truth(r?, rhs.span.start)?;
                     if !r.reads_memory() || !self.in_function() {
                         let c = fold::bin(if and { BinOp::And } else { BinOp::Or }, l, r);
                         return Ok(Val::R(RVal {
@@ -1347,6 +1363,11 @@ impl<'a> Ctx<'a> {
             }
             _ => return Err(self.internal(at, "unexpected arithmetic operator")),
         };
+        if signed {
+            if let Some(ok) = fold::no_signed_overflow(irop, t, &a, &b) {
+                self.nowrap(ok, at)?;
+            }
+        }
         Ok(RVal {
             e: fold::bin(irop, a, b),
             ty,
@@ -1487,10 +1508,14 @@ impl<'a> Ctx<'a> {
         {
             let cv = self.rvalue(ce)?;
             let cb = self.truth(cv, ce.span.start)?;
-            let a = self.rvalue(te)?;
-            let a = self.convert(a, &ty, at)?;
-            let b = self.rvalue(ee)?;
-            let b = self.convert(b, &ty, at)?;
+            self.eval_guards.push(cb.clone());
+            let a = self.rvalue(te);
+            self.eval_guards.pop();
+            let a = self.convert(a?, &ty, at)?;
+            self.eval_guards.push(fold::not(cb.clone()));
+            let b = self.rvalue(ee);
+            self.eval_guards.pop();
+            let b = self.convert(b?, &ty, at)?;
             return Ok(Val::R(RVal {
                 e: fold::ite(cb, a, b),
                 ty,

@@ -214,3 +214,65 @@ mod tests {
         );
     }
 }
+
+/// The condition under which the signed `w`-bit operation `a op b` (add, sub or mul) does
+/// not overflow, for a `nowrap` check; `None` for other operators.
+pub fn no_signed_overflow(op: BinOp, ty: Ty, a: &Expr, b: &Expr) -> Option<Expr> {
+    let w = ty.bits();
+    let min = Expr::konst(ty, 1u64 << (w - 1));
+    let zero = Expr::konst(ty, 0);
+    let neg = |e: Expr| bin(BinOp::Slt, e, zero.clone());
+    Some(match op {
+        // Overflow iff both operands have the sign the result lacks.
+        BinOp::Add => {
+            let r = bin(BinOp::Add, a.clone(), b.clone());
+            let both = bin(
+                BinOp::And,
+                bin(BinOp::Xor, r.clone(), a.clone()),
+                bin(BinOp::Xor, r, b.clone()),
+            );
+            not(neg(both))
+        }
+        // Overflow iff the operands' signs differ and the result's differs from `a`'s.
+        BinOp::Sub => {
+            let r = bin(BinOp::Sub, a.clone(), b.clone());
+            let both = bin(
+                BinOp::And,
+                bin(BinOp::Xor, a.clone(), b.clone()),
+                bin(BinOp::Xor, a.clone(), r),
+            );
+            not(neg(both))
+        }
+        BinOp::Mul if w <= 32 => {
+            let wide = Ty::Int(64);
+            let p = bin(
+                BinOp::Mul,
+                resize(a.clone(), ty, wide, true),
+                resize(b.clone(), ty, wide, true),
+            );
+            let lo = Expr::konst(wide, (-(1i64 << (w - 1))) as u64);
+            let hi = Expr::konst(wide, ((1i64 << (w - 1)) - 1) as u64);
+            bin(
+                BinOp::And,
+                bin(BinOp::Sle, lo, p.clone()),
+                bin(BinOp::Sle, p, hi),
+            )
+        }
+        // 64 bits: a == 0 || (a * b / a == b && !(a == -1 && b == MIN)).
+        BinOp::Mul => {
+            let r = bin(BinOp::Mul, a.clone(), b.clone());
+            let back = bin(BinOp::Eq, bin(BinOp::SDiv, r, a.clone()), b.clone());
+            let special = bin(
+                BinOp::And,
+                bin(BinOp::Eq, a.clone(), Expr::konst(ty, u64::MAX)),
+                bin(BinOp::Eq, b.clone(), min),
+            );
+            bin(
+                BinOp::Or,
+                bin(BinOp::Eq, a.clone(), zero.clone()),
+                bin(BinOp::And, back, not(special)),
+            )
+        }
+        _ => return None,
+    })
+}

@@ -58,6 +58,7 @@
 pub mod addr;
 pub mod builder;
 pub mod call;
+pub mod clib;
 pub mod consteval;
 pub mod decl;
 pub mod expr;
@@ -75,7 +76,7 @@ use builder::FnBuilder;
 use lang_c::ast::{FunctionDefinition, Initializer, TranslationUnit};
 use lang_c::span::Node;
 use qicc_ir::{
-    AssertKind, Assertion, Expr, FuncId, GlobalId, InitItem, Loc, LocalId, Object, ObjectId, Op,
+    AssertKind, Assertion, BinOp, Expr, FuncId, GlobalId, InitItem, Loc, LocalId, Object, ObjectId, Op,
     Program, Span, UbKind,
 };
 use scope::Scopes;
@@ -199,6 +200,10 @@ pub struct Ctx<'a> {
     pub const_depth: u32,
     /// > 0 while evaluating a file-scope initialiser: names resolve at file scope.
     pub file_scope_only: u32,
+    /// Conditions under which the expression being lowered is evaluated at all (the left
+    /// side of `&&`/`||`, the condition of `?:`, when those are lowered as one expression):
+    /// a `nowrap` check emitted meanwhile holds only under them.
+    pub eval_guards: Vec<Expr>,
 }
 
 impl<'a> Ctx<'a> {
@@ -224,6 +229,7 @@ impl<'a> Ctx<'a> {
             fs: None,
             assert_mode: AssertMode::Ordinary,
             const_depth: 0,
+            eval_guards: Vec::new(),
             file_scope_only: 0,
         }
     }
@@ -321,6 +327,24 @@ impl<'a> Ctx<'a> {
     }
 
     /// An undefined-behaviour check: `ok` must hold here, else the run has UB.
+    /// A `nowrap ok` edge at the current location: C requires `ok` (no signed overflow) in
+    /// the state before the arithmetic that follows (see [`qicc_ir::Op::NoWrap`]).
+    pub fn nowrap(&mut self, ok: Expr, offset: usize) -> R<()> {
+        if ok.is_true() || self.const_depth > 0 || self.fs.is_none() {
+            return Ok(());
+        }
+        let ok = self
+            .eval_guards
+            .iter()
+            .rev()
+            .fold(ok, |acc, g| fold::bin(BinOp::Or, fold::not(g.clone()), acc));
+        let span = self.span(offset);
+        let fs = self.fs(offset)?;
+        fs.b.span = span;
+        fs.b.emit(Op::NoWrap(ok));
+        Ok(())
+    }
+
     pub fn check(&mut self, ok: Expr, kind: UbKind, offset: usize) -> R<()> {
         if !self.opts.ub_checks || ok.is_true() {
             return Ok(());
