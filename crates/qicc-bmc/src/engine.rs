@@ -347,9 +347,16 @@ impl<'a> Engine<'a> {
                     let hit = self
                         .model_hit(enc, true)
                         .ok_or("internal error: the model reaches no assertion")?;
-                    let outcome = self.replay_model(enc);
+                    let mut outcome = self.replay_model(enc);
+                    if matches!(outcome, Ok((_, _, true))) {
+                        // C leaves a run through a signed overflow undefined: ask for a
+                        // counterexample without one (the driver rejects the first).
+                        if let Some(clean) = self.clean_violation(enc, &assumptions, k)? {
+                            outcome = Ok(clean);
+                        }
+                    }
                     match outcome {
-                        Ok((a, w)) => {
+                        Ok((a, w, _)) => {
                             self.progress(&format!("unwind {k}: violation of {a} replayed"));
                             self.done.insert(a);
                             self.done.insert(hit);
@@ -369,7 +376,37 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn replay_model(&mut self, enc: &Encoding) -> Result<(AssertionId, Witness), String> {
+    /// A replayed violation whose run has no signed overflow, if the encoding has one at this
+    /// bound (`Err`: the solver gave no answer).
+    fn clean_violation(
+        &mut self,
+        enc: &Encoding,
+        assumptions: &[TermId],
+        k: u32,
+    ) -> Result<Option<(AssertionId, Witness, bool)>, String> {
+        let hits: Vec<TermId> = enc
+            .errors
+            .iter()
+            .filter(|h| self.is_property(h.assertion) && !self.done.contains(&h.assertion))
+            .map(|h| (h.guard, h.clean))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|(g, c)| self.s.and(g, c))
+            .collect();
+        let reach_clean = self.s.or_all(&hits);
+        if reach_clean == self.s.ff() {
+            return Ok(None);
+        }
+        let mut assumptions = assumptions.to_vec();
+        assumptions.push(reach_clean);
+        match self.check(&assumptions, "property assertion reachable without signed overflow", k) {
+            CheckResult::Unknown(r) => Err(self.no_answer(r)),
+            CheckResult::Unsat => Ok(None),
+            CheckResult::Sat => Ok(self.replay_model(enc).ok().filter(|(_, _, o)| !o)),
+        }
+    }
+
+    fn replay_model(&mut self, enc: &Encoding) -> Result<(AssertionId, Witness, bool), String> {
         let Engine {
             s,
             solver,

@@ -188,14 +188,15 @@ impl Oracle for PlanOracle<'_> {
     }
 }
 
-/// Runs the program on the plan's answers; the violated property assertion and the run's
-/// witness, or why the counterexample does not replay.
+/// Runs the program on the plan's answers; the violated property assertion, the run's
+/// witness and whether the run overflowed a signed integer on the way (C leaves such a run
+/// undefined), or why the counterexample does not replay.
 pub(crate) fn replay(
     p: &Program,
     plan: &Plan,
     uninit: &mut dyn FnMut(u64) -> u8,
     config: &RunConfig,
-) -> Result<(AssertionId, Witness), String> {
+) -> Result<(AssertionId, Witness, bool), String> {
     let mut oracle = PlanOracle {
         plan,
         havoc: 0,
@@ -212,7 +213,7 @@ pub(crate) fn replay(
                 .get(assertion.index())
                 .is_some_and(|a| a.kind.is_property());
             if is_property {
-                Ok((assertion, run.witness))
+                Ok((assertion, run.witness, run.signed_overflow.is_some()))
             } else {
                 Err(format!(
                     "the run reaches undefined-behaviour check {assertion} instead"

@@ -32,6 +32,9 @@ pub(crate) struct State {
     /// `next_obj` at the start of the run or right after the last `havoc_memory`: the
     /// allocations since then are `next_obj - alloc_base`.
     pub alloc_base: TermId,
+    /// No `nowrap` condition failed on the way here (no signed overflow): lets the engine
+    /// ask for a counterexample that C defines when its first one overflows.
+    pub clean: TermId,
     /// Back-edge counts of the enclosing loops of the state's location, outermost first.
     pub counters: Vec<u32>,
     /// The trace steps that lead into this state.
@@ -152,6 +155,7 @@ impl Guards {
             size: pick(s, a.size, b.size),
             next_obj: pick(s, a.next_obj, b.next_obj),
             alloc_base: pick(s, a.alloc_base, b.alloc_base),
+            clean: pick(s, a.clean, b.clean),
             counters: a.counters,
             from,
         }

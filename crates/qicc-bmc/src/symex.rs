@@ -76,6 +76,8 @@ pub(crate) struct Cut {
 pub(crate) struct ErrorHit {
     pub assertion: AssertionId,
     pub guard: TermId,
+    /// No signed overflow happened before (see `State::clean`).
+    pub clean: TermId,
 }
 
 /// The result of one symbolic execution.
@@ -194,6 +196,7 @@ pub(crate) fn run(
         size: mm.init_size,
         next_obj: first_obj,
         alloc_base: first_obj,
+        clean: x.s.tt(),
         counters: vec![0; info[entry.index()].chain[f.entry.index()].len()],
         from: Vec::new(),
     };
@@ -415,7 +418,11 @@ impl Symex<'_> {
         let mm = self.mm;
         let mut kind = StepKind::Plain;
         match &edge.op {
-            Op::Skip | Op::Assume(_) | Op::NoWrap(_) => {}
+            Op::Skip | Op::Assume(_) => {}
+            Op::NoWrap(c) => {
+                let c = self.ex(&st, c);
+                st.clean = self.s.and(st.clean, c);
+            }
             Op::Assign(v, x) => {
                 let t = self.ex(&st, x);
                 Self::set_var(&mut st, *v, t);
@@ -522,6 +529,7 @@ impl Symex<'_> {
                 self.errors.push(ErrorHit {
                     assertion: *a,
                     guard: st.guard,
+                    clean: st.clean,
                 });
                 return Ok(());
             }
@@ -581,6 +589,7 @@ impl Symex<'_> {
             size: st.size,
             next_obj: st.next_obj,
             alloc_base: st.alloc_base,
+            clean: st.clean,
             counters: vec![0; self.info[callee.index()].chain[g.entry.index()].len()],
             from: vec![step],
         };
@@ -606,6 +615,7 @@ impl Symex<'_> {
         cont.size = exit.size;
         cont.next_obj = exit.next_obj;
         cont.alloc_base = exit.alloc_base;
+        cont.clean = exit.clean;
         cont.from = exit.from;
         if let (Some(d), Some(r)) = (dst, ret) {
             Self::set_var(&mut cont, d, r);
