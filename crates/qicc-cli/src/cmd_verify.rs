@@ -68,6 +68,12 @@ pub struct VerifyArgs {
     /// Qicc: do not run Impulse alongside.
     #[arg(long)]
     pub no_impulse: bool,
+    /// What a signed integer overflow means. `ub` (default, as C): undefined behaviour, so a
+    /// counterexample that overflows before the violation is not accepted (UNKNOWN, naming the
+    /// overflow). `wrap` (as `gcc -fwrapv`): two's complement wrap-around, such a
+    /// counterexample is a FALSE. Proofs hold for wrap-around either way.
+    #[arg(long, value_enum, value_name = "MEANING", default_value = "ub")]
+    pub signed_overflow: SignedOverflow,
     /// Qicc: the verifier X that checks each region: the built-in bounded model checker, or an
     /// installed CBMC, ESBMC or Ultimate Automizer (each region is emitted as a C file and the
     /// tool runs as a child process with the region's time limit).
@@ -165,6 +171,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         external,
         impulse: !args.no_impulse,
         progress,
+        signed_overflow_wraps: args.signed_overflow == SignedOverflow::Wrap,
     };
     let memory_limit = match args.memory_limit {
         Some(0) => None,
@@ -185,6 +192,11 @@ pub fn run(args: VerifyArgs) -> u8 {
                 return crate::EXIT_INTERNAL;
             }
         },
+    }
+    if report.internal_error.is_some() {
+        // Contradictory results (a proof and a replayed violation of one assertion): one
+        // engine is unsound; the report names both runs.
+        return crate::EXIT_INTERNAL;
     }
     match report.verdict {
         Verdict::True => EXIT_TRUE,
@@ -240,4 +252,11 @@ fn verify_with_deadline(
             return abandoned_report(&loaded, &opts, StopReason::Timeout.describe(), start);
         }
     }
+}
+
+/// `--signed-overflow`: undefined behaviour (C) or wrap-around (`-fwrapv`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SignedOverflow {
+    Ub,
+    Wrap,
 }

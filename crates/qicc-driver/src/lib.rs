@@ -12,5 +12,5 @@ pub mod report;
 pub mod verify;
 
 pub use input::{load, LoadOptions, Loaded};
-pub use report::{AssertionReport, Report, Verdict};
+pub use report::{AssertionReport, InternalError, Report, Verdict};
 pub use verify::{abandoned_report, verify, Engine, VerifyOptions};

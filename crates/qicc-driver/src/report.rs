@@ -60,6 +60,23 @@ pub struct Violation {
     pub trace: Trace,
 }
 
+/// Two runs that contradict each other about one assertion: one proved it safe, the other
+/// found a violation whose witness replays to it on the program. One of the two engines is
+/// unsound, so neither answer is given: the verdict is UNKNOWN, the CLI exits with 1 (internal
+/// error), and the report names both runs (never silently resolved).
+#[derive(Clone, Debug, Serialize)]
+pub struct InternalError {
+    pub message: String,
+    /// The assertion both runs are about.
+    pub assertion: u32,
+    /// The run (region, function, engine) that proved it safe.
+    pub proved_safe_by: String,
+    /// The run that found the violation.
+    pub violated_by: String,
+    /// The replayed trace of the violation.
+    pub trace: Trace,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub verdict: Verdict,
@@ -72,6 +89,10 @@ pub struct Report {
     pub assertions: Vec<AssertionReport>,
     pub ub_checks: UbSummary,
     pub violation: Option<Violation>,
+    /// Contradictory results (see [`InternalError`]); the verdict is then UNKNOWN and the
+    /// CLI exits with 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub internal_error: Option<InternalError>,
     pub warnings: Vec<String>,
     /// Qicc: every run of the verifier on a region, function or the whole program.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -203,6 +224,13 @@ impl Report {
             if self.ub_checks.open.len() > 10 {
                 let _ = writeln!(out, "  ... and {} more", self.ub_checks.open.len() - 10);
             }
+        }
+        if let Some(e) = &self.internal_error {
+            let _ = writeln!(out, "\nINTERNAL ERROR: {}", e.message);
+            let _ = writeln!(out, "  proved safe by: {}", e.proved_safe_by);
+            let _ = writeln!(out, "  violated by:    {}", e.violated_by);
+            let _ = writeln!(out, "  the violation's replayed trace:");
+            out.push_str(&e.trace.to_text());
         }
         let _ = write!(out, "\nVERDICT: {}", self.verdict.as_str());
         if let Some(r) = &self.reason {

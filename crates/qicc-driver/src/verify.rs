@@ -7,9 +7,9 @@
 //! proven safe.
 
 use crate::input::Loaded;
-use crate::report::{assertion_report, Report, UbSummary, Verdict, Violation};
+use crate::report::{assertion_report, InternalError, Report, UbSummary, Verdict, Violation};
 use qicc_engine::{AssertionStatus, Budget, EngineResult};
-use qicc_interp::{replay, trace, Outcome, RunConfig};
+use qicc_interp::{replay, trace, Outcome, RunConfig, Witness};
 use qicc_ir::{AssertionId, Program};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -61,6 +61,9 @@ pub struct VerifyOptions {
     /// Qicc: run Impulse alongside, for deep counterexamples.
     pub impulse: bool,
     pub progress: Option<Progress>,
+    /// Signed overflow wraps around (`gcc -fwrapv`): a counterexample through one is a
+    /// FALSE. Default (C): undefined behaviour, so such a counterexample gives UNKNOWN.
+    pub signed_overflow_wraps: bool,
 }
 
 impl Default for VerifyOptions {
@@ -73,6 +76,7 @@ impl Default for VerifyOptions {
             jobs: None,
             region_timeout: None,
             facts: true,
+            signed_overflow_wraps: false,
             external: None,
             impulse: true,
             progress: None,
@@ -89,6 +93,12 @@ struct EngineRun {
     /// Qicc: every run of X, and how many runs included each assertion.
     attempts: Vec<qicc_gamble::Attempt>,
     tries: BTreeMap<AssertionId, usize>,
+    /// Which run found `result.violation` (when the engine knows more than its own name).
+    violation_by: Option<String>,
+    /// Witnesses of violations of assertions the result says are safe, besides
+    /// `result.violation`, with the run that found each: replayed only to report the
+    /// contradiction.
+    contradicting: Vec<(AssertionId, Witness, String)>,
 }
 
 fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> EngineRun {
@@ -112,6 +122,8 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 extra: Vec::new(),
                 attempts: Vec::new(),
                 tries: BTreeMap::new(),
+                violation_by: None,
+                contradicting: Vec::new(),
             }
         }
         Engine::Impulse => EngineRun {
@@ -120,6 +132,8 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             extra: Vec::new(),
             attempts: Vec::new(),
             tries: BTreeMap::new(),
+            violation_by: None,
+            contradicting: Vec::new(),
         },
         Engine::Qicc => {
             let backend = match &opts.external {
@@ -174,37 +188,73 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 }
                 (r, deep.and_then(|h| h.join().ok()))
             });
-            let mut r = r;
-            if let Some((a, w)) = deep.and_then(|d| d.violation) {
-                // A replayed deep counterexample: the gamble was stopped for it.
-                if r.result.violation.is_none() {
-                    for (id, st) in r.result.statuses.iter_mut() {
-                        if *id == a {
-                            *st = AssertionStatus::Violated;
-                        }
-                    }
-                    r.result.violation = Some((a, w));
-                    r.result.reason = None;
-                }
-            }
-            let proved_by = program
-                .assertion_ids()
-                .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
-                .collect();
-            let tries = r
-                .history
-                .iter()
-                .map(|h| (AssertionId(h.assertion), h.attempts))
-                .collect();
-            EngineRun {
-                result: r.result,
-                proved_by,
-                extra: Vec::new(),
-                attempts: r.attempts,
-                tries,
-            }
+            gamble_run(program, r, deep.and_then(|d| d.violation))
         }
     }
+}
+
+/// The answer of Qicc: the gamble's result with Impulse's deep counterexample merged in
+/// ([`merge_deep`]), and which region proved each assertion.
+fn gamble_run(
+    program: &Program,
+    mut r: qicc_gamble::GambleResult,
+    deep: Option<(AssertionId, Witness)>,
+) -> EngineRun {
+    let (violation_by, contradicting) = merge_deep(&mut r, deep);
+    let proved_by = program
+        .assertion_ids()
+        .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
+        .collect();
+    let tries = r
+        .history
+        .iter()
+        .map(|h| (AssertionId(h.assertion), h.attempts))
+        .collect();
+    EngineRun {
+        result: r.result,
+        proved_by,
+        extra: Vec::new(),
+        attempts: r.attempts,
+        tries,
+        violation_by,
+        contradicting,
+    }
+}
+
+/// Merges Impulse's deep counterexample into the gamble's answer: it replaces an inconclusive
+/// answer (the gamble was stopped for it), but never overrides a proof. When the gamble proved
+/// its assertion safe, the witness is kept — as the violation if the gamble has none, else
+/// beside it — so that [`report`] replays it and reports the contradiction as an internal
+/// error. Returns which run found the violation and the contradicting witnesses.
+fn merge_deep(
+    r: &mut qicc_gamble::GambleResult,
+    deep: Option<(AssertionId, Witness)>,
+) -> (Option<String>, Vec<(AssertionId, Witness, String)>) {
+    const IMPULSE: &str = "impulse (run alongside the gamble)";
+    let mut by = r.violation_found_by.clone();
+    let mut contradicting = Vec::new();
+    if let Some((a, w)) = deep {
+        let proven = r
+            .result
+            .statuses
+            .iter()
+            .any(|(id, s)| *id == a && *s == AssertionStatus::Safe);
+        if r.result.violation.is_none() {
+            if !proven {
+                for (id, st) in r.result.statuses.iter_mut() {
+                    if *id == a {
+                        *st = AssertionStatus::Violated;
+                    }
+                }
+            }
+            r.result.violation = Some((a, w));
+            r.result.reason = None;
+            by = Some(IMPULSE.to_string());
+        } else if proven {
+            contradicting.push((a, w, IMPULSE.to_string()));
+        }
+    }
+    (by, contradicting)
 }
 
 pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report {
@@ -240,6 +290,8 @@ pub fn abandoned_report(
             extra: Vec::new(),
             attempts: Vec::new(),
             tries: BTreeMap::new(),
+            violation_by: None,
+            contradicting: Vec::new(),
         },
         start,
     )
@@ -253,6 +305,8 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         extra,
         attempts,
         tries,
+        violation_by,
+        contradicting,
     } = run;
 
     let status_of = |id: AssertionId| -> AssertionStatus {
@@ -268,6 +322,48 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
     let mut verdict;
     let mut reason = result.reason.clone();
     let mut replay_failed = None;
+    // The counterexample reaches the violation only after a signed overflow (its location).
+    let mut overflow_only: Option<String> = None;
+    // A replayed violation of an assertion the engine proved safe: one of the two runs is
+    // unsound. Never resolved silently (ARCHITECTURE.md, "Engines and verdicts").
+    let mut internal_error: Option<InternalError> = None;
+    let contradiction = |reached: AssertionId, by: &str, run: &qicc_interp::Run| {
+        let a = program.assertion(reached);
+        let proved_safe_by = engine_proofs
+            .get(&reached)
+            .cloned()
+            .unwrap_or_else(|| opts.engine.name().to_string());
+        InternalError {
+            message: format!(
+                "contradictory results for assertion #{} at {}: proven safe by {proved_safe_by}, \
+                 but {by} found a violation that replays on the program",
+                reached.0,
+                program.span_str(a.span)
+            ),
+            assertion: reached.0,
+            proved_safe_by,
+            violated_by: by.to_string(),
+            trace: trace(program, run),
+        }
+    };
+    let engine_name = opts.engine.name().to_string();
+    for (_, witness, by) in &contradicting {
+        let run = replay(
+            program,
+            witness,
+            &RunConfig {
+                max_steps: REPLAY_MAX_STEPS,
+                record_trace: false,
+                deadline: Some(Instant::now() + REPLAY_TIME),
+                ..RunConfig::default()
+            },
+        );
+        if let Outcome::ErrorReached { assertion } = run.outcome {
+            if status_of(assertion) == AssertionStatus::Safe && internal_error.is_none() {
+                internal_error = Some(contradiction(assertion, by, &run));
+            }
+        }
+    }
     if let Some((claimed, witness)) = &result.violation {
         // Accelerated counterexamples expand to up to ~10^9 steps: replay without keeping
         // steps (the trace replays again, keeping its beginning and end).
@@ -282,6 +378,20 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
             },
         );
         match run.outcome {
+            Outcome::ErrorReached { assertion } if status_of(assertion) == AssertionStatus::Safe => {
+                let by = violation_by.as_deref().unwrap_or(&engine_name);
+                internal_error.get_or_insert_with(|| contradiction(assertion, by, &run));
+            }
+            Outcome::ErrorReached { assertion }
+                if program.assertion(assertion).kind.is_property()
+                    && !opts.signed_overflow_wraps
+                    && run.signed_overflow.is_some() =>
+            {
+                // C leaves the rest of this execution undefined: not a counterexample.
+                overflow_only = run.signed_overflow.map(|(f, e)| {
+                    program.span_str(program.function(f).edge(e).span)
+                });
+            }
             Outcome::ErrorReached { assertion }
                 if program.assertion(assertion).kind.is_property() =>
             {
@@ -308,6 +418,13 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
     let mut all_safe = true;
     for id in program.assertion_ids() {
         let mut status = status_of(id);
+        if internal_error.as_ref().is_some_and(|e| e.assertion == id.0) {
+            status = AssertionStatus::Unknown(
+                "contradictory results (internal error): proven safe, and violated by a \
+                 replayed witness"
+                    .into(),
+            );
+        }
         if status == AssertionStatus::Violated
             && violation.as_ref().map(|v| v.assertion) != Some(id.0)
         {
@@ -337,7 +454,11 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         }
     }
 
-    if let Some(v) = &violation {
+    if let Some(e) = &internal_error {
+        verdict = Verdict::Unknown;
+        reason = Some(format!("internal error: {}", e.message));
+        violation = None;
+    } else if let Some(v) = &violation {
         verdict = Verdict::False;
         let a = program.assertion(AssertionId(v.assertion));
         reason.get_or_insert_with(|| {
@@ -351,6 +472,12 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
                     .unwrap_or_default()
             )
         });
+    } else if let Some(at) = overflow_only {
+        verdict = Verdict::Unknown;
+        reason = Some(format!(
+            "the counterexample reaches the violation only after a signed overflow at {at}, \
+             which C leaves undefined (--signed-overflow wrap accepts it)"
+        ));
     } else if let Some(why) = replay_failed {
         verdict = Verdict::Unknown;
         reason = Some(format!(
@@ -398,8 +525,119 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         assertions,
         ub_checks: ub,
         violation,
+        internal_error,
         warnings: loaded.warnings.iter().map(|w| w.to_string()).collect(),
         attempts,
         stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{load, LoadOptions};
+    use qicc_gamble::{AssertionHistory, GambleResult};
+
+    const PROGRAM: &str = "extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assert(int);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  __VERIFIER_assert(x != 5);
+  return 0;
+}
+";
+
+    fn loaded() -> Loaded {
+        let dir = std::env::temp_dir().join(format!("qicc-driver-merge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.c");
+        std::fs::write(&path, PROGRAM).unwrap();
+        load(
+            &path,
+            &LoadOptions {
+                ub_checks: true,
+                ..Default::default()
+            },
+        )
+        .expect("the program lowers")
+    }
+
+    /// A real witness of the violation (from the bounded model checker).
+    fn witness(l: &Loaded) -> (AssertionId, Witness) {
+        let r = qicc_bmc::verify(&l.program, &Default::default(), &Budget::unlimited());
+        r.violation.expect("x == 5 violates the assertion")
+    }
+
+    /// A gamble result in which every assertion was proven in a region.
+    fn gamble(l: &Loaded, own: Option<(AssertionId, Witness)>) -> GambleResult {
+        let ids: Vec<AssertionId> = l.program.assertion_ids().collect();
+        GambleResult {
+            result: EngineResult {
+                statuses: ids.iter().map(|a| (*a, AssertionStatus::Safe)).collect(),
+                violation: own.clone(),
+                reason: None,
+                stats: Vec::new(),
+            },
+            attempts: Vec::new(),
+            history: ids
+                .iter()
+                .map(|a| AssertionHistory {
+                    assertion: a.0,
+                    proved_in: vec![Some("function main".to_string())],
+                    attempts: 1,
+                })
+                .collect(),
+            violation_found_by: own.map(|_| "the run on the whole program (early start)".into()),
+        }
+    }
+
+    fn check_internal_error(rep: &Report, violated_by: &str) {
+        let e = rep.internal_error.as_ref().expect("an internal error");
+        assert_eq!(rep.verdict, Verdict::Unknown);
+        assert!(rep.violation.is_none(), "no FALSE from contradictory results");
+        assert_eq!(e.proved_safe_by, "function main");
+        assert_eq!(e.violated_by, violated_by);
+        assert!(!e.trace.steps.is_empty());
+        let text = rep.to_text();
+        assert!(text.contains("INTERNAL ERROR: contradictory results"), "{text}");
+        assert!(text.contains("function main") && text.contains(violated_by), "{text}");
+        assert!(!text.contains("VERDICT: FALSE"), "{text}");
+        let json = serde_json::to_value(rep).unwrap();
+        assert_eq!(json["internal_error"]["violated_by"], violated_by);
+        assert_eq!(json["verdict"], "unknown");
+        assert!(rep.assertions.iter().all(|a| a.status != "safe"), "{:?}", rep.assertions);
+    }
+
+    #[test]
+    fn a_speculative_whole_program_violation_of_a_proven_assertion_is_an_internal_error() {
+        let l = loaded();
+        let w = witness(&l);
+        let run = gamble_run(&l.program, gamble(&l, Some(w)), None);
+        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        check_internal_error(&rep, "the run on the whole program (early start)");
+    }
+
+    #[test]
+    fn impulse_contradicting_a_proof_is_an_internal_error() {
+        let l = loaded();
+        let w = witness(&l);
+        let run = gamble_run(&l.program, gamble(&l, None), Some(w));
+        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        check_internal_error(&rep, "impulse (run alongside the gamble)");
+    }
+
+    #[test]
+    fn impulse_still_decides_what_the_gamble_left_open() {
+        let l = loaded();
+        let w = witness(&l);
+        let mut g = gamble(&l, None);
+        for (_, s) in g.result.statuses.iter_mut() {
+            *s = AssertionStatus::Unknown("time limit reached".into());
+        }
+        let run = gamble_run(&l.program, g, Some(w));
+        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        assert!(rep.internal_error.is_none());
+        assert_eq!(rep.verdict, Verdict::False);
+        assert!(rep.violation.is_some());
     }
 }

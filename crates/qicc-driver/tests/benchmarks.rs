@@ -53,6 +53,14 @@ fn default_engine_never_gives_a_wrong_verdict() {
             &Budget::with_timeout(Duration::from_secs(secs)),
         );
         let ms = start.elapsed().as_millis();
+        // Contradictory results (an assertion proven safe by one run and violated by a
+        // replayed witness of another) are an unsound engine: a failure, never resolved.
+        if let Some(e) = &report.internal_error {
+            wrong.push(format!(
+                "{name}: INTERNAL ERROR: {} (proven safe by {}; violated by {})",
+                e.message, e.proved_safe_by, e.violated_by
+            ));
+        }
         let got = match report.verdict {
             Verdict::True => Some(true),
             Verdict::False => Some(false),
@@ -80,8 +88,11 @@ fn default_engine_never_gives_a_wrong_verdict() {
         rejected.len(),
         wrong.len()
     );
+    // Rejected on purpose: one task with floating point, and the two OpenSER
+    // `stripFullBoth_arr` tasks, which call `strncpy` (a library function qicc does not model
+    // yet: `unsupported: library function strncpy`, never an arbitrary result).
     assert!(
-        rejected.len() <= 1,
+        rejected.len() <= 3,
         "front-end rejections grew: {rejected:?}"
     );
     assert!(wrong.is_empty(), "WRONG VERDICTS:\n{}", wrong.join("\n"));

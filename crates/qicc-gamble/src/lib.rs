@@ -102,6 +102,9 @@ pub struct GambleResult {
     pub result: EngineResult,
     pub attempts: Vec<Attempt>,
     pub history: Vec<AssertionHistory>,
+    /// Which run found `result.violation` (e.g. `the whole program (early start)`), for the
+    /// report; the driver names it when the violation contradicts a proof.
+    pub violation_found_by: Option<String>,
 }
 
 impl GambleResult {

@@ -110,6 +110,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
     }
     let mut cache: BTreeMap<(Key, AssertionId), Found> = BTreeMap::new();
     let mut witness: Option<(AssertionId, Witness)> = None;
+    let mut witness_by: Option<String> = None;
     let mut attempts: Vec<Attempt> = Vec::new();
     let mut tries: BTreeMap<AssertionId, usize> = BTreeMap::new();
     let mut root_reason: Option<String> = None;
@@ -353,7 +354,13 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                     }
                     if job.key == Key::Root {
                         if let Some(v) = r.violation {
-                            witness.get_or_insert(v);
+                            if witness.is_none() {
+                                witness = Some(v);
+                                witness_by = Some(format!(
+                                    "the run on {name}{}",
+                                    if job.speculative { " (early start)" } else { "" }
+                                ));
+                            }
                         }
                         if root_reason.is_none() {
                             root_reason = r.reason.clone();
@@ -401,6 +408,10 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
     let mut history = Vec::new();
     for a in program.assertion_ids() {
         let mine: Vec<&Ctx> = ctxs.iter().filter(|c| c.assertion == a).collect();
+        // Every context proven is `Safe` even when a (speculative) whole-program run carries
+        // a violation of the same assertion: the contradiction is not resolved here; the
+        // driver replays the witness and reports a replayed violation of a proven assertion
+        // as an internal error naming both runs (`violation_found_by`, `proved_in`).
         let status = if mine.iter().all(|c| matches!(c.state, CtxState::Proven(_))) {
             AssertionStatus::Safe
         } else if mine.iter().any(|c| c.state == CtxState::Violated)
@@ -466,6 +477,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
         },
         attempts,
         history,
+        violation_found_by: witness_by,
     }
 }
 

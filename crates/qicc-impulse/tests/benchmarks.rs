@@ -10,7 +10,7 @@
 //!   `IMPULSE_BASELINE=1` adds the column "bmc@2": the same BMC at depth 2 without any
 //!   acceleration (the paper's "Impulse w/o acc.").
 
-use qicc_engine::{Budget, EngineResult};
+use qicc_engine::{AssertionStatus, Budget, EngineResult};
 use qicc_impulse::{instrument, verify, ImpulseOptions};
 use qicc_interp::{replay, Outcome, RunConfig};
 use qicc_ir::{DataModel, Program};
@@ -50,6 +50,14 @@ fn replayed_violation(p: &Program, r: &EngineResult) -> bool {
     let run = replay(p, w, &config);
     assert_eq!(run.outcome, Outcome::ErrorReached { assertion: *a });
     assert!(p.assertion(*a).kind.is_property());
+    // A replayed violation of an assertion the same result calls safe is a contradiction (an
+    // internal error in the driver): fail on it.
+    assert!(
+        !r.statuses
+            .iter()
+            .any(|(x, s)| x == a && *s == AssertionStatus::Safe),
+        "contradictory result: {a} proven safe and violated by a replayed witness"
+    );
     true
 }
 

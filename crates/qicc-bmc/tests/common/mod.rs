@@ -62,10 +62,14 @@ pub fn check_consistent(p: &Program, r: &EngineResult) {
             "witness does not replay: {r:?}"
         );
         assert!(p.assertion(*a).kind.is_property());
-        assert!(r
-            .statuses
-            .iter()
-            .any(|(x, s)| x == a && *s == AssertionStatus::Violated));
+        // A replayed violation of an assertion the result calls safe is a contradiction
+        // (an internal error in the driver): fail on it.
+        assert!(
+            r.statuses
+                .iter()
+                .any(|(x, s)| x == a && *s == AssertionStatus::Violated),
+            "contradictory result: the witness of {a} replays, but its status is not violated: {r:?}"
+        );
     }
     if verdict(r) == Verdict::True {
         assert!(

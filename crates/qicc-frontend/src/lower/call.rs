@@ -11,7 +11,7 @@
 
 use super::expr::{LVal, Place, RVal, Val};
 use super::scope::Sym;
-use super::{fold, AssertMode, Ctx, R};
+use super::{clib, fold, AssertMode, Ctx, R};
 use crate::types::{CType, FuncType, IntKind};
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -372,6 +372,29 @@ impl<'a> Ctx<'a> {
                 return Err(self.unsupported(at, format!("exit handlers ('{name}')")));
             }
             _ => {}
+        }
+        if clib::is_unmodelled_library_function(name) {
+            return Err(self.unsupported(at, format!("library function {name}")));
+        }
+        if let Some(k) = clib::printf_format_arg(name) {
+            // Output functions keep "arbitrary result, no other effect" (see `clib`), which
+            // is sound unless the format writes memory through `%n`.
+            let literal = match args.get(k).map(|a| &a.node) {
+                Some(Expression::StringLiteral(s)) => self.string_literal(&s.node, at).ok(),
+                _ => None,
+            };
+            match literal {
+                Some((bytes, _, _)) if !clib::format_writes_memory(&bytes) => {}
+                Some(_) => {
+                    return Err(self.unsupported(at, format!("library function {name} with %n")))
+                }
+                None => {
+                    return Err(self.unsupported(
+                        at,
+                        format!("library function {name} with a format that is not a string literal"),
+                    ))
+                }
+            }
         }
         self.extern_call(name, func, args, at)
     }
