@@ -100,15 +100,20 @@ pub fn render(sk: &Skeleton, v: &Variant) -> String {
         Variant::Gcc(_, inputs) => {
             s.push_str("\nint main(void) {\n");
             for (k, inp) in inputs.iter().enumerate() {
+                // Counted, not `v <= hi`: `hi` may be LLONG_MAX.
                 let _ = writeln!(
                     s,
-                    "    for (long long v{k} = {}LL; v{k} <= {}LL; v{k}++)",
-                    inp.lo, inp.hi
+                    "    for (unsigned long long n{k} = 0; n{k} < {}ULL; n{k}++)",
+                    (inp.hi as i128 - inp.lo as i128 + 1)
                 );
             }
             s.push_str("    {\n");
-            for k in 0..inputs.len() {
-                let _ = writeln!(s, "        __fz_in[{k}] = v{k};");
+            for (k, inp) in inputs.iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "        __fz_in[{k}] = {} + (long long)n{k};",
+                    lit(inp.lo as i128, Ty::LLong)
+                );
             }
             s.push_str("        fflush(stdout);\n        int pid = fork();\n        if (pid == 0) { __fz_k = 0; __fz_main(); _exit(0); }\n        int st = 0;\n        waitpid(pid, &st, 0);\n        putchar(WIFEXITED(st) && WEXITSTATUS(st) == 10 ? 'E' : WIFEXITED(st) && WEXITSTATUS(st) == 0 ? '.' : '?');\n    }\n    putchar('\\n');\n    return 0;\n}\n");
         }

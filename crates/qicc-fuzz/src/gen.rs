@@ -317,6 +317,20 @@ struct Func {
     ret_iv: Iv,
     /// Per parameter: type and, if restricted, the mask the caller applies.
     params: Vec<(Ty, Option<u32>)>,
+    /// A first parameter `T *q` the helper writes through (called as a statement only).
+    ptr: Option<Ty>,
+}
+
+/// The innermost construct a `break` or `continue` would leave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    /// `for`: `break` and `continue` are fine.
+    For,
+    /// `while`/`do` with the counter increment at the end of the body: `break` only.
+    Counted,
+    /// A `switch` case: neither (a `break` would leave the case with a state the
+    /// interval join at the end of the case does not see).
+    Switch,
 }
 
 /// An input of the program: `T x = __VERIFIER_nondet_T(); __VERIFIER_assume(lo <= x && x <= hi);`.
@@ -369,8 +383,6 @@ struct Gen {
     max_slots: usize,
     names: u32,
     loop_depth: u32,
-    /// Inside a helper: `return` type for the malloc-failure exit.
-    in_main: bool,
     /// Set when an operand was masked (compound assignment then becomes explicit).
     masked: bool,
     budget: i32,
@@ -378,6 +390,9 @@ struct Gen {
     nest: u32,
     /// Depth of the expressions of assignments, conditions and initialisers.
     depth: u32,
+    ctx: Vec<Ctx>,
+    /// Generating a `void` helper.
+    void_fn: bool,
 }
 
 /// How large the generated programs are.
@@ -520,10 +535,13 @@ impl Gen {
     }
 
     fn call(&mut self) -> Option<E> {
-        if self.callable == 0 {
+        let pure: Vec<usize> = (0..self.callable)
+            .filter(|&k| self.funcs[k].ptr.is_none())
+            .collect();
+        if pure.is_empty() {
             return None;
         }
-        let f = self.funcs[self.rng.below(self.callable as u64) as usize].clone();
+        let f = self.funcs[pure[self.rng.below(pure.len() as u64) as usize]].clone();
         let mut args = Vec::new();
         for (t, mask) in &f.params {
             self.nest += 1;
@@ -1095,8 +1113,8 @@ impl Gen {
     }
 
     fn fail_return(&self) -> &'static str {
-        if self.in_main {
-            "return 0;"
+        if self.void_fn {
+            "return;"
         } else {
             "return 0;"
         }
@@ -1193,8 +1211,10 @@ impl Gen {
             obj: Obj::Var,
         });
         self.loop_depth += 1;
+        self.ctx.push(Ctx::For);
         let n = self.rng.range(1, 3) as usize;
         self.block(n);
+        self.ctx.pop();
         self.loop_depth -= 1;
         self.close(sc);
         self.leave_loop(saved);
@@ -1228,7 +1248,13 @@ impl Gen {
         self.line(&format!("int {nb} = {text};"));
         let cn = self.fresh("c");
         self.line(&format!("int {cn} = 0;"));
-        self.line(&format!("while ({cn} < {nb}) {{"));
+        let do_while = self.rng.chance(30);
+        if do_while {
+            // At least one iteration.
+            self.line("do {");
+        } else {
+            self.line(&format!("while ({cn} < {nb}) {{"));
+        }
         self.indent += 1;
         let saved = self.enter_loop();
         let sc2 = self.scope();
@@ -1247,14 +1273,20 @@ impl Gen {
             obj: Obj::Var,
         });
         self.loop_depth += 1;
+        self.ctx.push(Ctx::Counted);
         let n = self.rng.range(1, 3) as usize;
         self.block(n);
+        self.ctx.pop();
         self.loop_depth -= 1;
         self.close(sc2);
         self.leave_loop(saved);
         self.line(&format!("{cn}++;"));
         self.indent -= 1;
-        self.line("}");
+        if do_while {
+            self.line(&format!("}} while ({cn} < {nb});"));
+        } else {
+            self.line("}");
+        }
         self.close(sc);
         self.indent -= 1;
         self.line("}");
@@ -1287,6 +1319,113 @@ impl Gen {
         for (c, iv) in self.cells.iter_mut().zip(&then) {
             c.iv = c.iv.join(*iv);
         }
+    }
+
+    /// `if (c) break;` / `if (c) continue;` where that is sound for the intervals.
+    fn jump(&mut self) {
+        let kind = match self.ctx.last() {
+            Some(Ctx::For) if self.rng.chance(50) => "continue",
+            Some(Ctx::For) | Some(Ctx::Counted) => "break",
+            _ => return self.assign(),
+        };
+        let c = self.expr(1);
+        self.line(&format!("if ({}) {kind};", c.s));
+    }
+
+    /// `switch` over a masked value: 2–4 cases (some falling through), maybe a default.
+    fn switch_stmt(&mut self) {
+        let n = self.rng.range(2, 4);
+        let e = self.expr(1);
+        self.line(&format!("switch ((unsigned)({}) % {n}u) {{", e.s));
+        let entry: Vec<Iv> = self.cells.iter().map(|c| c.iv).collect();
+        let mut outs: Vec<Vec<Iv>> = Vec::new();
+        let mut fall: Option<Vec<Iv>> = None;
+        let with_default = self.rng.chance(40);
+        let labels: Vec<String> = (0..n - i64::from(with_default))
+            .map(|k| format!("case {k}:"))
+            .chain(with_default.then(|| "default:".to_string()))
+            .collect();
+        if !with_default {
+            outs.push(entry.clone());
+        }
+        let last = labels.len() - 1;
+        self.ctx.push(Ctx::Switch);
+        for (k, label) in labels.iter().enumerate() {
+            let start: Vec<Iv> = match &fall {
+                Some(f) => entry.iter().zip(f).map(|(a, b)| a.join(*b)).collect(),
+                None => entry.clone(),
+            };
+            for (c, iv) in self.cells.iter_mut().zip(&start) {
+                c.iv = *iv;
+            }
+            self.line(&format!("{label} {{"));
+            self.indent += 1;
+            let sc = self.scope();
+            let m = self.rng.range(1, 2) as usize;
+            self.block(m);
+            self.close(sc);
+            self.indent -= 1;
+            let end: Vec<Iv> = self.cells.iter().map(|c| c.iv).collect();
+            if k == last || self.rng.chance(70) {
+                self.line("} break;");
+                outs.push(end);
+                fall = None;
+            } else {
+                self.line("} /* fall through */");
+                fall = Some(end);
+            }
+        }
+        self.ctx.pop();
+        self.line("}");
+        for (i, c) in self.cells.iter_mut().enumerate() {
+            let mut iv: Option<Iv> = None;
+            for o in &outs {
+                iv = Some(iv.map_or(o[i], |v| v.join(o[i])));
+            }
+            c.iv = iv.unwrap_or(entry[i]);
+        }
+    }
+
+    /// A call of a helper that writes through its pointer parameter: `f(&x, ...);`.
+    fn call_ptr(&mut self) {
+        let cands: Vec<(usize, usize)> = (0..self.callable)
+            .filter_map(|k| self.funcs[k].ptr.map(|t| (k, t)))
+            .flat_map(|(k, t)| {
+                (0..self.accs.len()).map(move |a| (k, a, t))
+            })
+            .filter(|&(_, a, t)| {
+                let acc = &self.accs[a];
+                let c = &self.cells[acc.cell];
+                c.writable && c.ty == t && acc.obj != Obj::None
+            })
+            .map(|(k, a, _)| (k, a))
+            .collect();
+        if cands.is_empty() {
+            return self.assign();
+        }
+        let (k, a) = cands[self.rng.below(cands.len() as u64) as usize];
+        let f = self.funcs[k].clone();
+        let acc = self.accs[a].clone();
+        let target = match &acc.kind {
+            AccKind::Plain(x) => format!("&{x}"),
+            AccKind::Indexed(b, len) => {
+                let i = self.rng.below(*len as u64);
+                format!("&{b}[{i}]")
+            }
+        };
+        let mut args = vec![target];
+        for (t, mask) in &f.params {
+            self.nest += 1;
+            let a = self.expr(1);
+            self.nest -= 1;
+            args.push(match mask {
+                Some(m) => format!("({}) & {m}", a.s),
+                None => format!("({}){}", t.name(), a.s),
+            });
+        }
+        self.line(&format!("{}({});", f.name, args.join(", ")));
+        let c = acc.cell;
+        self.cells[c].iv = self.cells[c].ty.full();
     }
 
     /// A placeholder assertion over a computed value (filled after probing).
@@ -1345,6 +1484,9 @@ impl Gen {
             76..=80 if self.budget > 1 => self.heap_block(),
             81..=85 if self.slots.len() < self.max_slots => self.slot(),
             86..=89 => self.interval_assert(),
+            90..=92 if !self.ctx.is_empty() => self.jump(),
+            93..=95 if self.budget > 1 => self.switch_stmt(),
+            96..=97 => self.call_ptr(),
             _ => self.assign(),
         }
     }
@@ -1442,6 +1584,17 @@ impl Gen {
         let np = self.rng.range(1, 3);
         let mut params = Vec::new();
         let mut ptext = Vec::new();
+        let ptr = self.rng.chance(35).then(|| self.any_ty());
+        if let Some(t) = ptr {
+            ptext.push(format!("{} *q", t.name()));
+            // The caller's object: any value on entry; written with strong updates.
+            let c = self.add_cell(t, t.full(), false);
+            self.accs.push(Access {
+                kind: AccKind::Plain("(*q)".into()),
+                cell: c,
+                obj: Obj::None,
+            });
+        }
         for k in 0..np {
             let t = self.any_ty();
             let mask = if self.rng.chance(50) {
@@ -1468,25 +1621,37 @@ impl Gen {
         }
         self.out.clear();
         self.indent = 1;
+        self.void_fn = ptr.is_some();
         self.budget = self.rng.range(1, 4) as i32;
         let n = self.budget as usize;
         self.block(n);
+        if ptr.is_some() {
+            // Make sure the pointer is written at least on some path.
+            let e = self.expr(self.depth);
+            self.line(&format!("(*q) = {};", e.s));
+        }
         let e = self.expr(self.depth);
-        self.line(&format!("return {};", e.s));
+        if ptr.is_some() {
+            self.line("return;");
+        } else {
+            self.line(&format!("return {};", e.s));
+        }
         let _ = writeln!(
             decls,
             "static {} {name}({}) {{\n{}}}",
-            ret.name(),
+            if ptr.is_some() { "void" } else { ret.name() },
             ptext.join(", "),
             self.out
         );
         self.out.clear();
+        self.void_fn = false;
         self.close(sc);
         self.funcs.push(Func {
             name,
             ret,
             ret_iv: e.iv.convert(ret),
             params,
+            ptr,
         });
         self.callable = self.funcs.len();
     }
@@ -1555,6 +1720,7 @@ impl Gen {
             ret,
             ret_iv: ret.full(),
             params: vec![(Ty::UInt, Some(depth_mask)), (at, None)],
+            ptr: None,
         });
         self.callable = self.funcs.len();
     }
@@ -1619,11 +1785,12 @@ pub fn generate(seed: u64, profile: Profile) -> Skeleton {
         max_slots: 0,
         names: 0,
         loop_depth: 0,
-        in_main: false,
         masked: false,
         budget: 0,
         nest: 0,
         depth: profile.expr_depth,
+        ctx: Vec::new(),
+        void_fn: false,
     };
     let mut decls = String::new();
     g.gen_structs(&mut decls);
@@ -1640,7 +1807,6 @@ pub fn generate(seed: u64, profile: Profile) -> Skeleton {
         g.cells[c].iv = iv;
         g.cells[c].writable = true;
     }
-    g.in_main = true;
     g.out.clear();
     g.indent = 1;
     let inputs = g.gen_inputs();

@@ -110,7 +110,10 @@ pub fn gcc_check(gcc_text: &str, errors: &[bool], dir: &Path, tag: &str) -> Resu
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let run = Command::new(&exe)
+    // Every run is short; `timeout` guards against a harness that does not end.
+    let run = Command::new("timeout")
+        .arg("120")
+        .arg(&exe)
         .output()
         .map_err(|e| format!("cannot run the gcc build: {e}"))?;
     let _ = std::fs::remove_file(&exe);
