@@ -1609,7 +1609,7 @@ impl Gen {
                 },
                 None => t.full(),
             };
-            let pn = format!("p{k}");
+            let pn = format!("arg{k}");
             ptext.push(format!("{} {pn}", t.name()));
             let c = self.add_cell(t, iv, false);
             self.accs.push(Access {
