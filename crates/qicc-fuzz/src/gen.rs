@@ -421,7 +421,6 @@ impl Profile {
     };
 }
 
-
 impl Gen {
     fn fresh(&mut self, p: &str) -> String {
         self.names += 1;
@@ -481,7 +480,9 @@ impl Gen {
         let v: i128 = match self.rng.below(10) {
             0..=5 => self.rng.range(0, 20) as i128,
             6 => self.rng.range(20, 300) as i128,
-            7 => self.rng.pick(&[127i128, 128, 255, 256, 1000, 0x7fff, 0xffff, 65536]),
+            7 => self
+                .rng
+                .pick(&[127i128, 128, 255, 256, 1000, 0x7fff, 0xffff, 65536]),
             8 if ty.signed() => -(self.rng.range(1, 20) as i128),
             _ if !ty.signed() && self.rng.chance(30) => ty.max() - self.rng.range(0, 3) as i128,
             _ => self.rng.range(0, 9) as i128,
@@ -945,7 +946,14 @@ impl Gen {
             let j = self.fresh("j");
             self.line(&format!("for (int {j} = 0; {j} < {len}; {j}++)"));
             let sc = self.scope();
-            let jc = self.add_cell(Ty::Int, Iv { lo: 0, hi: len as i128 - 1 }, false);
+            let jc = self.add_cell(
+                Ty::Int,
+                Iv {
+                    lo: 0,
+                    hi: len as i128 - 1,
+                },
+                false,
+            );
             self.cells[jc].writable = false;
             self.accs.push(Access {
                 kind: AccKind::Plain(j.clone()),
@@ -980,7 +988,11 @@ impl Gen {
                 .map(|v| if t.signed() { v } else { v.abs() })
                 .collect();
             let text: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
-            self.line(&format!("{} {n}[{len}] = {{{}}};", t.name(), text.join(", ")));
+            self.line(&format!(
+                "{} {n}[{len}] = {{{}}};",
+                t.name(),
+                text.join(", ")
+            ));
             let lo = vals.iter().copied().min().unwrap_or(0);
             let hi = vals.iter().copied().max().unwrap_or(0);
             let c = self.add_cell(t, Iv { lo, hi }, true);
@@ -1390,9 +1402,7 @@ impl Gen {
     fn call_ptr(&mut self) {
         let cands: Vec<(usize, usize)> = (0..self.callable)
             .filter_map(|k| self.funcs[k].ptr.map(|t| (k, t)))
-            .flat_map(|(k, t)| {
-                (0..self.accs.len()).map(move |a| (k, a, t))
-            })
+            .flat_map(|(k, t)| (0..self.accs.len()).map(move |a| (k, a, t)))
             .filter(|&(_, a, t)| {
                 let acc = &self.accs[a];
                 let c = &self.cells[acc.cell];
@@ -1693,11 +1703,7 @@ impl Gen {
         };
         let step = self.expr(self.depth);
         let r = self.fresh("r");
-        self.line(&format!(
-            "{} {r} = {name}(n - 1u, {});",
-            ret.name(),
-            step.s
-        ));
+        self.line(&format!("{} {r} = {name}(n - 1u, {});", ret.name(), step.s));
         let rc = self.add_cell(ret, ret.full(), false);
         self.accs.push(Access {
             kind: AccKind::Plain(r),

@@ -124,8 +124,10 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
     let loaded = match truth::lower(&built.text) {
         Ok(l) => Arc::new(l),
         Err(e) => {
-            res.failures
-                .push(generator_failure(format!("does not lower: {e}"), built.text));
+            res.failures.push(generator_failure(
+                format!("does not lower: {e}"),
+                built.text,
+            ));
             return res;
         }
     };
@@ -179,6 +181,9 @@ pub struct Tally {
     pub generator_failures: usize,
     /// Per mode: (TRUE, FALSE, UNKNOWN, wrong, internal, abandoned, total seconds).
     pub per_mode: BTreeMap<Mode, [f64; 7]>,
+    /// Runs that overran their deadline by more than the grace period (not a wrong verdict,
+    /// but worth a look): (seed, mode).
+    pub abandoned: Vec<(u64, Mode)>,
 }
 
 impl Tally {
@@ -207,6 +212,7 @@ impl Tally {
             }
             if run.abandoned {
                 e[5] += 1.0;
+                self.abandoned.push((r.seed, *m));
             }
             e[6] += run.elapsed.as_secs_f64();
         }
@@ -243,6 +249,14 @@ impl Tally {
                 e[5],
                 if runs > 0.0 { e[6] / runs } else { 0.0 }
             );
+        }
+        if !self.abandoned.is_empty() {
+            let list: Vec<String> = self
+                .abandoned
+                .iter()
+                .map(|(seed, m)| format!("{seed}/{}", m.name()))
+                .collect();
+            let _ = writeln!(s, "abandoned (seed/mode): {}", list.join(" "));
         }
         s
     }

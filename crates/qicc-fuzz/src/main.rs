@@ -44,8 +44,13 @@ fn parse() -> Result<Args, String> {
         if k == "--help" || k == "-h" {
             return Err(USAGE.into());
         }
-        let v = it.next().ok_or_else(|| format!("{k} needs a value\n{USAGE}"))?;
-        let num = |v: &str| v.parse::<f64>().map_err(|_| format!("{k}: '{v}' is not a number"));
+        let v = it
+            .next()
+            .ok_or_else(|| format!("{k} needs a value\n{USAGE}"))?;
+        let num = |v: &str| {
+            v.parse::<f64>()
+                .map_err(|_| format!("{k}: '{v}' is not a number"))
+        };
         match k.as_str() {
             "--seeds" => a.seeds = num(&v)? as u64,
             "--start" => a.start = num(&v)? as u64,

@@ -24,7 +24,9 @@ pub fn lower(text: &str) -> Result<Loaded, String> {
 pub enum End {
     Returned(u64),
     /// An error edge: a property assertion, or (`property: false`) an undefined-behaviour check.
-    Error { property: bool },
+    Error {
+        property: bool,
+    },
     /// Anything else (blocked assumption, step limit, unreplayable): never expected.
     Other(String),
 }

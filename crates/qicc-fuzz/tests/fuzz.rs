@@ -73,7 +73,11 @@ fn engines_never_contradict_the_ground_truth() {
     assert_eq!(tally.programs, seeds.len());
     // The test must exercise what it claims to.
     for m in Mode::ALL {
-        let runs = tally.per_mode.get(&m).map(|e| e[0] + e[1] + e[2]).unwrap_or(0.0);
+        let runs = tally
+            .per_mode
+            .get(&m)
+            .map(|e| e[0] + e[1] + e[2])
+            .unwrap_or(0.0);
         assert!(runs >= 100.0, "{} ran on {runs} programs only", m.name());
     }
     assert!(
