@@ -85,6 +85,9 @@ pub(crate) struct Engine<'a> {
     unknown: BTreeMap<AssertionId, String>,
 }
 
+/// Longest `havoc_bytes` whose bytes a counterexample reads off the model.
+const MAX_REPLAY_BYTES: u64 = 1 << 24;
+
 impl<'a> Engine<'a> {
     pub fn new(
         p: &'a Program,
@@ -399,7 +402,11 @@ impl<'a> Engine<'a> {
         }
         let mut assumptions = assumptions.to_vec();
         assumptions.push(reach_clean);
-        match self.check(&assumptions, "property assertion reachable without signed overflow", k) {
+        match self.check(
+            &assumptions,
+            "property assertion reachable without signed overflow",
+            k,
+        ) {
             CheckResult::Unknown(r) => Err(self.no_answer(r)),
             CheckResult::Unsat => Ok(None),
             CheckResult::Sat => Ok(self.replay_model(enc).ok().filter(|(_, _, o)| !o)),
@@ -415,9 +422,22 @@ impl<'a> Engine<'a> {
             budget,
             ..
         } = self;
-        let plan = extract_plan(enc, &mut |t| solver.value(s, t).map(|v| v.as_u64()))?;
+        let mut plan = extract_plan(enc, &mut |t| solver.value(s, t).map(|v| v.as_u64()))?;
         let free0 = mm.free0;
         let ptr_w = mm.ptr_w;
+        for &(_, _, bytes, d, n) in &plan.byte_havocs {
+            if n > MAX_REPLAY_BYTES {
+                return Err(format!("havoc_bytes of {n} bytes is too long to replay"));
+            }
+            let vals = (0..n)
+                .map(|i| {
+                    let a = s.bv_const(ptr_w, d.wrapping_add(i));
+                    let t = s.select(bytes, a);
+                    solver.value(s, t).map(|v| v.as_u64() as u8).unwrap_or(0)
+                })
+                .collect();
+            plan.byte_values.push(vals);
+        }
         let mut uninit = |addr: u64| -> u8 {
             let a = s.bv_const(ptr_w, addr);
             let t = s.select(free0, a);

@@ -258,6 +258,34 @@ impl MemModel {
         s.lambda(a, body)
     }
 
+    /// `mem` with the `len` bytes at `dst` taken from the same addresses of `bytes` (the
+    /// fresh array of a `havoc_bytes`).
+    pub fn copy_in(
+        &self,
+        s: &mut TermStore,
+        mem: TermId,
+        dst: TermId,
+        bytes: TermId,
+        len: TermId,
+    ) -> TermId {
+        if let Some(n) = s.as_bv_const(len).filter(|&n| n <= UNROLL_BULK) {
+            let mut m = mem;
+            for i in 0..n {
+                let a = s.add_const(dst, i);
+                let b = s.select(bytes, a);
+                m = s.store(m, a, b);
+            }
+            return m;
+        }
+        let a = s.bound_var(Sort::BitVec(self.ptr_w));
+        let rel = s.sub(a, dst);
+        let inside = s.ult(rel, len);
+        let new = s.select(bytes, a);
+        let old = s.select(mem, a);
+        let body = s.ite(inside, new, old);
+        s.lambda(a, body)
+    }
+
     /// `memmove(dst, src, len)` (overlap allowed: every byte reads the old memory).
     pub fn memcpy(
         &self,

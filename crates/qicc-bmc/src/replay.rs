@@ -15,7 +15,9 @@
 
 use crate::symex::Encoding;
 use crate::trace::{StepKind, Target};
-use qicc_interp::{AllocRequest, HavocRequest, Oracle, Outcome, RunConfig, Witness};
+use qicc_interp::{
+    AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Outcome, RunConfig, Witness,
+};
 use qicc_ir::{AssertionId, EdgeId, FuncId, Program};
 use qicc_smt::TermId;
 
@@ -25,6 +27,10 @@ pub(crate) struct Plan {
     havocs: Vec<(Option<(FuncId, EdgeId)>, u64)>,
     allocs: Vec<(FuncId, EdgeId, u32)>,
     choices: Vec<(FuncId, Vec<EdgeId>, usize)>,
+    /// The `havoc_bytes` on the path: site, the array symbol, address and length in the model.
+    pub byte_havocs: Vec<(FuncId, EdgeId, TermId, u64, u64)>,
+    /// Their bytes, read off the model by the engine (which can build `select` terms).
+    pub byte_values: Vec<Vec<u8>>,
     pub assertion: Option<AssertionId>,
     pub steps: usize,
 }
@@ -92,6 +98,11 @@ pub(crate) fn extract_plan(
                 let n = value(n).ok_or("no model value for an object number")?;
                 plan.allocs.push((step.func, step.edge, n as u32));
             }
+            StepKind::HavocBytes { bytes, dst, len } => {
+                let d = value(dst).ok_or("no model value for a havoc_bytes address")?;
+                let n = value(len).ok_or("no model value for a havoc_bytes length")?;
+                plan.byte_havocs.push((step.func, step.edge, bytes, d, n));
+            }
             StepKind::Plain | StepKind::Return => {}
         }
         match step.target {
@@ -147,6 +158,27 @@ impl Oracle for PlanOracle<'_> {
 
     fn uninit_byte(&mut self, addr: u64) -> u8 {
         (self.uninit)(addr)
+    }
+
+    fn havoc_bytes(&mut self, req: &HavocBytesRequest) -> Vec<u8> {
+        match self.plan.byte_havocs.get(req.index) {
+            Some(&(f, e, ..)) if f == req.func && e == req.edge => self
+                .plan
+                .byte_values
+                .get(req.index)
+                .cloned()
+                .unwrap_or_default(),
+            other => {
+                let msg = format!(
+                    "the run's havoc_bytes #{} at {:?} does not match the counterexample's {:?}",
+                    req.index,
+                    (req.func, req.edge),
+                    other.map(|h| (h.0, h.1))
+                );
+                self.fail(msg);
+                Vec::new()
+            }
+        }
     }
 
     fn alloc_id(&mut self, req: &AllocRequest) -> Option<u32> {

@@ -436,6 +436,25 @@ impl Symex<'_> {
                 kind = StepKind::Havoc(sym);
                 Self::set_var(&mut st, *v, sym);
             }
+            Op::HavocBytes { dst, len } => {
+                let d = self.ex(&st, dst);
+                let n = self.ex(&st, len);
+                // Fresh bytes at every execution: an array symbol of its own.
+                let bytes = self.s.symbol(
+                    &format!("bytes!{}", self.n_havoc),
+                    Sort::Array {
+                        index: mm.ptr_w,
+                        elem: 8,
+                    },
+                );
+                self.n_havoc += 1;
+                st.mem = mm.copy_in(self.s, st.mem, d, bytes, n);
+                kind = StepKind::HavocBytes {
+                    bytes,
+                    dst: d,
+                    len: n,
+                };
+            }
             Op::Store { addr, value, .. } => {
                 let a = self.ex(&st, addr);
                 let v = self.ex(&st, value);
@@ -452,7 +471,9 @@ impl Symex<'_> {
                 let exhausted = self.s.ult(max, st.next_obj);
                 if exhausted != self.s.ff() {
                     let since = self.s.sub(st.next_obj, st.alloc_base);
-                    let room = self.s.bv_const(mm.obj_w + 1, mm.max_objects - mm.statics as u64 - 1);
+                    let room = self
+                        .s
+                        .bv_const(mm.obj_w + 1, mm.max_objects - mm.statics as u64 - 1);
                     let own = self.s.ult(room, since);
                     let g = self.s.and(st.guard, own);
                     if g != self.s.ff() {

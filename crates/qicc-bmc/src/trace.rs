@@ -36,6 +36,12 @@ pub(crate) enum StepKind {
     Havoc(TermId),
     /// An `alloc`: the object number it got (a term of `object-bits` width).
     Alloc(TermId),
+    /// A `havoc_bytes`: the array symbol the bytes come from, where they go and how many.
+    HavocBytes {
+        bytes: TermId,
+        dst: TermId,
+        len: TermId,
+    },
     /// Return from a call: leaves the callee's exit instance for the caller's location after
     /// the call edge `edge`. Not a step of the interpreter.
     Return,

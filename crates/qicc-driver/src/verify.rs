@@ -378,7 +378,9 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
             },
         );
         match run.outcome {
-            Outcome::ErrorReached { assertion } if status_of(assertion) == AssertionStatus::Safe => {
+            Outcome::ErrorReached { assertion }
+                if status_of(assertion) == AssertionStatus::Safe =>
+            {
                 let by = violation_by.as_deref().unwrap_or(&engine_name);
                 internal_error.get_or_insert_with(|| contradiction(assertion, by, &run));
             }
@@ -388,9 +390,9 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
                     && run.signed_overflow.is_some() =>
             {
                 // C leaves the rest of this execution undefined: not a counterexample.
-                overflow_only = run.signed_overflow.map(|(f, e)| {
-                    program.span_str(program.function(f).edge(e).span)
-                });
+                overflow_only = run
+                    .signed_overflow
+                    .map(|(f, e)| program.span_str(program.function(f).edge(e).span));
             }
             Outcome::ErrorReached { assertion }
                 if program.assertion(assertion).kind.is_property() =>
@@ -594,18 +596,31 @@ int main(void) {
     fn check_internal_error(rep: &Report, violated_by: &str) {
         let e = rep.internal_error.as_ref().expect("an internal error");
         assert_eq!(rep.verdict, Verdict::Unknown);
-        assert!(rep.violation.is_none(), "no FALSE from contradictory results");
+        assert!(
+            rep.violation.is_none(),
+            "no FALSE from contradictory results"
+        );
         assert_eq!(e.proved_safe_by, "function main");
         assert_eq!(e.violated_by, violated_by);
         assert!(!e.trace.steps.is_empty());
         let text = rep.to_text();
-        assert!(text.contains("INTERNAL ERROR: contradictory results"), "{text}");
-        assert!(text.contains("function main") && text.contains(violated_by), "{text}");
+        assert!(
+            text.contains("INTERNAL ERROR: contradictory results"),
+            "{text}"
+        );
+        assert!(
+            text.contains("function main") && text.contains(violated_by),
+            "{text}"
+        );
         assert!(!text.contains("VERDICT: FALSE"), "{text}");
         let json = serde_json::to_value(rep).unwrap();
         assert_eq!(json["internal_error"]["violated_by"], violated_by);
         assert_eq!(json["verdict"], "unknown");
-        assert!(rep.assertions.iter().all(|a| a.status != "safe"), "{:?}", rep.assertions);
+        assert!(
+            rep.assertions.iter().all(|a| a.status != "safe"),
+            "{:?}",
+            rep.assertions
+        );
     }
 
     #[test]

@@ -369,6 +369,7 @@ fn function_uses_memory(f: &Function) -> bool {
                 | Op::Free(_)
                 | Op::MemCopy { .. }
                 | Op::MemSet { .. }
+                | Op::HavocBytes { .. }
         );
         e.op.exprs(&mut |x| mem |= x.reads_memory());
         mem

@@ -351,6 +351,10 @@ impl FnEmitter<'_> {
                 let (d, b, n) = (self.expr(dst)?, self.expr(byte)?, self.expr(len)?);
                 out.push(Line::plain(&format!("{ind}qicc_memset({d}, {b}, {n});")));
             }
+            Op::HavocBytes { dst, len } => {
+                let (d, n) = (self.expr(dst)?, self.expr(len)?);
+                out.push(Line::plain(&format!("{ind}qicc_havoc_bytes({d}, {n});")));
+            }
             Op::HavocMemory => {
                 if self.uses_memory {
                     out.push(Line::plain(&format!("{ind}qicc_havoc_memory();")));

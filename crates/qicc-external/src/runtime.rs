@@ -286,6 +286,24 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
          static inline void qicc_free(qicc_ptr a) {\n  \
          qicc_ptr id = a >> QICC_OFFSET_BITS;\n  \
          if (qicc_known(id)) qicc_flags[id] = (unsigned char)(qicc_flags[id] & ~QICC_LIVE);\n}\n\
+         /* havoc_bytes of a whole known object: new storage, arbitrary contents in a verifier\n   \
+         (zeros in the external environment, as an interpreter oracle that gives no bytes).\n   \
+         Bytes of unknown objects read arbitrary anyway. */\n\
+         static inline void qicc_havoc_bytes(qicc_ptr d, qicc_ptr n) {\n  \
+         qicc_ptr id = d >> QICC_OFFSET_BITS;\n  \
+         if (!qicc_known(id)) return;\n  \
+         if ((d & QICC_MAX_SIZE) != 0u || n != qicc_size[id]) {",
+    );
+    unsupported(&mut out, "    ", "havoc_bytes of part of an object");
+    plain(
+        &mut out,
+        "  }\n\
+         #ifdef QICC_EXTERNAL_ENVIRONMENT\n  \
+         memset(qicc_base[id], 0, n);\n\
+         #else\n  \
+         qicc_base[id] = qicc_new_storage(id, n);\n\
+         #endif\n\
+         }\n\
          /* memset: [d, d + n) covers at most two object regions; only known bytes matter. */\n\
          static inline void qicc_memset(qicc_ptr d, uint8_t b, qicc_ptr n) {\n  \
          qicc_ptr first, k;\n  \

@@ -329,6 +329,7 @@ pub fn transfer(
         | Op::Free(_)
         | Op::MemCopy { .. }
         | Op::MemSet { .. }
+        | Op::HavocBytes { .. }
         | Op::HavocMemory => Some(st.clone()),
     }
 }

@@ -76,7 +76,16 @@ fn abstract_around(w: u16, x: u64) -> impl Strategy<Value = Val> {
 }
 
 fn width() -> impl Strategy<Value = u16> {
-    prop_oneof![Just(1u16), Just(2), Just(7), Just(8), Just(16), Just(32), Just(63), Just(64)]
+    prop_oneof![
+        Just(1u16),
+        Just(2),
+        Just(7),
+        Just(8),
+        Just(16),
+        Just(32),
+        Just(63),
+        Just(64)
+    ]
 }
 
 /// A concrete value of width `w`, biased to the edges where wrap-around happens.
@@ -252,7 +261,10 @@ fn negation_does_not_clip() {
     let e = Expr::unary(UnOp::Neg, var(0));
     let x = Val::from_signed(32, Range::new(i32::MIN as i128, 0));
     let got = eval(&e, &[Some(x), None], &slots, &env).expect("int");
-    assert!(contains(&got, 0x8000_0000), "-INT_MIN wraps to INT_MIN: {got:?}");
+    assert!(
+        contains(&got, 0x8000_0000),
+        "-INT_MIN wraps to INT_MIN: {got:?}"
+    );
     let x = Val::from_unsigned(32, Range::new(0x8000_0000, 0xffff_ffff));
     let got = eval(&e, &[Some(x), None], &slots, &env).expect("int");
     assert!(contains(&got, 0x8000_0000), "-(2^31) is 2^31: {got:?}");

@@ -167,6 +167,10 @@ impl CType {
         matches!(self, CType::Int(k) if k.is_signed())
     }
 
+    pub fn is_unsigned_int(&self) -> bool {
+        matches!(self, CType::Int(k) if !k.is_signed())
+    }
+
     pub fn pointee(&self) -> Option<&CType> {
         match self {
             CType::Pointer(t) => Some(t),

@@ -358,7 +358,11 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                                 witness = Some(v);
                                 witness_by = Some(format!(
                                     "the run on {name}{}",
-                                    if job.speculative { " (early start)" } else { "" }
+                                    if job.speculative {
+                                        " (early start)"
+                                    } else {
+                                        ""
+                                    }
                                 ));
                             }
                         }

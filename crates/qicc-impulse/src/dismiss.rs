@@ -137,7 +137,7 @@ pub(crate) fn apply(fb: &mut FnBuilder, inp: &Input) {
                     patch_ops.extend(updates);
                 }
             }
-            Op::MemSet { dst, len, .. } => {
+            Op::MemSet { dst, len, .. } | Op::HavocBytes { dst, len } => {
                 for s in inp.overlays {
                     guards.push(or(off(s), disjoint(s, dst, len, ptr)));
                 }
@@ -329,6 +329,7 @@ pub(crate) fn touches_memory(program: &qicc_ir::Program) -> Vec<bool> {
                     e.op,
                     Op::Store { .. }
                         | Op::MemSet { .. }
+                        | Op::HavocBytes { .. }
                         | Op::MemCopy { .. }
                         | Op::Free(_)
                         | Op::HavocMemory

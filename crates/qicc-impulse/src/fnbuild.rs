@@ -35,7 +35,11 @@ impl<'p> FnBuilder<'p> {
             k += 1;
             unique = format!("{name}.{k}");
         }
-        self.func.locals.push(Local { name: unique, ty });
+        self.func.locals.push(Local {
+            name: unique,
+            ty,
+            unsigned: false,
+        });
         LocalId(self.func.locals.len() as u32 - 1)
     }
 

@@ -42,8 +42,8 @@ pub mod trace;
 
 pub use exec::{replay, run, Interpreter};
 pub use oracle::{
-    AllocRequest, HavocRequest, InputOracle, Oracle, RandomOracle, SplitMix64, Witness,
-    WitnessOracle,
+    AllocRequest, HavocBytesRequest, HavocRequest, InputOracle, Oracle, RandomOracle, SplitMix64,
+    Witness, WitnessOracle,
 };
 pub use run::{Outcome, Run, RunConfig, Step, StepKind, StopCheck};
 pub use trace::{trace, Trace, TraceInput, TraceStep};

@@ -14,8 +14,8 @@
 
 use crate::exec::Interpreter;
 use crate::init::StaticImage;
-use crate::memory::{Memory, CLEAN};
-use crate::oracle::{AllocRequest, HavocRequest, Oracle, Witness};
+use crate::memory::{Memory, CLEAN, TAINTED};
+use crate::oracle::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Witness};
 use crate::run::{Outcome, Run, RunConfig, Step, StepKind};
 use qicc_ir::{EdgeId, FuncId, Function, HavocKind, Loc, Op, Program, Ty, TypeEnv, VarRef};
 use std::time::Instant;
@@ -351,6 +351,7 @@ impl<'i> Machine<'i, '_> {
                 input: None,
                 kind: StepKind::Return,
                 operands: ret.map(|(v, _)| v).into_iter().collect(),
+                overflow: false,
             });
         }
         None
@@ -407,6 +408,7 @@ impl<'i> Machine<'i, '_> {
             input: None,
             kind: StepKind::Edge,
             operands: Vec::new(),
+            overflow: false,
         };
         let record = self.config.record_trace;
         let mut next = Next::Continue;
@@ -416,7 +418,7 @@ impl<'i> Machine<'i, '_> {
             Op::NoWrap(c) => {
                 if self.eval(c, f, base).0 == 0 {
                     self.signed_overflow.get_or_insert((fid, eid));
-                    step.kind = StepKind::Overflow;
+                    step.overflow = true;
                 }
             }
             Op::Assign(v, e) => {
@@ -473,6 +475,16 @@ impl<'i> Machine<'i, '_> {
                 }
                 if record {
                     step.operands = vec![d, s, n];
+                }
+            }
+            Op::HavocBytes { dst, len } => {
+                let (d, _) = self.eval(dst, f, base);
+                let (n, _) = self.eval(len, f, base);
+                if let Err(why) = self.havoc_bytes(fid, eid, d, n) {
+                    return Next::Stop(Outcome::Unreplayable(why));
+                }
+                if record {
+                    step.operands = vec![d, n];
                 }
             }
             Op::MemSet { dst, byte, len } => {
@@ -581,6 +593,28 @@ impl<'i> Machine<'i, '_> {
             self.mem.put(d.wrapping_add(i as u64) & mask, *b, *state);
         }
         self.copy_buf = buf;
+        Ok(())
+    }
+
+    /// `havoc_bytes(d, n)`: the oracle's bytes, recorded, as arbitrary (tainted) values.
+    fn havoc_bytes(&mut self, func: FuncId, edge: EdgeId, d: u64, n: u64) -> Result<(), String> {
+        check_bulk_len(n)?;
+        let req = HavocBytesRequest {
+            func,
+            edge,
+            len: n,
+            index: self.witness.havoc_bytes.len(),
+        };
+        let mut bytes = self.oracle.havoc_bytes(&req);
+        if let Some(why) = self.oracle.failure() {
+            return Err(why);
+        }
+        bytes.resize(n as usize, 0);
+        let mask = self.mem.pointer_mask();
+        for (i, b) in bytes.iter().enumerate() {
+            self.mem.put(d.wrapping_add(i as u64) & mask, *b, TAINTED);
+        }
+        self.witness.havoc_bytes.push(bytes);
         Ok(())
     }
 

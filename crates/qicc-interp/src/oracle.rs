@@ -34,6 +34,17 @@ pub struct AllocRequest {
     pub index: usize,
 }
 
+/// A `havoc_bytes` the interpreter is about to execute.
+#[derive(Clone, Debug)]
+pub struct HavocBytesRequest {
+    pub func: FuncId,
+    pub edge: EdgeId,
+    /// How many bytes it makes arbitrary.
+    pub len: u64,
+    /// How many `havoc_bytes` this run executed before this one.
+    pub index: usize,
+}
+
 /// Resolves every nondeterministic choice of a run.
 pub trait Oracle {
     /// The value of a havoc'd variable (the low `ty.bits()` bits are used).
@@ -41,6 +52,12 @@ pub trait Oracle {
     /// A byte of memory that was never written (dynamic objects, out-of-bounds reads, memory
     /// after `havoc_memory`).
     fn uninit_byte(&mut self, addr: u64) -> u8;
+    /// The new contents of the bytes of a `havoc_bytes`; missing bytes are 0 (as for
+    /// `uninit_byte`, any value is a genuine execution). The default answers all zeros: for
+    /// oracles of runs that never execute `havoc_bytes` or do not care about the values.
+    fn havoc_bytes(&mut self, _req: &HavocBytesRequest) -> Vec<u8> {
+        Vec::new()
+    }
     /// The object number the oracle's source expects for a fresh object (`None`: no
     /// expectation). The number itself is the IR's deterministic choice (the lowest number
     /// that is neither static nor used before in this run); an answer that differs stops
@@ -65,6 +82,9 @@ pub struct Witness {
     pub uninit: BTreeMap<u64, u8>,
     /// Object numbers of the allocations in execution order.
     pub alloc_ids: Vec<u32>,
+    /// The bytes each `havoc_bytes` chose, in execution order.
+    #[serde(default)]
+    pub havoc_bytes: Vec<Vec<u8>>,
     /// Choices among enabled edges, in execution order.
     pub choices: Vec<u32>,
 }
@@ -155,6 +175,10 @@ impl Oracle for RandomOracle {
         self.other.value() as u8
     }
 
+    fn havoc_bytes(&mut self, req: &HavocBytesRequest) -> Vec<u8> {
+        (0..req.len).map(|_| self.other.value() as u8).collect()
+    }
+
     fn alloc_id(&mut self, _req: &AllocRequest) -> Option<u32> {
         None
     }
@@ -198,6 +222,10 @@ impl Oracle for InputOracle {
 
     fn uninit_byte(&mut self, addr: u64) -> u8 {
         self.fallback.uninit_byte(addr)
+    }
+
+    fn havoc_bytes(&mut self, req: &HavocBytesRequest) -> Vec<u8> {
+        self.fallback.havoc_bytes(req)
     }
 
     fn alloc_id(&mut self, req: &AllocRequest) -> Option<u32> {
@@ -263,6 +291,14 @@ impl Oracle for WitnessOracle {
 
     fn uninit_byte(&mut self, addr: u64) -> u8 {
         self.witness.uninit.get(&addr).copied().unwrap_or(0)
+    }
+
+    fn havoc_bytes(&mut self, req: &HavocBytesRequest) -> Vec<u8> {
+        self.witness
+            .havoc_bytes
+            .get(req.index)
+            .cloned()
+            .unwrap_or_default()
     }
 
     fn alloc_id(&mut self, _req: &AllocRequest) -> Option<u32> {

@@ -36,6 +36,14 @@ pub(crate) fn var_name<'a>(p: &'a Program, f: &'a Function, v: VarRef) -> &'a st
     }
 }
 
+/// Whether C declared the variable unsigned (its values are shown unsigned).
+pub(crate) fn var_unsigned(p: &Program, f: &Function, v: VarRef) -> bool {
+    match v {
+        VarRef::Local(l) => f.locals.get(l.index()).is_some_and(|l| l.unsigned),
+        VarRef::Global(g) => p.globals.get(g.index()).is_some_and(|g| g.unsigned),
+    }
+}
+
 pub(crate) fn var_ty(p: &Program, f: &Function, v: VarRef) -> Ty {
     match v {
         VarRef::Local(l) => f.locals.get(l.index()).map_or(Ty::I64, |l| l.ty),
@@ -116,7 +124,7 @@ impl<'p> ObjectNames<'p> {
 
     /// A value of type `ty` in full: decimal, hex where it helps, pointer form where it names
     /// a known object.
-    pub(crate) fn value(&self, v: u64, ty: Ty) -> String {
+    pub(crate) fn value(&self, v: u64, ty: Ty, unsigned: bool) -> String {
         match ty {
             Ty::Bool => (v != 0).to_string(),
             Ty::Int(w) => {
@@ -126,12 +134,29 @@ impl<'p> ObjectNames<'p> {
                     }
                 }
                 let s = to_signed(v, w);
-                if s < 0 || v > 0xffff {
+                if unsigned {
+                    if v > 0xffff {
+                        format!("{v} ({v:#x})")
+                    } else {
+                        v.to_string()
+                    }
+                } else if s < 0 || v > 0xffff {
                     format!("{s} ({v:#x})")
                 } else {
                     v.to_string()
                 }
             }
+        }
+    }
+
+    /// An unsigned value in short form: pointer form or unsigned decimal.
+    pub(crate) fn short_unsigned(&self, v: u64, ty: Ty) -> String {
+        match ty {
+            Ty::Bool => (v != 0).to_string(),
+            Ty::Int(w) if w == self.program.layout.pointer_bits => {
+                self.pointer(v).unwrap_or_else(|| v.to_string())
+            }
+            Ty::Int(_) => v.to_string(),
         }
     }
 

@@ -103,8 +103,6 @@ impl fmt::Display for Outcome {
 pub enum StepKind {
     /// The edge was taken.
     Edge,
-    /// The edge, a `nowrap`, was taken and its condition failed: a signed overflow.
-    Overflow,
     /// The callee of the call edge `edge` (in `func`) returned: `written` is the call's
     /// destination, `operands` the returned value (if the callee has a `ret` local).
     Return,
@@ -128,6 +126,9 @@ pub struct Step {
     /// not show: call arguments; `alloc` size; `free` address; `memcpy` dst, src, len;
     /// `memset` dst, byte, len; `halt` code; for [`StepKind::Return`] the returned value.
     pub operands: Vec<u64>,
+    /// The edge is a `nowrap` whose condition failed: a signed overflow.
+    #[serde(default)]
+    pub overflow: bool,
 }
 
 /// The result of one run.

@@ -22,7 +22,8 @@
 
 use crate::exec::{replay, Interpreter};
 use crate::pretty::{
-    c_expr, display_name, input_decimal, is_temp, nondet_is_signed, var_name, var_ty, ObjectNames,
+    c_expr, display_name, input_decimal, is_temp, nondet_is_signed, var_name, var_ty, var_unsigned,
+    ObjectNames,
 };
 use crate::run::{Outcome, Run, RunConfig, Step, StepKind};
 use qicc_ir::{AllocKind, AssertKind, Function, HavocKind, Op, Program, Span, Ty, VarRef};
@@ -145,11 +146,12 @@ pub fn trace(program: &Program, run: &Run) -> Trace {
     if let Outcome::Returned { value } = &run.outcome {
         let f = program.function(program.entry);
         let ty = f.ret.map_or(Ty::I32, |r| f.local(r).ty);
+        let unsigned = f.ret.is_some_and(|r| f.local(r).unsigned);
         let text = match value {
-            Some(v) => format!("return {}", b.names.value(*v, ty)),
+            Some(v) => format!("return {}", b.names.value(*v, ty, unsigned)),
             None => "return".to_string(),
         };
-        let value = value.map(|v| b.names.value(v, ty));
+        let value = value.map(|v| b.names.value(v, ty, unsigned));
         b.push(b.last_span, &f.name, 0, "return", text, value);
     }
     Trace {
@@ -257,18 +259,26 @@ impl<'p> Builder<'p> {
             return;
         };
         match s.kind {
+            StepKind::Edge if s.overflow => {
+                let text =
+                    "signed overflow: C leaves the result undefined (computed on with wrap-around)";
+                self.push(
+                    edge.span,
+                    f.name.as_str(),
+                    s.depth,
+                    "overflow",
+                    text.to_string(),
+                    None,
+                );
+                self.last_span = edge.span;
+                self.last_depth = s.depth;
+            }
             StepKind::Edge => {
                 self.edge(f, &edge.op, edge.span, s);
                 self.last_span = edge.span;
                 self.last_depth = s.depth;
             }
             StepKind::Return => self.ret(f, &edge.op, edge.span, s),
-            StepKind::Overflow => {
-                let text = "signed overflow: C leaves the result undefined (computed on with wrap-around)";
-                self.push(edge.span, f.name.as_str(), s.depth, "overflow", text.to_string(), None);
-                self.last_span = edge.span;
-                self.last_depth = s.depth;
-            }
         }
     }
 
@@ -279,10 +289,10 @@ impl<'p> Builder<'p> {
         let Some(g) = self.p.functions.get(callee.index()) else {
             return;
         };
-        let ty = g.ret.and_then(|r| g.locals.get(r.index())).map(|l| l.ty);
-        let (text, value) = match (s.operands.first(), ty) {
-            (Some(v), Some(ty)) => {
-                let shown = self.names.value(*v, ty);
+        let ret = g.ret.and_then(|r| g.locals.get(r.index()));
+        let (text, value) = match (s.operands.first(), ret) {
+            (Some(v), Some(r)) => {
+                let shown = self.names.value(*v, r.ty, r.unsigned);
                 (format!("return {shown}"), Some(shown))
             }
             _ => ("return".to_string(), None),
@@ -291,7 +301,11 @@ impl<'p> Builder<'p> {
         if let Some((d, v)) = s.written {
             let name = var_name(self.p, caller, d);
             if !is_temp(name) {
-                let shown = self.names.value(v, var_ty(self.p, caller, d));
+                let shown = self.names.value(
+                    v,
+                    var_ty(self.p, caller, d),
+                    var_unsigned(self.p, caller, d),
+                );
                 let text = format!("{} = {shown}", display_name(name));
                 self.push(
                     call_span,
@@ -320,7 +334,9 @@ impl<'p> Builder<'p> {
                     return;
                 }
                 if let Some((_, val)) = s.written {
-                    let shown = self.names.value(val, var_ty(p, f, *v));
+                    let shown = self
+                        .names
+                        .value(val, var_ty(p, f, *v), var_unsigned(p, f, *v));
                     let text = format!("{} = {shown}", display_name(name));
                     self.push(span, fname, depth, "assign", text, Some(shown));
                 }
@@ -362,7 +378,7 @@ impl<'p> Builder<'p> {
                         } else {
                             "arbitrary at region entry"
                         };
-                        let shown = self.names.value(val, ty);
+                        let shown = self.names.value(val, ty, var_unsigned(p, f, *v));
                         let text = format!("{} = {shown}  ({why})", display_name(name));
                         self.push(span, fname, depth, "assign", text, Some(shown));
                     }
@@ -371,7 +387,8 @@ impl<'p> Builder<'p> {
             }
             Op::Store { ty, .. } => {
                 if let Some((addr, n, val)) = s.stored {
-                    let shown = self.names.value(val, *ty);
+                    // Memory has no C type here: shown signed, with the bits in hex.
+                    let shown = self.names.value(val, *ty, false);
                     let text = format!("{} = {shown}", self.names.lvalue(addr, n));
                     self.push(span, fname, depth, "store", text, Some(shown));
                 }
@@ -425,6 +442,15 @@ impl<'p> Builder<'p> {
                     self.push(span, fname, depth, "store", text, None);
                 }
             }
+            Op::HavocBytes { .. } => {
+                if let [d, n] = s.operands[..] {
+                    let text = format!(
+                        "{n} bytes at {} become indeterminate",
+                        self.names.short_value(d, ptr_ty)
+                    );
+                    self.push(span, fname, depth, "havoc", text, None);
+                }
+            }
             Op::HavocMemory => {
                 let text = "all memory becomes arbitrary".to_string();
                 self.push(span, fname, depth, "havoc", text, None);
@@ -437,9 +463,10 @@ impl<'p> Builder<'p> {
                     .params
                     .iter()
                     .zip(&s.operands)
-                    .map(|(prm, v)| {
-                        let ty = g.locals.get(prm.index()).map_or(Ty::I64, |l| l.ty);
-                        self.names.short_value(*v, ty)
+                    .map(|(prm, v)| match g.locals.get(prm.index()) {
+                        Some(l) if l.unsigned => self.names.short_unsigned(*v, l.ty),
+                        Some(l) => self.names.short_value(*v, l.ty),
+                        None => self.names.short_value(*v, Ty::I64),
                     })
                     .collect();
                 let text = format!("call {}({})", g.name, args.join(", "));

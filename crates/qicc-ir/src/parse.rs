@@ -490,8 +490,10 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
                     c.expect(Tok::Colon)?;
                     let tyname = c.ident()?;
                     let ty = parse_ty(&c, tyname)?;
+                    let unsigned = c.eat(&Tok::Ident("unsigned".into()));
                     c.end()?;
                     let id = func.add_local(name.clone(), ty);
+                    func.locals[id.index()].unsigned = unsigned;
                     if locals.insert(name.clone(), id).is_some() {
                         return c.err(format!("local %{name} declared twice"));
                     }
@@ -607,6 +609,7 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
                 c.expect(Tok::Colon)?;
                 let tyname = c.ident()?;
                 let ty = parse_ty(&c, tyname)?;
+                let unsigned = c.eat(&Tok::Ident("unsigned".into()));
                 let ctx = ExprCtx {
                     names: &names,
                     locals: None,
@@ -621,6 +624,7 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
                 program.as_mut().expect("checked").globals.push(Global {
                     name,
                     ty,
+                    unsigned,
                     init,
                     span,
                 });
@@ -841,6 +845,14 @@ fn parse_op(ctx: &ExprCtx, c: &mut Cursor) -> Result<Op, ParseError> {
                     three(c, a, "memcpy")?
                 };
                 Ok(Op::MemCopy { dst, src, len })
+            }
+            "havoc_bytes" => {
+                let a = parse_args(ctx, c)?;
+                let mut it = a.into_iter();
+                match (it.next(), it.next(), it.next()) {
+                    (Some(dst), Some(len), None) => Ok(Op::HavocBytes { dst, len }),
+                    _ => c.err("'havoc_bytes' takes two operands"),
+                }
             }
             "memset" => {
                 let (dst, byte, len) = {

@@ -61,6 +61,9 @@ pub fn print_program(p: &Program) -> String {
     }
     for g in &p.globals {
         let _ = write!(out, "global ${}: {}", g.name, g.ty);
+        if g.unsigned {
+            out.push_str(" unsigned");
+        }
         if let Some(init) = &g.init {
             let _ = write!(out, " = {}", expr_str(p, None, init));
         }
@@ -108,7 +111,13 @@ pub fn print_function(p: &Program, f: &Function) -> String {
     }
     let _ = writeln!(out, "{} {{", span_suffix(f.span));
     for l in &f.locals {
-        let _ = writeln!(out, "  local %{}: {}", l.name, l.ty);
+        let _ = writeln!(
+            out,
+            "  local %{}: {}{}",
+            l.name,
+            l.ty,
+            if l.unsigned { " unsigned" } else { "" }
+        );
     }
     let _ = writeln!(
         out,
@@ -272,6 +281,7 @@ pub fn op_str(p: &Program, f: &Function, op: &Op) -> String {
         Op::MemCopy { dst, src, len } => format!("memcpy({}, {}, {})", e(dst), e(src), e(len)),
         Op::MemSet { dst, byte, len } => format!("memset({}, {}, {})", e(dst), e(byte), e(len)),
         Op::HavocMemory => "havoc_memory".into(),
+        Op::HavocBytes { dst, len } => format!("havoc_bytes({}, {})", e(dst), e(len)),
         Op::Call { dst, callee, args } => {
             let name = p
                 .functions

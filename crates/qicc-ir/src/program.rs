@@ -142,6 +142,12 @@ pub enum Op {
         byte: Expr,
         len: Expr,
     },
+    /// The `len` bytes at `dst` take arbitrary values, chosen anew at each execution (C: a
+    /// block-scope array or struct is indeterminate each time its declaration is reached).
+    HavocBytes {
+        dst: Expr,
+        len: Expr,
+    },
     /// All memory contents, and the size and liveness of every run-time object, become
     /// arbitrary (entry of an extracted region). Engines that prove must treat all of this as
     /// unknown; the interpreter, which follows one execution, resolves the choice by keeping
@@ -177,6 +183,10 @@ pub struct Edge {
 pub struct Local {
     pub name: String,
     pub ty: Ty,
+    /// C declared the variable with an unsigned type: its values are shown unsigned. Only
+    /// for display (traces); the IR's operators carry the signedness of every computation.
+    #[serde(default)]
+    pub unsigned: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -200,6 +210,9 @@ pub struct Function {
 pub struct Global {
     pub name: String,
     pub ty: Ty,
+    /// As [`Local::unsigned`]: for display only.
+    #[serde(default)]
+    pub unsigned: bool,
     /// Constant initial value; `None`: arbitrary.
     pub init: Option<Expr>,
     pub span: Span,
@@ -503,6 +516,7 @@ impl Function {
         self.locals.push(Local {
             name: name.into(),
             ty,
+            unsigned: false,
         });
         LocalId(self.locals.len() as u32 - 1)
     }
@@ -579,6 +593,10 @@ impl Op {
             }
             Op::Alloc { size, .. } => f(size),
             Op::NoWrap(e) => f(e),
+            Op::HavocBytes { dst, len } => {
+                f(dst);
+                f(len);
+            }
             Op::MemCopy { dst, src, len } => {
                 f(dst);
                 f(src);
@@ -602,6 +620,10 @@ impl Op {
             Op::Assign(v, e) => Op::Assign(*v, f(e)),
             Op::Assume(e) => Op::Assume(f(e)),
             Op::NoWrap(e) => Op::NoWrap(f(e)),
+            Op::HavocBytes { dst, len } => Op::HavocBytes {
+                dst: f(dst),
+                len: f(len),
+            },
             Op::Free(e) => Op::Free(f(e)),
             Op::Halt(Some(e)) => Op::Halt(Some(f(e))),
             Op::Store { ty, addr, value } => Op::Store {
@@ -651,6 +673,7 @@ impl Op {
                 | Op::Free(_)
                 | Op::MemCopy { .. }
                 | Op::MemSet { .. }
+                | Op::HavocBytes { .. }
                 | Op::HavocMemory
         )
     }

@@ -263,6 +263,16 @@ fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Functio
                     errs.push(format!("{at}: memcpy operands must be pointer-sized ints"));
                 }
             }
+            Op::HavocBytes { dst, len } => {
+                if [ty(dst), ty(len)]
+                    .iter()
+                    .any(|t| t.is_some_and(|t| t != ptr))
+                {
+                    errs.push(format!(
+                        "{at}: havoc_bytes takes (pointer, pointer-sized length)"
+                    ));
+                }
+            }
             Op::MemSet { dst, byte, len } => {
                 if [ty(dst), ty(len)]
                     .iter()

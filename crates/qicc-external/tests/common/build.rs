@@ -651,12 +651,14 @@ pub fn control(dm: DataModel) -> Program {
     let g = p.add_global(Global {
         name: "g".into(),
         ty: Ty::I32,
+        unsigned: false,
         init: Some(c(32, 10)),
         span: Span::UNKNOWN,
     });
     let h = p.add_global(Global {
         name: "h".into(),
         ty: Ty::I16,
+        unsigned: false,
         init: None,
         span: Span::UNKNOWN,
     });

@@ -391,7 +391,9 @@ impl<'a> Ctx<'a> {
                 None => {
                     return Err(self.unsupported(
                         at,
-                        format!("library function {name} with a format that is not a string literal"),
+                        format!(
+                            "library function {name} with a format that is not a string literal"
+                        ),
                     ))
                 }
             }

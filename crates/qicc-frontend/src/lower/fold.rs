@@ -222,6 +222,29 @@ pub fn no_signed_overflow(op: BinOp, ty: Ty, a: &Expr, b: &Expr) -> Option<Expr>
     let min = Expr::konst(ty, 1u64 << (w - 1));
     let zero = Expr::konst(ty, 0);
     let neg = |e: Expr| bin(BinOp::Slt, e, zero.clone());
+    let smax = (1i128 << (w - 1)) - 1;
+    let smin = -(1i128 << (w - 1));
+    let konst_signed = |v: i128| Expr::konst(ty, v as u64);
+    // A constant right operand (`i + 1`, `k - 2`): one comparison.
+    if let Some(c) = b.as_const() {
+        let c = qicc_ir::semantics::to_signed(c, w) as i128;
+        let c = match op {
+            BinOp::Add => Some(c),
+            BinOp::Sub => Some(-c),
+            _ => None,
+        };
+        if let Some(c) = c {
+            return Some(if c == 0 {
+                Expr::bool(true)
+            } else if c > 0 {
+                // a + c <= MAX (also `a - MIN`: c = 2^(w-1), so a <= -1)
+                bin(BinOp::Sle, a.clone(), konst_signed(smax - c))
+            } else {
+                // a + c >= MIN
+                bin(BinOp::Sle, konst_signed(smin - c), a.clone())
+            });
+        }
+    }
     Some(match op {
         // Overflow iff both operands have the sign the result lacks.
         BinOp::Add => {
@@ -275,4 +298,63 @@ pub fn no_signed_overflow(op: BinOp, ty: Ty, a: &Expr, b: &Expr) -> Option<Expr>
         }
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod overflow_tests {
+    use super::*;
+    use qicc_ir::semantics::{eval_binop, to_signed};
+
+    /// The `nowrap` condition holds exactly when the mathematical result fits, for every
+    /// operator, at 8 bits over all operand pairs (variables and constant right operands).
+    #[test]
+    fn no_signed_overflow_is_exact_at_8_bits() {
+        use qicc_ir::{LocalId, VarRef};
+        let ty = Ty::I8;
+        let (x, y) = (
+            Expr::Var(VarRef::Local(LocalId(0))),
+            Expr::Var(VarRef::Local(LocalId(1))),
+        );
+        for op in [BinOp::Add, BinOp::Sub, BinOp::Mul] {
+            for a in 0..256u64 {
+                for b in 0..256u64 {
+                    let (sa, sb) = (to_signed(a, 8) as i64, to_signed(b, 8) as i64);
+                    let exact = match op {
+                        BinOp::Add => sa + sb,
+                        BinOp::Sub => sa - sb,
+                        _ => sa * sb,
+                    };
+                    let fits = (-128..=127).contains(&exact);
+                    for rhs in [y.clone(), Expr::konst(ty, b)] {
+                        let cond = no_signed_overflow(op, ty, &x, &rhs).expect("arith");
+                        let got = eval8(&cond, a, b);
+                        assert_eq!(got, fits, "{op:?} {sa} {sb} rhs {rhs:?}: {cond:?}");
+                    }
+                }
+            }
+        }
+        fn eval8(e: &Expr, a: u64, b: u64) -> bool {
+            fn ev(e: &Expr, a: u64, b: u64) -> (u64, Ty) {
+                match e {
+                    Expr::Const { ty, value } => (*value, *ty),
+                    Expr::Var(VarRef::Local(l)) => (if l.0 == 0 { a } else { b }, Ty::I8),
+                    Expr::Unary(op, x) => {
+                        let (v, t) = ev(x, a, b);
+                        (qicc_ir::semantics::eval_unop(*op, t, v), t)
+                    }
+                    Expr::Binary(op, x, y) => {
+                        let ((u, t), (v, _)) = (ev(x, a, b), ev(y, a, b));
+                        let rt = if op.is_comparison() { Ty::Bool } else { t };
+                        (eval_binop(*op, t, u, v), rt)
+                    }
+                    Expr::Cast(op, to, x) => {
+                        let (v, t) = ev(x, a, b);
+                        (qicc_ir::semantics::eval_cast(*op, t, *to, v), *to)
+                    }
+                    other => panic!("unexpected {other:?}"),
+                }
+            }
+            ev(e, a, b).0 != 0
+        }
+    }
 }

@@ -693,6 +693,7 @@ impl<'a> Ctx<'a> {
                 let gid = self.program.add_global(Global {
                     name: name.clone(),
                     ty: t,
+                    unsigned: ty.is_unsigned_int(),
                     init: defined.then(|| Expr::konst(t, 0)),
                     span,
                 });

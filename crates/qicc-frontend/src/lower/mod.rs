@@ -76,8 +76,8 @@ use builder::FnBuilder;
 use lang_c::ast::{FunctionDefinition, Initializer, TranslationUnit};
 use lang_c::span::Node;
 use qicc_ir::{
-    AssertKind, Assertion, BinOp, Expr, FuncId, GlobalId, InitItem, Loc, LocalId, Object, ObjectId, Op,
-    Program, Span, UbKind,
+    AssertKind, Assertion, BinOp, Expr, FuncId, GlobalId, InitItem, Loc, LocalId, Object, ObjectId,
+    Op, Program, Span, UbKind,
 };
 use scope::Scopes;
 use std::collections::{HashMap, HashSet, VecDeque};

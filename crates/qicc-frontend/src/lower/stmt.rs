@@ -2,9 +2,9 @@
 //!
 //! Invariants: every statement leaves the builder at the location where control continues
 //! (a fresh unreachable one after `return`, `goto`, `break`, `continue`); a local declaration
-//! without initialiser makes the variable indeterminate (`havoc uninit`) each time it is
-//! executed; stack objects are allocated once per call in the prologue and freed before
-//! `exit`.
+//! without initialiser makes the variable indeterminate each time it is executed (`havoc
+//! uninit`; `havoc_bytes` for an array or struct that a loop or `goto` reaches again); stack
+//! objects are allocated once per call in the prologue and freed before `exit`.
 
 use super::builder::FnBuilder;
 use super::decl::{declarator_name, declarator_offset, Storage};
@@ -143,6 +143,7 @@ impl<'a> Ctx<'a> {
                 let ty = self.irty(t, at0)?;
                 let fs = self.fs(at0)?;
                 let r = fs.b.add_local("ret.val", ty);
+                fs.b.func.locals[r.index()].unsigned = t.is_unsigned_int();
                 fs.b.func.ret = Some(r);
                 fs.ret_var = Some(r);
             }
@@ -174,6 +175,7 @@ impl<'a> Ctx<'a> {
                     let ty = self.irty(t, p.offset)?;
                     let fs = self.fs(p.offset)?;
                     let l = fs.b.add_named_local(&pname, ty);
+                    fs.b.func.locals[l.index()].unsigned = t.is_unsigned_int();
                     if is_main {
                         // argc, argv: whatever the environment gives.
                         fs.b.prologue_op(
@@ -656,6 +658,7 @@ impl<'a> Ctx<'a> {
             let t = self.irty(&ty, at)?;
             let fs = self.fs(at)?;
             let l = fs.b.add_named_local(name, t);
+            fs.b.func.locals[l.index()].unsigned = ty.is_unsigned_int();
             fs.vars.push(LocalVar {
                 ty: ty.clone(),
                 place: LocalPlace::Reg(l),
@@ -708,7 +711,20 @@ impl<'a> Ctx<'a> {
                 fs.b.havoc(VarRef::Local(tmp), HavocKind::Uninit);
                 self.write(&lv, Expr::local(tmp), at)
             }
-            None => Ok(()),
+            None => {
+                // C: the contents are indeterminate each time the declaration is reached.
+                // The prologue's fresh object covers the first time; a loop or a backward
+                // `goto` reaches the declaration again, with last time's bytes still there.
+                let fs = self.fs(at)?;
+                if !fs.continues.is_empty() || !fs.labels.is_empty() {
+                    fs.b.span = span;
+                    fs.b.emit(Op::HavocBytes {
+                        dst: Expr::local(p),
+                        len: Expr::konst(ptr, size),
+                    });
+                }
+                Ok(())
+            }
             Some(i) if ty.is_scalar() => self.scalar_init(&lv, i, at),
             Some(_) => self.init_memory(&Expr::local(p), &ty, leaves, at),
         }
