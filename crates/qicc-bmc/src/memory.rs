@@ -268,22 +268,7 @@ impl MemModel {
         bytes: TermId,
         len: TermId,
     ) -> TermId {
-        if let Some(n) = s.as_bv_const(len).filter(|&n| n <= UNROLL_BULK) {
-            let mut m = mem;
-            for i in 0..n {
-                let a = s.add_const(dst, i);
-                let b = s.select(bytes, a);
-                m = s.store(m, a, b);
-            }
-            return m;
-        }
-        let a = s.bound_var(Sort::BitVec(self.ptr_w));
-        let rel = s.sub(a, dst);
-        let inside = s.ult(rel, len);
-        let new = s.select(bytes, a);
-        let old = s.select(mem, a);
-        let body = s.ite(inside, new, old);
-        s.lambda(a, body)
+        self.copy(s, mem, dst, (bytes, dst), len)
     }
 
     /// `memmove(dst, src, len)` (overlap allowed: every byte reads the old memory).
@@ -295,11 +280,24 @@ impl MemModel {
         src: TermId,
         len: TermId,
     ) -> TermId {
+        self.copy(s, mem, dst, (mem, src), len)
+    }
+
+    /// `mem` with the `len` bytes at `dst` read from array `from` at `src` onwards (every
+    /// byte reads `from` before any is written).
+    fn copy(
+        &self,
+        s: &mut TermStore,
+        mem: TermId,
+        dst: TermId,
+        (from, src): (TermId, TermId),
+        len: TermId,
+    ) -> TermId {
         if let Some(n) = s.as_bv_const(len).filter(|&n| n <= UNROLL_BULK) {
             let bytes: Vec<TermId> = (0..n)
                 .map(|i| {
                     let a = s.add_const(src, i);
-                    s.select(mem, a)
+                    s.select(from, a)
                 })
                 .collect();
             let mut m = mem;
@@ -312,8 +310,8 @@ impl MemModel {
         let a = s.bound_var(Sort::BitVec(self.ptr_w));
         let rel = s.sub(a, dst);
         let inside = s.ult(rel, len);
-        let from = s.add(rel, src);
-        let copied = s.select(mem, from);
+        let at = s.add(rel, src);
+        let copied = s.select(from, at);
         let old = s.select(mem, a);
         let body = s.ite(inside, copied, old);
         s.lambda(a, body)

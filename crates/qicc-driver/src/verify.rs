@@ -297,6 +297,22 @@ pub fn abandoned_report(
     )
 }
 
+/// The replay that confirms a witness on the original program. Accelerated counterexamples
+/// expand to up to ~10^9 steps: it keeps no steps (the trace replays again, keeping its
+/// beginning and end).
+fn confirming_replay(program: &Program, witness: &Witness) -> qicc_interp::Run {
+    replay(
+        program,
+        witness,
+        &RunConfig {
+            max_steps: REPLAY_MAX_STEPS,
+            record_trace: false,
+            deadline: Some(Instant::now() + REPLAY_TIME),
+            ..RunConfig::default()
+        },
+    )
+}
+
 fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant) -> Report {
     let program = &loaded.program;
     let EngineRun {
@@ -348,16 +364,7 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
     };
     let engine_name = opts.engine.name().to_string();
     for (_, witness, by) in &contradicting {
-        let run = replay(
-            program,
-            witness,
-            &RunConfig {
-                max_steps: REPLAY_MAX_STEPS,
-                record_trace: false,
-                deadline: Some(Instant::now() + REPLAY_TIME),
-                ..RunConfig::default()
-            },
-        );
+        let run = confirming_replay(program, witness);
         if let Outcome::ErrorReached { assertion } = run.outcome {
             if status_of(assertion) == AssertionStatus::Safe && internal_error.is_none() {
                 internal_error = Some(contradiction(assertion, by, &run));
@@ -365,18 +372,7 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         }
     }
     if let Some((claimed, witness)) = &result.violation {
-        // Accelerated counterexamples expand to up to ~10^9 steps: replay without keeping
-        // steps (the trace replays again, keeping its beginning and end).
-        let run = replay(
-            program,
-            witness,
-            &RunConfig {
-                max_steps: REPLAY_MAX_STEPS,
-                record_trace: false,
-                deadline: Some(Instant::now() + REPLAY_TIME),
-                ..RunConfig::default()
-            },
-        );
+        let run = confirming_replay(program, witness);
         match run.outcome {
             Outcome::ErrorReached { assertion }
                 if status_of(assertion) == AssertionStatus::Safe =>
