@@ -117,8 +117,16 @@ pub fn run_mode(loaded: Arc<Loaded>, mode: Mode, timeout: Duration) -> ModeRun {
     match rx.recv_timeout(timeout + GRACE) {
         Ok(Ok(report)) => {
             let reason = report.reason.clone().unwrap_or_default();
-            let internal = (reason.contains("internal error") || reason.contains("panick"))
-                .then(|| reason.clone());
+            // Contradictory engine results (a proof and a replayed violation), or any other
+            // internal error the report admits to.
+            let internal = report
+                .internal_error
+                .as_ref()
+                .map(|e| format!("internal error: {}", e.message))
+                .or_else(|| {
+                    (reason.contains("internal error") || reason.contains("panick"))
+                        .then(|| reason.clone())
+                });
             ModeRun {
                 verdict: report.verdict,
                 reason,
