@@ -387,15 +387,12 @@ impl<'a> Engine<'a> {
         assumptions: &[TermId],
         k: u32,
     ) -> Result<Option<(AssertionId, Witness, bool)>, String> {
-        let hits: Vec<TermId> = enc
-            .errors
-            .iter()
-            .filter(|h| self.is_property(h.assertion) && !self.done.contains(&h.assertion))
-            .map(|h| (h.guard, h.clean))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|(g, c)| self.s.and(g, c))
-            .collect();
+        let mut hits = Vec::new();
+        for h in &enc.errors {
+            if self.is_property(h.assertion) && !self.done.contains(&h.assertion) {
+                hits.push(self.s.and(h.guard, h.clean));
+            }
+        }
         let reach_clean = self.s.or_all(&hits);
         if reach_clean == self.s.ff() {
             return Ok(None);

@@ -423,7 +423,11 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
                     .into(),
             );
         }
-        if status == AssertionStatus::Violated
+        if status == AssertionStatus::Violated && overflow_only.is_some() {
+            status = AssertionStatus::Unknown(
+                "violated only through a signed overflow (undefined in C)".into(),
+            );
+        } else if status == AssertionStatus::Violated
             && violation.as_ref().map(|v| v.assertion) != Some(id.0)
         {
             // Only the replayed violation is reported as such.

@@ -976,10 +976,7 @@ impl<'a> Ctx<'a> {
                 let v = self.promote_rv(v, at)?;
                 if v.ty.is_signed_int() {
                     let t = self.irty(&v.ty, at)?;
-                    let zero = Expr::konst(t, 0);
-                    if let Some(ok) = fold::no_signed_overflow(BinOp::Sub, t, &zero, &v.e) {
-                        self.nowrap(ok, at)?;
-                    }
+                    self.nowrap(BinOp::Sub, t, &Expr::konst(t, 0), &v.e, at)?;
                 }
                 Ok(Val::R(RVal {
                     e: fold::neg(v.e),
@@ -1024,9 +1021,7 @@ impl<'a> Ctx<'a> {
                 let t = self.irty(&p.ty, at)?;
                 let op = if inc { BinOp::Add } else { BinOp::Sub };
                 if p.ty.is_signed_int() {
-                    if let Some(ok) = fold::no_signed_overflow(op, t, &p.e, &Expr::konst(t, 1)) {
-                        self.nowrap(ok, at)?;
-                    }
+                    self.nowrap(op, t, &p.e, &Expr::konst(t, 1), at)?;
                 }
                 let sum = RVal {
                     e: fold::bin(op, p.e, Expr::konst(t, 1)),
@@ -1364,9 +1359,7 @@ impl<'a> Ctx<'a> {
             _ => return Err(self.internal(at, "unexpected arithmetic operator")),
         };
         if signed {
-            if let Some(ok) = fold::no_signed_overflow(irop, t, &a, &b) {
-                self.nowrap(ok, at)?;
-            }
+            self.nowrap(irop, t, &a, &b, at)?;
         }
         Ok(RVal {
             e: fold::bin(irop, a, b),

@@ -77,7 +77,7 @@ use lang_c::ast::{FunctionDefinition, Initializer, TranslationUnit};
 use lang_c::span::Node;
 use qicc_ir::{
     AssertKind, Assertion, BinOp, Expr, FuncId, GlobalId, InitItem, Loc, LocalId, Object, ObjectId,
-    Op, Program, Span, UbKind,
+    Op, Program, Span, Ty, UbKind,
 };
 use scope::Scopes;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -327,9 +327,13 @@ impl<'a> Ctx<'a> {
     }
 
     /// An undefined-behaviour check: `ok` must hold here, else the run has UB.
-    /// A `nowrap ok` edge at the current location: C requires `ok` (no signed overflow) in
-    /// the state before the arithmetic that follows (see [`qicc_ir::Op::NoWrap`]).
-    pub fn nowrap(&mut self, ok: Expr, offset: usize) -> R<()> {
+    /// Before the signed C arithmetic `a op b` (add, sub, mul at type `ty`): a `nowrap` edge
+    /// at the current location, whose condition (no signed overflow) C requires in the
+    /// state before the arithmetic (see [`qicc_ir::Op::NoWrap`]).
+    pub fn nowrap(&mut self, op: BinOp, ty: Ty, a: &Expr, b: &Expr, offset: usize) -> R<()> {
+        let Some(ok) = fold::no_signed_overflow(op, ty, a, b) else {
+            return Ok(());
+        };
         if ok.is_true() || self.const_depth > 0 || self.fs.is_none() {
             return Ok(());
         }
