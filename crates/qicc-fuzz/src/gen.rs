@@ -433,6 +433,15 @@ impl Gen {
         self.out.push_str(s);
         self.out.push('\n');
     }
+    /// A cell the program reads through `kind` but never writes (loop counters, constant
+    /// globals and arrays, the recursion depth): added with its access.
+    fn read_only_cell(&mut self, ty: Ty, iv: Iv, weak: bool, kind: AccKind, obj: Obj) -> usize {
+        let c = self.add_cell(ty, iv, weak);
+        self.cells[c].writable = false;
+        self.accs.push(Access { kind, cell: c, obj });
+        c
+    }
+
     fn add_cell(&mut self, ty: Ty, iv: Iv, weak: bool) -> usize {
         self.cells.push(Cell {
             ty,
@@ -946,20 +955,16 @@ impl Gen {
             let j = self.fresh("j");
             self.line(&format!("for (int {j} = 0; {j} < {len}; {j}++)"));
             let sc = self.scope();
-            let jc = self.add_cell(
+            self.read_only_cell(
                 Ty::Int,
                 Iv {
                     lo: 0,
                     hi: len as i128 - 1,
                 },
                 false,
+                AccKind::Plain(j.clone()),
+                Obj::None,
             );
-            self.cells[jc].writable = false;
-            self.accs.push(Access {
-                kind: AccKind::Plain(j.clone()),
-                cell: jc,
-                obj: Obj::None,
-            });
             let e = self.expr(self.depth);
             self.close(sc);
             self.indent += 1;
@@ -1208,20 +1213,16 @@ impl Gen {
         self.indent += 1;
         let saved = self.enter_loop();
         let sc = self.scope();
-        let c = self.add_cell(
+        self.read_only_cell(
             Ty::Int,
             Iv {
                 lo: 0,
                 hi: k as i128 - 1,
             },
             false,
+            AccKind::Plain(i),
+            Obj::Var,
         );
-        self.cells[c].writable = false;
-        self.accs.push(Access {
-            kind: AccKind::Plain(i),
-            cell: c,
-            obj: Obj::Var,
-        });
         self.loop_depth += 1;
         self.ctx.push(Ctx::For);
         let n = self.rng.range(1, 3) as usize;
@@ -1270,20 +1271,16 @@ impl Gen {
         self.indent += 1;
         let saved = self.enter_loop();
         let sc2 = self.scope();
-        let c = self.add_cell(
+        self.read_only_cell(
             Ty::Int,
             Iv {
                 lo: 0,
                 hi: (iv.hi - 1).max(0),
             },
             false,
+            AccKind::Plain(cn.clone()),
+            Obj::Var,
         );
-        self.cells[c].writable = false;
-        self.accs.push(Access {
-            kind: AccKind::Plain(cn.clone()),
-            cell: c,
-            obj: Obj::Var,
-        });
         self.loop_depth += 1;
         self.ctx.push(Ctx::Counted);
         let n = self.rng.range(1, 3) as usize;
@@ -1557,13 +1554,13 @@ impl Gen {
                     hi: vals.iter().copied().max().unwrap_or(0),
                 }
                 .convert(t);
-                let c = self.add_cell(t, if writable { t.full() } else { iv }, true);
-                self.cells[c].writable = false;
-                self.accs.push(Access {
-                    kind: AccKind::Indexed(n, len),
-                    cell: c,
-                    obj: Obj::Array,
-                });
+                let c = self.read_only_cell(
+                    t,
+                    if writable { t.full() } else { iv },
+                    true,
+                    AccKind::Indexed(n, len),
+                    Obj::Array,
+                );
                 if writable {
                     wild.push((c, iv));
                 }
@@ -1572,13 +1569,13 @@ impl Gen {
                 let n = self.fresh("g");
                 let _ = writeln!(decls, "{} {n} = {v};", t.name());
                 let iv = Iv::point(v).convert(t);
-                let c = self.add_cell(t, if writable { t.full() } else { iv }, false);
-                self.cells[c].writable = false;
-                self.accs.push(Access {
-                    kind: AccKind::Plain(n),
-                    cell: c,
-                    obj: Obj::Var,
-                });
+                let c = self.read_only_cell(
+                    t,
+                    if writable { t.full() } else { iv },
+                    false,
+                    AccKind::Plain(n),
+                    Obj::Var,
+                );
                 if writable {
                     wild.push((c, iv));
                 }
@@ -1674,20 +1671,16 @@ impl Gen {
         let depth_mask = self.rng.pick(&[3u32, 7]);
         self.out.clear();
         self.indent = 1;
-        let nc = self.add_cell(
+        let nc = self.read_only_cell(
             Ty::UInt,
             Iv {
                 lo: 0,
                 hi: depth_mask as i128,
             },
             false,
+            AccKind::Plain("n".into()),
+            Obj::Var,
         );
-        self.cells[nc].writable = false;
-        self.accs.push(Access {
-            kind: AccKind::Plain("n".into()),
-            cell: nc,
-            obj: Obj::Var,
-        });
         let ac = self.add_cell(at, at.full(), false);
         self.accs.push(Access {
             kind: AccKind::Plain("acc".into()),
