@@ -1,6 +1,8 @@
-//! Graph facts about one function's control-flow automaton (Qicc paper, Sec. 2): reachability
-//! from `entry`, dominators, back edges, reducibility, strongly connected components and their
-//! entry points.
+//! The one control-flow analysis of a function's automaton, computed once and shared by every
+//! engine (Cranelift's per-function CFG/dominator/loop analysis is the model): reachability
+//! from `entry`, reverse post-order, dominators, back edges, reducibility, strongly connected
+//! components and their entry points (Qicc paper, Sec. 2), and the loops of
+//! [`crate::loops`] — the loop nesting forest and the natural loops.
 //!
 //! Invariant: every fact here is about the part of the automaton reachable from `entry`.
 //! Unreachable locations have no dominators, are in no SCC, and their edges are never back
@@ -9,6 +11,7 @@
 //! The algorithms themselves are petgraph's (`algo::tarjan_scc`,
 //! `algo::dominators::simple_fast`); this module only builds the graphs they run on.
 
+use crate::loops::{natural_loops, reverse_postorder, LoopForest, NaturalLoop};
 use petgraph::algo::{dominators, tarjan_scc};
 use petgraph::graph::{DiGraph, NodeIndex};
 use qicc_ir::{EdgeId, Function, Loc};
@@ -34,16 +37,41 @@ pub(crate) fn edge_graph(f: &Function, edges: impl IntoIterator<Item = EdgeId>) 
 
 /// The locations reachable from `entry` (indexed by location number).
 pub fn reachable(f: &Function) -> Vec<bool> {
-    let succ = f.successors();
-    let mut seen = vec![false; f.num_locs as usize];
-    let Some(slot) = seen.get_mut(f.entry.index()) else {
-        return seen;
-    };
-    *slot = true;
-    let mut stack = vec![f.entry];
+    if f.entry.0 >= f.num_locs {
+        return vec![false; f.num_locs as usize];
+    }
+    reachable_from(f, &f.successors(), &[f.entry])
+}
+
+/// The locations reachable from any of `start` (themselves included) over `succ`.
+pub fn reachable_from(f: &Function, succ: &[Vec<EdgeId>], start: &[Loc]) -> Vec<bool> {
+    flood(f.num_locs as usize, start, |l| {
+        succ[l.index()].iter().map(|&e| f.edge(e).to)
+    })
+}
+
+/// The locations from which one of `targets` is reachable (themselves included), over the
+/// predecessor lists `preds`.
+pub fn coreachable(f: &Function, preds: &[Vec<EdgeId>], targets: &[Loc]) -> Vec<bool> {
+    flood(f.num_locs as usize, targets, |l| {
+        preds[l.index()].iter().map(|&e| f.edge(e).from)
+    })
+}
+
+/// Every location reachable from `start` by `next` steps (a worklist search).
+fn flood<I: Iterator<Item = Loc>>(n: usize, start: &[Loc], next: impl Fn(Loc) -> I) -> Vec<bool> {
+    let mut seen = vec![false; n];
+    let mut stack = Vec::new();
+    for &l in start {
+        if let Some(slot) = seen.get_mut(l.index()) {
+            if !*slot {
+                *slot = true;
+                stack.push(l);
+            }
+        }
+    }
     while let Some(l) = stack.pop() {
-        for &e in &succ[l.index()] {
-            let to = f.edge(e).to;
+        for to in next(l) {
             if !seen[to.index()] {
                 seen[to.index()] = true;
                 stack.push(to);
@@ -64,11 +92,16 @@ pub struct Scc {
     pub entries: Vec<Loc>,
 }
 
-/// Dominators, back edges, reducibility and SCCs of one function.
+/// The control-flow analysis of one function (see the module docs).
 #[derive(Clone, Debug)]
 pub struct FunctionGraph {
     /// Reachable from `entry`, by location number.
     pub reachable: Vec<bool>,
+    /// The reachable locations in reverse post-order (depth-first from `entry`, successors in
+    /// edge order).
+    pub rpo: Vec<Loc>,
+    /// Each location's position in `rpo` (`u32::MAX`: unreachable).
+    pub rpo_pos: Vec<u32>,
     /// Immediate dominator of each reachable location other than `entry`.
     pub idom: Vec<Option<Loc>>,
     /// The edges `j -> i` (both reachable) where `i` dominates `j`, ascending.
@@ -82,11 +115,18 @@ pub struct FunctionGraph {
     /// The SCCs of the reachable automaton with more than one location, ordered by their
     /// smallest location.
     pub sccs: Vec<Scc>,
+    /// The loop nesting forest (every cycle, irreducible ones too).
+    pub forest: LoopForest,
+    /// The natural loops of the dominator back edges, by head.
+    pub natural_loops: Vec<NaturalLoop>,
 }
 
 impl FunctionGraph {
     pub fn new(f: &Function) -> FunctionGraph {
-        let reachable = reachable(f);
+        let succ = f.successors();
+        let (rpo, rpo_pos) = reverse_postorder(f, &succ);
+        let reachable: Vec<bool> = rpo_pos.iter().map(|&p| p != u32::MAX).collect();
+        let forest = LoopForest::new(f, &succ, &rpo_pos);
         let live: Vec<EdgeId> = reachable_edges(f, &reachable);
         let g = edge_graph(f, live.iter().copied());
         let mut idom = vec![None; f.num_locs as usize];
@@ -102,13 +142,17 @@ impl FunctionGraph {
         }
         let mut fg = FunctionGraph {
             reachable,
+            rpo,
+            rpo_pos,
             idom,
             back_edges: Vec::new(),
             dom_interval: Vec::new(),
-            succ: f.successors(),
+            succ,
             preds: f.predecessors(),
             reducible: true,
             sccs: Vec::new(),
+            forest,
+            natural_loops: Vec::new(),
         };
         fg.number_dominator_tree();
         let mut is_back = vec![false; f.edges.len()];
@@ -124,7 +168,18 @@ impl FunctionGraph {
         // back edges (a location dominates itself), so none can remain.
         fg.reducible = tarjan_scc(&acyclic).iter().all(|c| c.len() == 1);
         fg.sccs = fg.sccs_of(f, &f.locs().collect::<Vec<_>>(), &[]);
+        fg.natural_loops = natural_loops(f, &fg.preds, &fg.reachable, &fg.back_edges);
         fg
+    }
+
+    /// Successor lists of every location (indexed by location number).
+    pub fn succ_lists(&self) -> &[Vec<EdgeId>] {
+        &self.succ
+    }
+
+    /// Predecessor lists of every location (indexed by location number).
+    pub fn pred_lists(&self) -> &[Vec<EdgeId>] {
+        &self.preds
     }
 
     pub fn is_reachable(&self, l: Loc) -> bool {
@@ -304,6 +359,36 @@ impl FunctionGraph {
                 "  scc {{{}}} entries {{{}}}",
                 list(&s.locs),
                 list(&s.entries)
+            );
+        }
+        let _ = writeln!(out, "  rpo: {}", list(&self.rpo));
+        let edges = |es: &[EdgeId]| {
+            es.iter()
+                .map(|&e| format!("{}->{}", f.edge(e).from, f.edge(e).to))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for (i, lp) in self.forest.loops.iter().enumerate() {
+            let members = self.forest.members(i as u32);
+            let locs: Vec<Loc> = f.locs().filter(|l| members[l.index()]).collect();
+            let parent = lp.parent.map_or("-".to_string(), |p| format!("#{p}"));
+            let _ = writeln!(
+                out,
+                "  loop #{i} header {} parent {parent} {{{}}}",
+                lp.header,
+                list(&locs)
+            );
+        }
+        for nl in &self.natural_loops {
+            let _ = writeln!(
+                out,
+                "  natural {} depth {} {{{}}} closing {{{}}} body {{{}}} exits {{{}}}",
+                nl.head,
+                nl.depth,
+                list(&nl.locs),
+                edges(&nl.closing),
+                edges(&nl.body),
+                edges(&nl.exits)
             );
         }
         out

@@ -2,10 +2,15 @@
 //! extraction — the front half of Qicc (Akhundov et al., *Verification by Gambling on Program
 //! Slices*, Sec. 2 and 3.1).
 //!
-//! - [`graph`]: per function, reachability, dominators, back edges, reducibility, SCCs and
-//!   their entry points (petgraph's algorithms on the reachable part of the automaton).
-//! - [`region`]: the paper's cyclic region of a back edge, and the intraprocedural nesting of
-//!   regions (Alg. 1 and 2), with irreducible cycles noted instead of made into regions.
+//! - [`graph`]: the one control-flow analysis per function — reachability, reverse
+//!   post-order, dominators, back edges, reducibility, SCCs and their entry points
+//!   (petgraph's algorithms on the reachable part of the automaton), and its loops.
+//! - [`loops`]: the loop nesting forest (every cycle, irreducible too) and natural loops.
+//! - [`reach`]: interprocedural reachability (which edges a run can reach; from where an
+//!   error or the exit can be reached).
+//! - [`region`]: the intraprocedural nesting of cyclic regions (Alg. 1 and 2), with
+//!   irreducible cycles noted instead of made into regions. (The paper's cyclic region of one
+//!   back edge is a natural loop of [`loops`].)
 //! - [`rnt`]: the interprocedural Region Nesting Tree (Fig. 1), innermost nodes of assertions.
 //! - [`render`]: the tree as indented text and as Graphviz.
 //! - [`mod@extract`]: a node of the tree as a standalone program whose entry state is arbitrary
@@ -17,12 +22,15 @@
 pub mod extract;
 pub mod graph;
 pub mod liveness;
+pub mod loops;
+pub mod reach;
 pub mod region;
 pub mod render;
 pub mod rnt;
 
 pub use extract::{extract, ExtractError, Extracted};
 pub use graph::{FunctionGraph, Scc};
-pub use region::{cyclic_region, CyclicRegion, FunctionRegions, Region};
+pub use loops::{ForestLoop, LoopForest, NaturalLoop};
+pub use region::{FunctionRegions, Region};
 pub use render::assertion_str;
 pub use rnt::{build_rnt, NodeId, NodeKind, RegionId, Rnt, RntNode};

@@ -3,7 +3,7 @@
 //! implementation.
 
 use proptest::prelude::*;
-use qicc_analysis::{build_rnt, cyclic_region, extract, FunctionGraph};
+use qicc_analysis::{build_rnt, extract, FunctionGraph};
 use qicc_ir::{
     verify_program, AssertKind, Assertion, AssertionId, DataModel, EdgeId, Expr, FuncId, Function,
     Loc, Op, Program, Span, Ty, VarRef,
@@ -130,7 +130,7 @@ fn check(p: &Program) {
     assert_eq!(owned, reachable);
     if g.reducible {
         // Alg. 2 on reducible code: each region's SCC is the union of the cyclic regions
-        // (natural loops) of the back edges to its head, and every back edge has its region.
+        // (natural loops) of the back edges to its head (`FunctionGraph::natural_loops`), and every back edge has its region.
         assert!(fr.notes.iter().all(|n| !n.contains("irreducible")));
         for &b in &g.back_edges {
             let head = f.edge(b).to;
@@ -144,13 +144,12 @@ fn check(p: &Program) {
             assert!(fr.regions[r].locs.contains(&from));
         }
         for r in &fr.regions {
-            let mut union = BTreeSet::new();
-            for &b in &g.back_edges {
-                if f.edge(b).to == r.head && r.locs.contains(&f.edge(b).from) {
-                    let cr = cyclic_region(f, g, b).expect("back edge");
-                    union.extend(cr.locs);
-                }
-            }
+            let union: BTreeSet<Loc> = g
+                .natural_loops
+                .iter()
+                .filter(|n| n.head == r.head)
+                .flat_map(|n| n.locs.iter().copied())
+                .collect();
             let scc: BTreeSet<Loc> = r
                 .locs
                 .iter()
@@ -189,10 +188,88 @@ fn check(p: &Program) {
     let _ = FunctionGraph::summary(g, f);
 }
 
+/// The loop nesting forest and the natural loops, against their definitions (what the BMC,
+/// the facts and Impulse rely on; see `qicc_analysis::loops`).
+fn check_loops(p: &Program) {
+    let f = &p.functions[0];
+    let g = FunctionGraph::new(f);
+    let forest = &g.forest;
+    let pos = |l: Loc| g.rpo_pos[l.index()];
+    // The order lists exactly the reachable locations, entry first.
+    assert_eq!(g.rpo.len(), g.reachable.iter().filter(|r| **r).count());
+    if let Some(first) = g.rpo.first() {
+        assert_eq!(*first, f.entry);
+    }
+    for (i, l) in g.rpo.iter().enumerate() {
+        assert_eq!(pos(*l) as usize, i);
+    }
+    let retreating = |e: EdgeId| {
+        let (a, b) = (f.edge(e).from, f.edge(e).to);
+        g.is_reachable(a) && pos(b) <= pos(a)
+    };
+    for e in f.edge_ids() {
+        let (a, b) = (f.edge(e).from, f.edge(e).to);
+        if !g.is_reachable(a) {
+            continue;
+        }
+        // A back edge of the forest is exactly a retreating edge.
+        assert_eq!(
+            forest.back_edge_loop(a, b).is_some(),
+            retreating(e),
+            "edge {a}->{b}"
+        );
+        // The loops containing both ends are a common prefix of both chains.
+        let k = forest.common_loops(a, b);
+        for l in &forest.chain[a.index()][k..] {
+            assert!(!forest.chain[b.index()].contains(l));
+        }
+    }
+    // Headers are exactly the targets of retreating edges (the widening points), and a
+    // header's own loop ends its chain.
+    for l in f.locs() {
+        let target = f.edge_ids().any(|e| retreating(e) && f.edge(e).to == l);
+        assert_eq!(forest.is_header(l), target, "{l}");
+        if let Some(id) = forest.header_of[l.index()] {
+            assert_eq!(forest.chain[l.index()].last(), Some(&id));
+            assert_eq!(forest.loops[id as usize].header, l);
+        }
+    }
+    // Chains nest: the parent of each loop in a chain is the loop before it.
+    for chain in &forest.chain {
+        for w in chain.windows(2) {
+            assert_eq!(forest.loops[w[1] as usize].parent, Some(w[0]));
+        }
+        if let Some(first) = chain.first() {
+            assert_eq!(forest.loops[*first as usize].parent, None);
+        }
+    }
+    // Natural loops: the head dominates every member, every closing edge is a back edge, and
+    // the members are those that reach a back edge's source without passing the head.
+    for nl in &g.natural_loops {
+        for &l in &nl.locs {
+            assert!(g.dominates(nl.head, l));
+        }
+        for &e in &nl.closing {
+            assert!(g.back_edges.contains(&e));
+        }
+        for &e in &nl.body {
+            assert!(!g.back_edges.contains(&e) && f.edge(e).to != nl.head);
+        }
+        for &e in &nl.exits {
+            assert!(!nl.locs.contains(&f.edge(e).to));
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
     #[test]
     fn regions_and_tree_invariants(p in strategy()) {
         check(&p);
+    }
+
+    #[test]
+    fn loop_forest_and_natural_loops(p in strategy()) {
+        check_loops(&p);
     }
 }

@@ -13,7 +13,8 @@
 //! same terms for the shared prefix (hash-consing returns the existing ones, so nothing is
 //! simplified twice) and the solver has translated them already.
 
-use crate::cfa::{structurally_reachable, FnInfo};
+use crate::cfa::FnInfo;
+use qicc_analysis::reach::{reachable_assertions, reachable_edges};
 use crate::error::BmcError;
 use crate::memory::MemModel;
 use crate::replay::{extract_plan, replay};
@@ -21,7 +22,7 @@ use crate::symex::{self, Bounds, CutReason, Encoding};
 use crate::BmcOptions;
 use qicc_engine::{AssertionStatus, Budget, EngineResult, StopReason};
 use qicc_interp::{RunConfig, Witness};
-use qicc_ir::{AssertionId, FuncId, Op, Program};
+use qicc_ir::{AssertionId, FuncId, Program};
 use qicc_smt::{
     catch_stop, CheckResult, InterruptHandle, Solver, TermId, TermStore, Z3Mode, Z3Solver,
 };
@@ -100,8 +101,7 @@ impl<'a> Engine<'a> {
             let first: Vec<&str> = errs.iter().take(3).map(String::as_str).collect();
             return Err(format!("ill-formed program: {}", first.join("; ")));
         }
-        let mut info: Vec<FnInfo> = p.functions.iter().map(FnInfo::new).collect();
-        crate::cfa::compute_relevance(p, &mut info);
+        let info = FnInfo::of_program(p);
         let mut loop_overrides = HashMap::new();
         for (fname, head, bound) in &opts.loop_unwind {
             let fid = p
@@ -109,10 +109,7 @@ impl<'a> Engine<'a> {
                 .ok_or_else(|| format!("--loop-unwind: no function named {fname}"))?;
             let fi = &info[fid.index()];
             let l = fi
-                .header_of
-                .get(*head as usize)
-                .copied()
-                .flatten()
+                .header_of(*head)
                 .ok_or_else(|| format!("--loop-unwind: L{head} of {fname} is not a loop head"))?;
             loop_overrides.insert((fid, l), *bound);
         }
@@ -488,7 +485,7 @@ impl<'a> Engine<'a> {
                 bound,
             } => {
                 let f = self.p.function(func);
-                let l = &self.info[func.index()].loops[loop_id as usize];
+                let l = &self.info[func.index()].loops()[loop_id as usize];
                 format!(
                     "loop at {} ({}, head {}) not fully unwound at bound {bound}",
                     self.p.span_str(l.span),
@@ -568,10 +565,9 @@ impl<'a> Engine<'a> {
         let open = reason
             .clone()
             .unwrap_or_else(|| "not checked: the run stopped at the first violation".into());
-        let reachable = structurally_reachable(self.p);
-        let p = self.p;
+        let reachable = reachable_assertions(self.p, &reachable_edges(self.p));
         self.finish(None, |a| {
-            if !assertion_reachable(p, &reachable, a) {
+            if !reachable.contains(&a) {
                 AssertionStatus::Safe
             } else {
                 AssertionStatus::Unknown(open.clone())
@@ -583,15 +579,14 @@ impl<'a> Engine<'a> {
         if !self.violations.is_empty() {
             return self.result(Some(reason));
         }
-        let reachable = structurally_reachable(self.p);
-        let p = self.p;
+        let reachable = reachable_assertions(self.p, &reachable_edges(self.p));
         let why = reason.clone();
         let reason = match self.unknown.values().next() {
             Some(first) => format!("{first}; {reason}"),
             None => reason,
         };
         self.finish(Some(reason), |a| {
-            if !assertion_reachable(p, &reachable, a) {
+            if !reachable.contains(&a) {
                 AssertionStatus::Safe
             } else {
                 AssertionStatus::Unknown(why.clone())
@@ -647,16 +642,6 @@ impl<'a> Engine<'a> {
             stats,
         }
     }
-}
-
-/// Whether some error edge of the assertion is reachable ignoring conditions.
-fn assertion_reachable(p: &Program, reachable: &[Vec<bool>], a: AssertionId) -> bool {
-    p.functions.iter().enumerate().any(|(fi, f)| {
-        f.edges.iter().enumerate().any(|(ei, e)| {
-            matches!(e.op, Op::Error(x) if x == a)
-                && reachable[fi].get(ei).copied().unwrap_or(false)
-        })
-    })
 }
 
 /// An answer without running anything (bad input).

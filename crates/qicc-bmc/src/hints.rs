@@ -23,9 +23,9 @@ pub(crate) fn loop_hints(p: &Program, info: &[FnInfo]) -> HashMap<(FuncId, u32),
     let mut out = HashMap::new();
     for fid in p.function_ids() {
         let fi = &info[fid.index()];
-        for (li, lp) in fi.loops.iter().enumerate() {
+        for (li, lp) in fi.loops().iter().enumerate() {
             let li = li as u32;
-            let in_loop: Vec<bool> = fi.chain.iter().map(|c| c.contains(&li)).collect();
+            let in_loop = fi.flow.forest.members(li);
             if let Some(h) = hint(p, fid, fi, lp.header, &in_loop, &facts) {
                 out.insert((fid, li), h);
             }
@@ -163,7 +163,7 @@ fn cuts_every_cycle(
     let mut stack = vec![header];
     seen[header.index()] = true;
     while let Some(l) = stack.pop() {
-        for &e in &fi.succ[l.index()] {
+        for &e in fi.succ(l) {
             if cut.contains(&e) {
                 continue;
             }

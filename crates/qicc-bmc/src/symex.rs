@@ -112,7 +112,7 @@ pub(crate) struct Symex<'a> {
     steps: u64,
     call_stack: Vec<FuncId>,
     /// Parallel to `call_stack`: whether anything after the activation returns can still
-    /// reach an error (see [`crate::cfa::compute_relevance`]).
+    /// reach an error (see [`qicc_analysis::reach::Relevance`]).
     cont_stack: Vec<bool>,
     n_havoc: u64,
     n_choice: u64,
@@ -197,7 +197,7 @@ pub(crate) fn run(
         next_obj: first_obj,
         alloc_base: first_obj,
         clean: x.s.tt(),
-        counters: vec![0; info[entry.index()].chain[f.entry.index()].len()],
+        counters: vec![0; info[entry.index()].chain(f.entry).len()],
         from: Vec::new(),
     };
     x.call_stack.push(entry);
@@ -238,13 +238,13 @@ impl Symex<'_> {
     }
 
     fn push_pending(work: &mut Work, info: &FnInfo, loc: Loc, st: State) {
-        let chain = &info.chain[loc.index()];
+        let chain = info.chain(loc);
         let mut key = Vec::with_capacity(2 * chain.len() + 1);
         for (l, c) in chain.iter().zip(&st.counters) {
-            key.push(info.rpo[info.loops[*l as usize].header.index()]);
+            key.push(info.rpo(info.loops()[*l as usize].header));
             key.push(*c);
         }
-        key.push(info.rpo[loc.index()]);
+        key.push(info.rpo(loc));
         work.entry(key)
             .or_insert_with(|| (loc, Vec::new()))
             .1
@@ -326,7 +326,7 @@ impl Symex<'_> {
         let f = self.p.function(fid);
         let info = &self.info[fid.index()];
         let inst = self.trace.new_instance(fid, loc, &st.from);
-        let edges = &info.succ[loc.index()];
+        let edges = info.succ(loc);
         let mut conds = Vec::with_capacity(edges.len());
         for &e in edges {
             let c = match &f.edge(e).op {
@@ -611,7 +611,7 @@ impl Symex<'_> {
             next_obj: st.next_obj,
             alloc_base: st.alloc_base,
             clean: st.clean,
-            counters: vec![0; self.info[callee.index()].chain[g.entry.index()].len()],
+            counters: vec![0; self.info[callee.index()].chain(g.entry).len()],
             from: vec![step],
         };
         let after = edge.to;
@@ -692,7 +692,7 @@ impl Symex<'_> {
                 }
             }
         }
-        counters.resize(info.chain[to.index()].len(), 0);
+        counters.resize(info.chain(to).len(), 0);
         st.counters = counters;
         Self::push_pending(work, info, to, st);
     }

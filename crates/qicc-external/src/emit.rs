@@ -58,9 +58,9 @@ use crate::function::{nondet_call, FnEmitter};
 use crate::names::{sanitize, Names};
 use crate::runtime::{havoc_memory, runtime, RuntimeShape};
 use qicc_ir::{
-    AssertionId, BinOp, DataModel, Expr, FuncId, Function, InitItem, Op, Program, Ty, VarRef,
+    AssertionId, BinOp, DataModel, Expr, Function, InitItem, Op, Program, Ty, VarRef,
 };
-use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// Largest static object the file gives C storage.
 const MAX_STATIC_OBJECT: u64 = 1 << 30;
@@ -163,7 +163,7 @@ pub fn emit_c(program: &Program, opts: &EmitOptions) -> Result<String, EmitError
 pub fn emit_c_with_map(program: &Program, opts: &EmitOptions) -> Result<EmittedC, EmitError> {
     qicc_ir::verify_program(program).map_err(EmitError::Invalid)?;
     check_supported(program)?;
-    let reachable = reachable_functions(program);
+    let reachable = qicc_analysis::reach::reachable_functions(program);
     let uses_memory = reachable
         .iter()
         .any(|&f| function_uses_memory(program.function(f)));
@@ -344,20 +344,6 @@ fn check_supported(p: &Program) -> Result<(), EmitError> {
         }
     }
     Ok(())
-}
-
-/// The entry and every function it may call, entry first, then in id order.
-fn reachable_functions(p: &Program) -> Vec<FuncId> {
-    let mut seen = BTreeSet::new();
-    let mut queue = VecDeque::from([p.entry]);
-    while let Some(f) = queue.pop_front() {
-        if seen.insert(f) {
-            queue.extend(p.function(f).callees());
-        }
-    }
-    let mut out = vec![p.entry];
-    out.extend(seen.into_iter().filter(|&f| f != p.entry));
-    out
 }
 
 fn function_uses_memory(f: &Function) -> bool {

@@ -15,8 +15,10 @@
 //! its exit of the globals it may write — joined over all calls. So a fact at a location holds
 //! in every calling context, which is what extraction needs (a node is extracted the same way
 //! in every context). Memory is not tracked. Loops are handled by widening (with thresholds)
-//! at the targets of retreating edges, then a few narrowing rounds; recursion by widening the
-//! entry states and summaries after a few rounds.
+//! at the headers of the loop nesting forest of `qicc_analysis::graph` (the targets of
+//! retreating edges in its reverse post-order: they cut every cycle, reducible or not), then a
+//! few narrowing rounds; recursion by widening the entry states and summaries after a few
+//! rounds.
 //!
 //! [`stack`] adds facts about the addresses of stack objects (live, distinct), which the
 //! intervals cannot express.
@@ -26,6 +28,7 @@ pub mod stack;
 pub mod transfer;
 
 use domain::Val;
+use qicc_analysis::FunctionGraph;
 use qicc_ir::{BinOp, Expr, FuncId, Function, Loc, Op, Program, Ty, TypeEnv, VarRef};
 use std::collections::BTreeSet;
 use transfer::{join_states, transfer, Slots, State};
@@ -151,38 +154,6 @@ fn global_writes(program: &Program) -> Vec<BTreeSet<VarRef>> {
     }
 }
 
-/// Reverse post-order of the locations reachable from entry, and the targets of retreating
-/// edges (the widening points; they cut every cycle, reducible or not).
-fn order(f: &Function, succ: &[Vec<qicc_ir::EdgeId>]) -> (Vec<Loc>, BTreeSet<Loc>) {
-    let n = f.num_locs as usize;
-    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
-    let mut post = Vec::new();
-    let mut widen = BTreeSet::new();
-    let mut stack: Vec<(Loc, usize)> = vec![(f.entry, 0)];
-    state[f.entry.index()] = 1;
-    while let Some((l, i)) = stack.pop() {
-        if let Some(&e) = succ[l.index()].get(i) {
-            stack.push((l, i + 1));
-            let t = f.edge(e).to;
-            match state[t.index()] {
-                0 => {
-                    state[t.index()] = 1;
-                    stack.push((t, 0));
-                }
-                1 => {
-                    widen.insert(t);
-                }
-                _ => {}
-            }
-        } else {
-            state[l.index()] = 2;
-            post.push(l);
-        }
-    }
-    post.reverse();
-    (post, widen)
-}
-
 /// What a call of a function can return: the return value and the globals at `exit`, joined
 /// over every call (`None`: no call has returned yet / can return).
 #[derive(Clone, Debug, PartialEq)]
@@ -212,6 +183,7 @@ fn interprocedural(program: &Program) -> Vec<Vec<State>> {
         .map(|f| vec![None; f.num_locs as usize])
         .collect();
     let thresholds: Vec<Vec<i128>> = program.functions.iter().map(thresholds).collect();
+    let flows: Vec<FunctionGraph> = program.functions.iter().map(FunctionGraph::new).collect();
 
     // The initial state of the program's entry function.
     if let Some(f) = program.functions.get(program.entry.index()) {
@@ -249,7 +221,14 @@ fn interprocedural(program: &Program) -> Vec<Vec<State>> {
                 }
                 Some(out)
             };
-            let states = analyze_function(program, f, entry, &thresholds[fid.index()], &call_post);
+            let states = analyze_function(
+                program,
+                f,
+                &flows[fid.index()],
+                entry,
+                &thresholds[fid.index()],
+                &call_post,
+            );
 
             // This function's summary.
             if let Some(exit) = &states[f.exit.index()] {
@@ -338,6 +317,7 @@ fn local_start(f: &Function) -> Vec<Option<Val>> {
 fn analyze_function(
     program: &Program,
     f: &Function,
+    flow: &FunctionGraph,
     init: Vec<Option<Val>>,
     thresholds: &[i128],
     call_post: &dyn Fn(&Op, &[Option<Val>]) -> State,
@@ -347,8 +327,7 @@ fn analyze_function(
         num_locals: f.locals.len(),
     };
     let n = f.num_locs as usize;
-    let succ = f.successors();
-    let (rpo, widen_points) = order(f, &succ);
+    let rpo = &flow.rpo;
     let post_of = |states: &[State], e: &qicc_ir::Edge| -> State {
         transfer(
             &states[e.from.index()],
@@ -358,7 +337,7 @@ fn analyze_function(
             call_post,
         )
     };
-    let preds = f.predecessors();
+    let preds = flow.pred_lists();
 
     let mut states: Vec<State> = vec![None; n];
     states[f.entry.index()] = Some(init.clone());
@@ -366,7 +345,7 @@ fn analyze_function(
     // Ascending phase: iterate in reverse post-order until nothing changes.
     loop {
         let mut changed = false;
-        for &l in &rpo {
+        for &l in rpo {
             let mut new: State = if l == f.entry {
                 Some(init.clone())
             } else {
@@ -376,7 +355,7 @@ fn analyze_function(
                 new = join_states(new, post_of(&states, f.edge(e)));
             }
             let old = &states[l.index()];
-            let new = if widen_points.contains(&l) {
+            let new = if flow.forest.is_header(l) {
                 accumulate(old, new, &mut visits[l.index()], WIDEN_DELAY, thresholds)
             } else {
                 match (old, new) {
@@ -396,7 +375,7 @@ fn analyze_function(
     // Descending phase: recompute from predecessors; starting from a post-fixpoint this stays
     // above the least fixpoint, so every round is sound.
     for _ in 0..NARROWING_ROUNDS {
-        for &l in &rpo {
+        for &l in rpo {
             let mut new: State = if l == f.entry {
                 Some(init.clone())
             } else {

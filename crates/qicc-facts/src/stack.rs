@@ -19,6 +19,7 @@
 //!    in this function none from which the location is reachable. A program with any other
 //!    `free` (a C `free(p)`) gets no stack facts at all.
 
+use qicc_analysis::graph::reachable_from;
 use qicc_ir::{
     AllocKind, BinOp, EdgeId, Expr, FuncId, Function, Loc, LocalId, Op, Program, VarRef,
 };
@@ -75,23 +76,6 @@ fn defined_once(f: &Function, v: VarRef) -> bool {
     f.edges.iter().filter(|e| e.op.def() == Some(v)).count() == 1
 }
 
-/// Whether `to` is reachable from `from` in `f` (`from` itself counts).
-fn reaches(f: &Function, from: Loc, to: Loc) -> bool {
-    let succ = f.successors();
-    let mut seen = vec![false; f.num_locs as usize];
-    let mut work = vec![from];
-    while let Some(l) = work.pop() {
-        if l == to {
-            return true;
-        }
-        if std::mem::replace(&mut seen[l.index()], true) {
-            continue;
-        }
-        work.extend(succ[l.index()].iter().map(|e| f.edges[e.index()].to));
-    }
-    false
-}
-
 /// The `free` edges of `g`, or `None` when one of them may free something other than a
 /// prologue object of `g`'s own frame.
 fn own_frame_frees(g: &Function) -> Option<Vec<EdgeId>> {
@@ -122,9 +106,12 @@ pub fn stack_condition(program: &Program, func: FuncId, loc: Loc, vars: &[VarRef
             frees_here = frees;
         }
     }
-    if frees_here
-        .iter()
-        .any(|e| reaches(f, f.edges[e.index()].to, loc))
+    let after_frees: Vec<Loc> = frees_here.iter().map(|e| f.edge(*e).to).collect();
+    if !after_frees.is_empty()
+        && reachable_from(f, &f.successors(), &after_frees)
+            .get(loc.index())
+            .copied()
+            .unwrap_or(true)
     {
         return None;
     }
