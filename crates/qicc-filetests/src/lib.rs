@@ -1,0 +1,255 @@
+//! Filetests (Cranelift's model): each file under `filetests/` at the workspace root is an IR
+//! program in `qicc-ir` text whose first line names the pass it tests, and whose last part is
+//! the expected output of that pass, as comments:
+//!
+//! ```text
+//! ; test loops
+//! qicc-ir 1
+//! data-model ilp32 object-bits 8
+//! entry @main
+//! fn @main() { ... }
+//! ; expect:
+//! ; fn @main
+//! ;   idom: L1:L0 ...
+//! ```
+//!
+//! The IR parser skips `;` lines, so the whole file is the program. The passes:
+//! - `test loops`: the control-flow analysis of each function (`FunctionGraph::summary`:
+//!   dominators, back edges, SCCs, reverse post-order, loop nesting forest, natural loops);
+//! - `test regions`: the Region Nesting Tree (`Rnt::to_text`);
+//! - `test extract NODE`: the program extraction makes of the RNT node named `NODE` (as the
+//!   tree prints it, e.g. `main/L4`), keeping every assertion the node holds;
+//! - `test facts`: the interval facts at every location, as the condition a region head
+//!   would assume (over every local and global);
+//! - `test impulse`: the loops Impulse accelerates (path, split, closed forms, memory effect)
+//!   and those it skips, with the reason;
+//! - `test verify ENGINE [--unwind N]`: the verdict of `bmc`, `qicc` or `impulse` through the
+//!   driver (with replay), and each assertion's status.
+//!
+//! Running with `QICC_BLESS=1` rewrites the expected part of every failing file with the actual
+//! output (review the diff before committing it). A newcomer adds a case by writing the
+//! program and `; expect:` and blessing it.
+
+use qicc_analysis::{build_rnt, extract, FunctionGraph};
+use qicc_ir::{expr_str, parse_program, print_program, Program, VarRef};
+use std::fmt::Write;
+use std::path::Path;
+
+/// The marker line before the expected output.
+const EXPECT: &str = "; expect:";
+
+/// One parsed filetest.
+#[derive(Debug)]
+pub struct FileTest {
+    /// The pass and its arguments, from the `; test ...` line.
+    pub command: Vec<String>,
+    /// The file's text up to the expect marker (the program).
+    pub program_text: String,
+    /// The expected output (the comment prefix stripped), `None` when the marker is missing.
+    pub expected: Option<String>,
+}
+
+impl FileTest {
+    pub fn parse(text: &str) -> Result<FileTest, String> {
+        let first = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .ok_or("empty file")?;
+        let command: Vec<String> = first
+            .strip_prefix("; test ")
+            .ok_or("the first line must be `; test PASS [ARGS]`")?
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let (program_text, expected) = match text.find(&format!("\n{EXPECT}\n")) {
+            Some(i) => {
+                let rest = &text[i + EXPECT.len() + 2..];
+                let lines: Vec<&str> = rest
+                    .lines()
+                    .map(|l| l.strip_prefix("; ").unwrap_or(l.strip_prefix(';').unwrap_or(l)))
+                    .collect();
+                let mut exp = lines.join("\n");
+                exp.push('\n');
+                (text[..=i].to_string(), Some(exp))
+            }
+            None => (text.to_string(), None),
+        };
+        Ok(FileTest {
+            command,
+            program_text,
+            expected,
+        })
+    }
+
+    /// The file with `actual` as its expected output.
+    pub fn blessed(&self, actual: &str) -> String {
+        let mut out = self.program_text.clone();
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(EXPECT);
+        out.push('\n');
+        for l in actual.lines() {
+            if l.is_empty() {
+                out.push_str(";\n");
+            } else {
+                let _ = writeln!(out, "; {l}");
+            }
+        }
+        out
+    }
+
+    /// Runs the pass on the program and returns its output text.
+    pub fn run(&self, path: &Path) -> Result<String, String> {
+        let p = parse_program(&self.program_text).map_err(|e| format!("parse error: {e}"))?;
+        qicc_ir::verify_program(&p).map_err(|e| format!("ill-formed program: {}", e.join("; ")))?;
+        let args: Vec<&str> = self.command.iter().map(String::as_str).collect();
+        match args.as_slice() {
+            ["loops"] => Ok(p
+                .functions
+                .iter()
+                .map(|f| FunctionGraph::new(f).summary(f))
+                .collect()),
+            ["regions"] => Ok(build_rnt(&p).to_text(&p)),
+            ["extract", node] => run_extract(&p, node),
+            ["facts"] => Ok(run_facts(&p)),
+            ["impulse"] => Ok(run_impulse(&p)),
+            ["verify", engine, rest @ ..] => run_verify(p, path, engine, rest),
+            _ => Err(format!("unknown test `{}`", self.command.join(" "))),
+        }
+    }
+}
+
+fn run_extract(p: &Program, name: &str) -> Result<String, String> {
+    let rnt = build_rnt(p);
+    let node = rnt
+        .node_ids()
+        .find(|&n| rnt.name(p, n) == name)
+        .ok_or_else(|| {
+            let names: Vec<String> = rnt.node_ids().map(|n| rnt.name(p, n)).collect();
+            format!("no RNT node `{name}` (nodes: {})", names.join(", "))
+        })?;
+    let keep = rnt.node(node).assertions.iter().copied().collect::<Vec<_>>();
+    let x = extract(p, &rnt, node, &keep).map_err(|e| format!("extract: {e}"))?;
+    Ok(print_program(&x.program))
+}
+
+fn run_facts(p: &Program) -> String {
+    let facts = qicc_facts::Facts::analyze(p);
+    let mut out = String::new();
+    for fid in p.function_ids() {
+        let f = p.function(fid);
+        let _ = writeln!(out, "fn @{}", f.name);
+        let mut vars: Vec<VarRef> = (0..f.locals.len() as u32)
+            .map(|i| VarRef::Local(qicc_ir::LocalId(i)))
+            .collect();
+        vars.extend((0..p.globals.len() as u32).map(|g| VarRef::Global(qicc_ir::GlobalId(g))));
+        for l in f.locs() {
+            let text = match facts.condition(p, fid, l, &vars) {
+                Some(c) => expr_str(p, Some(f), &c),
+                None => "true".to_string(),
+            };
+            let _ = writeln!(out, "  {l}: {text}");
+        }
+    }
+    out
+}
+
+fn run_impulse(p: &Program) -> String {
+    let ins = qicc_impulse::instrument(p, &qicc_impulse::ImpulseOptions::default());
+    let mut out = format!(
+        "loops {} accelerated {}\n",
+        ins.loops_seen,
+        ins.loops_accelerated()
+    );
+    for a in &ins.accelerations {
+        let f = p.function(a.func);
+        let path: Vec<String> = a
+            .path
+            .iter()
+            .map(|&e| format!("{}->{}", f.edge(e).from, f.edge(e).to))
+            .collect();
+        let _ = writeln!(out, "@{} {} path {}", f.name, a.head, path.join(" "));
+        if !a.split.is_empty() {
+            let _ = writeln!(out, "  split {}", a.split);
+        }
+        for c in &a.closed_forms {
+            let _ = writeln!(out, "  form {c}");
+        }
+        for b in &a.bottom {
+            let _ = writeln!(out, "  bottom {b}");
+        }
+        if !a.memory.is_empty() {
+            let _ = writeln!(out, "  memory {}", a.memory);
+        }
+    }
+    for s in &ins.skipped {
+        let _ = writeln!(out, "@{} {} skipped: {}", p.function(s.func).name, s.head, s.reason);
+    }
+    out
+}
+
+fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<String, String> {
+    use qicc_driver::verify::{Engine, VerifyOptions};
+    let engine = match engine {
+        "bmc" => Engine::Bmc,
+        "qicc" => Engine::Qicc,
+        "impulse" => Engine::Impulse,
+        other => return Err(format!("unknown engine `{other}`")),
+    };
+    let mut opts = VerifyOptions {
+        engine,
+        jobs: Some(1),
+        ..VerifyOptions::default()
+    };
+    match rest {
+        [] => {}
+        ["--unwind", n] => opts.unwind = Some(n.parse().map_err(|_| format!("bad bound `{n}`"))?),
+        _ => return Err(format!("unknown options `{}`", rest.join(" "))),
+    }
+    let loaded = qicc_driver::input::Loaded {
+        program: p,
+        source: path.to_path_buf(),
+        task: None,
+        warnings: Vec::new(),
+    };
+    let budget = qicc_engine::Budget::with_timeout(std::time::Duration::from_secs(60));
+    let report = qicc_driver::verify::verify(&loaded, &opts, &budget);
+    let mut out = format!("verdict {}\n", report.verdict.as_str());
+    for a in report.assertions.iter().chain(&report.ub_checks.open) {
+        let _ = writeln!(out, "#{} {} {}", a.id, a.kind, a.status);
+    }
+    if let Some(v) = &report.violation {
+        let _ = writeln!(out, "violated #{}", v.assertion);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "; test loops\nqicc-ir 1\ndata-model ilp32\nentry @main\nfn @main() {\n  locs 4 entry L0 exit L1 err L2 halt L3\n  L0 -> L1: skip\n}\n; expect:\n; fn @main\n;   x\n";
+
+    #[test]
+    fn parses_command_program_and_expectation() {
+        let t = FileTest::parse(FILE).expect("parses");
+        assert_eq!(t.command, vec!["loops"]);
+        assert_eq!(t.expected.as_deref(), Some("fn @main\n  x\n"));
+        assert!(t.program_text.ends_with("}\n"));
+        // The real output differs from the expectation above, so the harness must see it.
+        let out = t.run(Path::new("t.qir")).expect("runs");
+        assert_ne!(t.expected.as_deref(), Some(out.as_str()));
+        // Blessing writes the output back so that it parses to itself (blank lines too).
+        let again = FileTest::parse(&t.blessed(&out)).expect("parses");
+        assert_eq!(again.expected.as_deref(), Some(out.as_str()));
+        assert_eq!(again.program_text, t.program_text);
+    }
+
+    #[test]
+    fn rejects_a_file_without_a_test_line_and_an_unknown_pass() {
+        assert!(FileTest::parse("qicc-ir 1\n").is_err());
+        let t = FileTest::parse(&FILE.replace("test loops", "test nonsense")).expect("parses");
+        assert!(t.run(Path::new("t.qir")).is_err());
+    }
+}
