@@ -69,8 +69,8 @@
 use crate::liveness::live_locals_at;
 use crate::rnt::{NodeId, NodeKind, RegionId, Rnt};
 use qicc_ir::{
-    verify_program, AssertionId, Edge, Expr, FuncId, Function, HavocKind, Loc, Op, Program, Span,
-    VarRef,
+    verify_program, AssertionId, Edge, EdgeId, Expr, FuncId, Function, HavocKind, Loc, LocalId,
+    Op, Program, Span, VarRef,
 };
 use std::collections::BTreeSet;
 
@@ -81,9 +81,15 @@ pub struct Extracted {
     pub node: NodeId,
     /// The entry function of `program` (new, except for the root).
     pub entry: FuncId,
-    /// Locals (of the region's function, or `entry.g`'s parameter copies) given arbitrary
-    /// values on entry, in id order.
-    pub havocked_locals: Vec<String>,
+    /// Locals of the entry function given arbitrary values on entry, in id order: for a
+    /// region, locals of the region's function (the region function keeps its local ids); for
+    /// a function node, `entry.g`'s copies of `g`'s parameters (local `i` is parameter `i`).
+    pub havocked_locals: Vec<LocalId>,
+    /// The last edge of the entry havocs in the entry function (`None` for the root, which
+    /// havocs nothing): its target is the node's head, in a state where only the havocs have
+    /// run. What holds at the head in every execution of the original program may be assumed
+    /// there (Theorem 1 still applies).
+    pub after_havocs: Option<EdgeId>,
     /// Globals given arbitrary values on entry (all of them, except for the root).
     pub havocked_globals: Vec<String>,
     /// The assertions asked for (still `error` edges in `program`).
@@ -126,6 +132,7 @@ pub fn extract(
         node,
         entry: program.entry,
         havocked_locals: Vec::new(),
+        after_havocs: None,
         havocked_globals: Vec::new(),
         enabled: keep.iter().copied().collect(),
         disabled: program
@@ -136,21 +143,34 @@ pub fn extract(
     match n.kind {
         _ if node == rnt.root => {}
         NodeKind::Function(g) => {
-            let (entry, locals) = add_function_entry(&mut prog, g);
+            let (entry, locals, last) = add_function_entry(&mut prog, g);
             out.entry = entry;
             out.havocked_locals = locals;
+            out.after_havocs = Some(last);
             out.havocked_globals = global_names(&prog);
         }
         NodeKind::Region(r) => {
-            let (entry, locals) = add_region_entry(&mut prog, rnt, r)?;
+            let (entry, locals, last) = add_region_entry(&mut prog, rnt, r)?;
             out.entry = entry;
             out.havocked_locals = locals;
+            out.after_havocs = Some(last);
             out.havocked_globals = global_names(&prog);
         }
     }
     verify_program(&prog).map_err(ExtractError::Invalid)?;
     out.program = prog;
     Ok(out)
+}
+
+impl Extracted {
+    /// The names of [`Extracted::havocked_locals`] (for reports).
+    pub fn havocked_local_names(&self) -> Vec<String> {
+        let f = self.program.function(self.entry);
+        self.havocked_locals
+            .iter()
+            .map(|l| f.local(*l).name.clone())
+            .collect()
+    }
 }
 
 fn global_names(p: &Program) -> Vec<String> {
@@ -183,18 +203,29 @@ fn fresh_function_name(p: &Program, base: &str) -> String {
     name
 }
 
-/// Adds `from -> ... -> to` executing `ops` in order, through fresh locations.
-fn add_chain(f: &mut Function, from: Loc, to: Loc, ops: Vec<Op>, span: Span) {
+/// Puts `from -> ... -> to` executing `ops` in order (through fresh locations) in front of
+/// `f`'s edges, and returns the last of these edges. `ops` is never empty (the entry havocs
+/// start with `havoc_memory`); a `skip` stands in if it were.
+fn add_chain(f: &mut Function, from: Loc, to: Loc, mut ops: Vec<Op>, span: Span) -> EdgeId {
+    if ops.is_empty() {
+        ops.push(Op::Skip);
+    }
     let mut cur = from;
     let count = ops.len();
     for (i, op) in ops.into_iter().enumerate() {
         let next = if i + 1 == count { to } else { f.new_loc() };
-        f.add_edge(cur, next, op, span);
+        f.edges.insert(
+            i,
+            Edge {
+                from: cur,
+                to: next,
+                op,
+                span,
+            },
+        );
         cur = next;
     }
-    if count == 0 {
-        f.add_edge(from, to, Op::Skip, span);
-    }
+    EdgeId(count as u32 - 1)
 }
 
 fn entry_havocs(p: &Program) -> Vec<Op> {
@@ -208,24 +239,25 @@ fn entry_havocs(p: &Program) -> Vec<Op> {
     ops
 }
 
-/// `entry.g`: arbitrary memory, globals and arguments, then `call @g(...)`.
-fn add_function_entry(p: &mut Program, g: FuncId) -> (FuncId, Vec<String>) {
+/// `entry.g`: arbitrary memory, globals and arguments, then `call @g(...)`. Returns it, its
+/// havocked locals and the last havoc edge.
+fn add_function_entry(p: &mut Program, g: FuncId) -> (FuncId, Vec<LocalId>, EdgeId) {
     let callee = p.function(g).clone();
     let name = fresh_function_name(p, &format!("entry.{}", callee.name));
     let mut f = Function::new(name, callee.span);
     let mut ops = entry_havocs(p);
     let mut args = Vec::new();
-    let mut names = Vec::new();
+    let mut havocked = Vec::new();
     for prm in &callee.params {
         let local = callee.local(*prm);
         let id = f.add_local(local.name.clone(), local.ty);
         ops.push(Op::Havoc(VarRef::Local(id), HavocKind::Region));
         args.push(Expr::local(id));
-        names.push(local.name.clone());
+        havocked.push(id);
     }
     let call_at = f.new_loc();
     let entry = f.entry;
-    add_chain(&mut f, entry, call_at, ops, callee.span);
+    let last = add_chain(&mut f, entry, call_at, ops, callee.span);
     f.add_edge(
         call_at,
         f.exit,
@@ -238,11 +270,11 @@ fn add_function_entry(p: &mut Program, g: FuncId) -> (FuncId, Vec<String>) {
     );
     let id = p.add_function(f);
     p.entry = id;
-    (id, names)
+    (id, havocked, last)
 }
 
-/// The copy of region `r`'s edges in a function whose locations `L4..` are `chain` fresh
-/// locations followed by the region's locations in ascending order.
+/// The copy of region `r`'s edges in a function whose locations `L4..` are the region's
+/// locations in ascending order, and the copy of the head.
 fn copy_region(
     p: &Program,
     func: FuncId,
@@ -250,16 +282,15 @@ fn copy_region(
     edges: &[qicc_ir::EdgeId],
     head: Loc,
     name: &str,
-    chain: u32,
 ) -> (Function, Loc) {
     let src = p.function(func);
     let mut f = Function::new(name, src.span);
     f.locals = src.locals.clone();
-    f.num_locs = 4 + chain + locs.len() as u32;
+    f.num_locs = 4 + locs.len() as u32;
     let map = |l: Loc| -> Option<Loc> {
         locs.binary_search(&l)
             .ok()
-            .map(|i| Loc(4 + chain + i as u32))
+            .map(|i| Loc(4 + i as u32))
     };
     for &id in edges {
         let e = src.edge(id);
@@ -284,12 +315,13 @@ fn copy_region(
     (f, h)
 }
 
-/// `region.f.Lh`: arbitrary memory, globals and live locals, then the region's edges.
+/// `region.f.Lh`: arbitrary memory, globals and live locals, then the region's edges. Returns
+/// it, its havocked locals and the last havoc edge.
 fn add_region_entry(
     p: &mut Program,
     rnt: &Rnt,
     r: RegionId,
-) -> Result<(FuncId, Vec<String>), ExtractError> {
+) -> Result<(FuncId, Vec<LocalId>, EdgeId), ExtractError> {
     let fr = rnt
         .functions
         .get(r.func.index())
@@ -306,38 +338,14 @@ fn add_region_entry(
         .iter()
         .find(|e| e.from == r.head && e.span.is_known())
         .map_or(src.span, |e| e.span);
-    let (probe, probe_head) = copy_region(p, r.func, &region.locs, &region.edges, r.head, &name, 0);
-    let live = live_locals_at(&probe, probe_head);
+    let (mut f, head) = copy_region(p, r.func, &region.locs, &region.edges, r.head, &name);
+    let live = live_locals_at(&f, head);
     let mut ops = entry_havocs(p);
     for &l in &live {
         ops.push(Op::Havoc(VarRef::Local(l), HavocKind::Region));
     }
-    let chain = ops.len() as u32 - 1;
-    let (mut f, head) = copy_region(p, r.func, &region.locs, &region.edges, r.head, &name, chain);
-    // Chain locations are L4 .. L4+chain-1, reserved by copy_region.
-    let mut cur = f.entry;
-    let count = ops.len();
-    for (i, op) in ops.into_iter().enumerate() {
-        let next = if i + 1 == count {
-            head
-        } else {
-            Loc(4 + i as u32)
-        };
-        f.edges.insert(
-            i,
-            Edge {
-                from: cur,
-                to: next,
-                op,
-                span,
-            },
-        );
-        cur = next;
-    }
-    let names = live
-        .iter()
-        .map(|l| f.locals[l.index()].name.clone())
-        .collect();
+    let entry = f.entry;
+    let last = add_chain(&mut f, entry, head, ops, span);
     let moved: BTreeSet<AssertionId> = f
         .edges
         .iter()
@@ -360,5 +368,5 @@ fn add_region_entry(
         }
     }
     p.entry = id;
-    Ok((id, names))
+    Ok((id, live, last))
 }

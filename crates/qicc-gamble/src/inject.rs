@@ -13,7 +13,7 @@
 use qicc_analysis::extract::Extracted;
 use qicc_analysis::rnt::{NodeKind, RntNode};
 use qicc_facts::Facts;
-use qicc_ir::{BinOp, Expr, GlobalId, HavocKind, LocalId, Op, Program, VarRef};
+use qicc_ir::{BinOp, Expr, GlobalId, LocalId, Op, Program, VarRef};
 
 /// Assumes the facts of the region's head after the entry havocs of `ex`. Returns the facts as
 /// text (for reports), or `None` when there was nothing to add.
@@ -31,8 +31,7 @@ pub fn inject_facts(
             let mut vars: Vec<VarRef> = ex
                 .havocked_locals
                 .iter()
-                .filter_map(|n| f.find_local(n))
-                .map(VarRef::Local)
+                .map(|l| VarRef::Local(*l))
                 .collect();
             let stack =
                 qicc_facts::stack::stack_condition(original, region.func, region.head, &vars);
@@ -65,25 +64,10 @@ pub fn inject_facts(
         }
     };
 
+    // Right after the entry havocs, before the head: split the last havoc edge.
+    let last_edge = ex.after_havocs?;
     let func = ex.program.function_mut(ex.entry);
-    // Walk the chain of entry havocs: entry -> havoc_memory -> havoc ... -> head copy.
-    let succ = func.successors();
-    let mut at = func.entry;
-    let mut last_edge = None;
-    loop {
-        let out = &succ[at.index()];
-        let [e] = out.as_slice() else { break };
-        let edge = &func.edges[e.index()];
-        if !matches!(edge.op, Op::HavocMemory | Op::Havoc(_, HavocKind::Region)) {
-            break;
-        }
-        last_edge = Some(*e);
-        at = edge.to;
-    }
-    // The extraction always starts with `havoc_memory`; without a chain there is no place
-    // that is known to be right after the havocs, so add nothing.
-    let last_edge = last_edge?;
-    let head = at;
+    let head = func.edges.get(last_edge.index())?.to;
     let span = func.edges[last_edge.index()].span;
     let mid = func.new_loc();
     func.edges[last_edge.index()].to = mid;
