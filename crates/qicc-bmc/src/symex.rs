@@ -233,8 +233,7 @@ impl Symex<'_> {
 
     /// The term of an IR expression in state `st`.
     fn ex(&mut self, st: &State, e: &qicc_ir::Expr) -> TermId {
-        let enc = Encoder { mm: self.mm };
-        enc.expr(self.s, st, e)
+        Encoder { mm: self.mm, st }.expr(self.s, e)
     }
 
     fn push_pending(work: &mut Work, info: &FnInfo, loc: Loc, st: State) {

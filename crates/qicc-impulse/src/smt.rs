@@ -1,4 +1,5 @@
-//! IR expressions as solver terms, for the two questions this crate asks a solver: which loop
+//! IR expressions as solver terms (the shared translation of `qicc_smt::ir`, read through the
+//! view below), for the two questions this crate asks a solver: which loop
 //! paths are feasible twice in a row (path selection) and whether a closed form is inductive
 //! (formula 4 of the paper).
 //!
@@ -8,17 +9,12 @@
 //! unsatisfiable answer is a proof about the program, and a satisfiable one is only a hint
 //! (which is all path selection needs).
 
-use qicc_ir::{BinOp, CastOp, Expr, MemoryLayout, Ty, TypeEnv, UnOp, VarRef};
-use qicc_smt::{BvBinOp, BvCmpOp, BvUnOp, Sort, TermId, TermStore};
+use qicc_ir::{Expr, MemoryLayout, ObjectId, TypeEnv, VarRef};
+use qicc_smt::ir::{encode_expr, ExprView};
+use qicc_smt::{Sort, TermId, TermStore};
 use std::collections::HashMap;
 
-/// The sort of an IR type.
-pub(crate) fn sort_of(ty: Ty) -> Sort {
-    match ty {
-        Ty::Bool => Sort::Bool,
-        Ty::Int(w) => Sort::BitVec(w),
-    }
-}
+pub(crate) use qicc_smt::ir::sort_of;
 
 /// Translates expressions over a variable assignment and a memory.
 pub(crate) struct Encoder {
@@ -80,104 +76,41 @@ impl Encoder {
     }
 
     pub fn encode(&mut self, store: &mut TermStore, e: &Expr, env: &dyn TypeEnv) -> TermId {
-        match e {
-            Expr::Const {
-                ty: Ty::Bool,
-                value,
-            } => store.bool_const(*value != 0),
-            Expr::Const { ty, value } => store.bv_const(ty.bits(), *value),
-            Expr::Var(v) => self.var(store, *v, env),
-            Expr::ObjAddr(o) => {
-                store.bv_const(self.layout.pointer_bits, self.layout.base_address(o.0))
-            }
-            Expr::Unary(op, a) => {
-                let a = self.encode(store, a, env);
-                match (op, store.sort(a)) {
-                    (UnOp::Not, Sort::Bool) => store.not(a),
-                    (UnOp::Not, _) => store.bv_un(BvUnOp::Not, a),
-                    (UnOp::Neg, _) => store.bv_un(BvUnOp::Neg, a),
-                }
-            }
-            Expr::Binary(op, a, b) => {
-                let a = self.encode(store, a, env);
-                let b = self.encode(store, b, env);
-                if store.sort(a).is_bool() {
-                    return match op {
-                        BinOp::And => store.and(a, b),
-                        BinOp::Or => store.or(a, b),
-                        BinOp::Xor => store.xor(a, b),
-                        BinOp::Eq => store.eq(a, b),
-                        _ => store.ne(a, b),
-                    };
-                }
-                let arith = |op: BinOp| -> Option<BvBinOp> {
-                    Some(match op {
-                        BinOp::Add => BvBinOp::Add,
-                        BinOp::Sub => BvBinOp::Sub,
-                        BinOp::Mul => BvBinOp::Mul,
-                        BinOp::UDiv => BvBinOp::UDiv,
-                        BinOp::SDiv => BvBinOp::SDiv,
-                        BinOp::URem => BvBinOp::URem,
-                        BinOp::SRem => BvBinOp::SRem,
-                        BinOp::Shl => BvBinOp::Shl,
-                        BinOp::LShr => BvBinOp::LShr,
-                        BinOp::AShr => BvBinOp::AShr,
-                        BinOp::And => BvBinOp::And,
-                        BinOp::Or => BvBinOp::Or,
-                        BinOp::Xor => BvBinOp::Xor,
-                        _ => return None,
-                    })
-                };
-                if let Some(bop) = arith(*op) {
-                    return store.bv_bin(bop, a, b);
-                }
-                match op {
-                    BinOp::Eq => store.eq(a, b),
-                    BinOp::Ne => store.ne(a, b),
-                    BinOp::Ult => store.bv_cmp(BvCmpOp::Ult, a, b),
-                    BinOp::Ule => store.bv_cmp(BvCmpOp::Ule, a, b),
-                    BinOp::Slt => store.bv_cmp(BvCmpOp::Slt, a, b),
-                    _ => store.bv_cmp(BvCmpOp::Sle, a, b),
-                }
-            }
-            Expr::Cast(op, to, a) => {
-                let a = self.encode(store, a, env);
-                let from = store.width(a);
-                let to = to.bits();
-                match op {
-                    _ if from == to => a,
-                    CastOp::Zext => store.zero_ext(to - from, a),
-                    CastOp::Sext => store.sign_ext(to - from, a),
-                    CastOp::Trunc => store.extract(to - 1, 0, a),
-                }
-            }
-            Expr::Ite(c, a, b) => {
-                let c = self.encode(store, c, env);
-                let a = self.encode(store, a, env);
-                let b = self.encode(store, b, env);
-                store.ite(c, a, b)
-            }
-            Expr::Load(ty, a) => {
-                let a = self.encode(store, a, env);
-                let n = (ty.bits() / 8).max(1) as u64;
-                let mut value: Option<TermId> = None;
-                for i in 0..n {
-                    let at = store.add_const(a, i);
-                    let byte = store.select(self.mem, at);
-                    value = Some(match value {
-                        None => byte,
-                        Some(low) => store.concat(byte, low),
-                    });
-                }
-                value.expect("a load reads at least one byte")
-            }
-            Expr::Valid(n, a) => {
-                let a = self.encode(store, a, env);
-                let pred = self.valid_pred(store, *n);
-                let bit = store.select(pred, a);
-                let one = store.bv_const(1, 1);
-                store.eq(bit, one)
-            }
+        encode_expr(store, &mut View { enc: self, env }, e)
+    }
+}
+
+/// The encoder with the types of the variables it may have to invent symbols for.
+struct View<'a> {
+    enc: &'a mut Encoder,
+    env: &'a dyn TypeEnv,
+}
+
+impl ExprView for View<'_> {
+    fn var(&mut self, s: &mut TermStore, v: VarRef) -> TermId {
+        self.enc.var(s, v, self.env)
+    }
+
+    fn obj_addr(&mut self, s: &mut TermStore, o: ObjectId) -> TermId {
+        let layout = self.enc.layout;
+        s.bv_const(layout.pointer_bits, layout.base_address(o.0))
+    }
+
+    fn load(&mut self, s: &mut TermStore, bytes: u16, addr: TermId) -> TermId {
+        let mem = self.enc.mem;
+        let mut value = s.select(mem, addr);
+        for i in 1..u64::from(bytes) {
+            let at = s.add_const(addr, i);
+            let byte = s.select(mem, at);
+            value = s.concat(byte, value);
         }
+        value
+    }
+
+    fn valid(&mut self, s: &mut TermStore, bytes: u32, addr: TermId) -> TermId {
+        let pred = self.enc.valid_pred(s, bytes);
+        let bit = s.select(pred, addr);
+        let one = s.bv_const(1, 1);
+        s.eq(bit, one)
     }
 }

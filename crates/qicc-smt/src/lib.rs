@@ -13,6 +13,9 @@
 //! at syntactically known addresses. This is what makes bounded model checking of loops with
 //! concrete counters cheap: the unrolled loop folds to constants before any solver sees it.
 //!
+//! [`ir`] is the one translation of IR expressions into terms; engines supply how the state
+//! (variables, memory) is read.
+//!
 //! A [`Solver`] checks satisfiability of terms; [`Z3Solver`] is the Z3 back-end and the only
 //! code that names Z3. A solver caches translations by term id, so one solver serves one
 //! store for its whole life. [`Z3Mode::FreshPerCheck`] (a new Z3 solver per check, sharing
@@ -36,6 +39,7 @@ mod build_array;
 mod build_bool;
 mod build_bv;
 pub mod eval;
+pub mod ir;
 pub mod smtlib;
 mod solver;
 mod store;
