@@ -47,7 +47,7 @@
 //! original run at that last visit of `h`: locals of `F`, globals, memory contents and the
 //! object table (which run-time objects exist, their sizes). The extracted run can be in the
 //! same state at the copy of `h`: `havoc` of a global or a live local can give it `F`'s value,
-//! `havoc_memory` can give every byte and every run-time object its state (the IR defines it so
+//! `havoc_memory` can give every byte and every run-time object its state (`qicc_ir::memory` defines it so
 //! that contents, sizes and liveness of run-time objects all become arbitrary; static objects
 //! always exist); a local that is not havocked holds 0 instead of `F`'s value, but every path
 //! from `h` writes it before reading it, so the run does not depend on it. From equal states,

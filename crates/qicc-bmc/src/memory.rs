@@ -1,4 +1,5 @@
-//! The memory model: the IR's byte memory and object table as array terms.
+//! The memory model: the IR's byte memory and object table (the rules are
+//! `qicc_ir::memory`) as array terms.
 //!
 //! - Memory is an array from pointer-width addresses to bytes. Loads and stores are
 //!   little-endian byte sequences at `addr + i` (wrapping at the pointer width, as in the
@@ -12,8 +13,8 @@
 //! - The object table is three arrays indexed by object number: `live` (1 bit), `size`
 //!   (pointer width) and the static `readonly` flags. Static objects are live from the
 //!   start; `alloc` stores a fresh number's liveness and size, `free` clears liveness.
-//! - Object numbers: an `alloc` takes the state's next number (the IR's promise, see
-//!   `qicc_ir::semantics`: the lowest number never used in the run), a term that is an `ite`
+//! - Object numbers: an `alloc` takes the state's next number (the rule of
+//!   `qicc_ir::memory`: the lowest number never used in the run), a term that is an `ite`
 //!   after a join of paths that allocated differently.
 //! - `havoc_memory` (entry of an extracted region) makes all contents, the liveness and
 //!   size of every non-static object, and the next object number arbitrary, with fresh

@@ -26,7 +26,7 @@ pub(crate) struct State {
     pub size: TermId,
     /// The next object number an `alloc` gets on this path (`object-bits + 1` wide, so that
     /// "out of numbers" is representable): a term, because two paths that allocated a
-    /// different number of objects merge into `ite` (the IR's promise: the lowest number never
+    /// different number of objects merge into `ite` (`qicc_ir::memory`: the lowest number never
     /// used in the run), and `havoc_memory` makes it arbitrary.
     pub next_obj: TermId,
     /// `next_obj` at the start of the run or right after the last `havoc_memory`: the

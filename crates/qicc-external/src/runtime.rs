@@ -1,4 +1,5 @@
-//! The C side of the IR's memory model, emitted into every file whose program touches memory.
+//! The C side of the IR's memory model (the rules are `qicc_ir::memory`), emitted into every
+//! file whose program touches memory.
 //!
 //! IR pointers are integers (object number in the top `object-bits` bits, byte offset in the
 //! rest); the emitted program keeps them as integers, exactly as the IR computes them, and

@@ -1,4 +1,5 @@
-//! The memory effect of `π^n` (paper, Sec. 3.2 and Lemma 3).
+//! The memory effect of `π^n` (paper, Sec. 3.2 and Lemma 3), in terms of the IR's memory
+//! operations (`qicc_ir::memory`: `memset`, `memcpy` with `memmove`'s meaning, stores).
 //!
 //! Each store of the path is accelerated on its own (several stores must write pairwise
 //! disjoint byte ranges, see [`plan`]). With the address linear in the iteration,

@@ -68,7 +68,7 @@ impl Machine<'_, '_> {
             }
             Expr::Valid(n, a) => {
                 let (addr, _) = self.eval(a, f, base);
-                (self.mem.valid(addr, *n) as u64, Ty::Bool)
+                (self.mem.table.valid(addr, *n) as u64, Ty::Bool)
             }
         }
     }

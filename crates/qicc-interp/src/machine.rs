@@ -461,7 +461,7 @@ impl<'i> Machine<'i, '_> {
             }
             Op::Free(a) => {
                 let (a, _) = self.eval(a, f, base);
-                self.mem.free(a);
+                self.mem.table.free(a);
                 if record {
                     step.operands.push(a);
                 }
@@ -544,13 +544,6 @@ impl<'i> Machine<'i, '_> {
 
     /// Number of the object an `alloc` of `size` bytes creates, checked and recorded.
     fn alloc(&mut self, func: FuncId, edge: EdgeId, size: u64) -> Result<u32, String> {
-        let layout = self.program.layout;
-        if size > layout.max_object_size() {
-            return Err(format!(
-                "unsupported: allocation of {size} bytes, the memory layout allows at most {}",
-                layout.max_object_size()
-            ));
-        }
         let req = AllocRequest {
             func,
             edge,
@@ -561,22 +554,16 @@ impl<'i> Machine<'i, '_> {
         if let Some(why) = self.oracle.failure() {
             return Err(why);
         }
-        // The IR's promise (`qicc_ir::semantics`, object numbers): the lowest number never
-        // used in this run. An oracle's answer is the number its source (a counterexample)
-        // expects; a different one means that source does not describe this run.
-        let id = self.mem.lowest_fresh().ok_or_else(|| {
-            format!(
-                "unsupported: out of object numbers (the memory layout has {})",
-                layout.max_objects()
-            )
-        })?;
+        // The IR's rule (`qicc_ir::memory`): the lowest number never used in this run. An
+        // oracle's answer is the number its source (a counterexample) expects; a different
+        // one means that source does not describe this run.
+        let id = self.mem.alloc(size)?;
         if let Some(expected) = answer.filter(|&a| a != id) {
             return Err(format!(
                 "the counterexample expects object number {expected} where the program allocates {id}"
             ));
         }
         self.witness.alloc_ids.push(id);
-        self.mem.alloc(id, size);
         Ok(id)
     }
 

@@ -13,10 +13,11 @@
 //! [`UNKNOWN`] is newer than any sparse entry for the same address, because writes go to the
 //! dense part whenever it covers the address.
 //!
-//! The object table (size, liveness, writability, whether the number was ever used) answers
-//! `valid` and the freshness of object numbers; it never changes the bytes.
+//! The object table is `qicc_ir::memory::ObjectTable`, the one concrete implementation of the
+//! IR's memory rules (allocation, liveness, sizes, `valid`); it never changes the bytes.
 
-use qicc_ir::{MemoryLayout, Program};
+use qicc_ir::memory::ObjectTable;
+use qicc_ir::Program;
 use std::collections::HashMap;
 
 /// Byte state: not determined yet in this run.
@@ -30,30 +31,25 @@ pub(crate) const TAINTED: u8 = 2;
 /// object costs memory only for the bytes a run touches.
 pub(crate) const DENSE_LIMIT: u64 = 1 << 26;
 
+/// The dense bytes of one object number.
 #[derive(Clone, Debug, Default)]
-struct ObjectState {
-    size: u64,
-    live: bool,
-    readonly: bool,
-    /// Static, or allocated at some point of this run (object numbers are never reused).
-    used: bool,
+struct Dense {
     /// How many bytes from offset 0 the dense part covers once allocated.
-    dense_len: usize,
+    len: usize,
     data: Vec<u8>,
     state: Vec<u8>,
 }
 
 pub(crate) struct Memory {
-    layout: MemoryLayout,
     pointer_mask: u64,
     offset_bits: u32,
     offset_mask: u64,
-    objects: Vec<ObjectState>,
+    /// By object number.
+    objects: Vec<Dense>,
     sparse: HashMap<u64, (u8, u8)>,
+    pub(crate) table: ObjectTable,
     /// Set by `havoc_memory`: static initialisers no longer describe the contents.
     pub(crate) statics_forgotten: bool,
-    /// Lowest object number that may still be unused.
-    fresh_hint: u32,
 }
 
 impl Memory {
@@ -61,23 +57,18 @@ impl Memory {
     pub(crate) fn new(program: &Program) -> Memory {
         let layout = program.layout;
         let mut m = Memory {
-            layout,
             pointer_mask: layout.pointer_ty().mask(),
             offset_bits: layout.offset_bits() as u32,
             offset_mask: qicc_ir::types::mask(layout.offset_bits()),
             objects: Vec::with_capacity(program.objects.len() + 1),
             sparse: HashMap::new(),
+            table: ObjectTable::new(program),
             statics_forgotten: false,
-            fresh_hint: program.objects.len() as u32 + 1,
         };
-        m.objects.push(ObjectState::default());
+        m.objects.push(Dense::default());
         for o in &program.objects {
-            m.objects.push(ObjectState {
-                size: o.size,
-                live: true,
-                readonly: o.readonly,
-                used: true,
-                dense_len: o.size.min(DENSE_LIMIT) as usize,
+            m.objects.push(Dense {
+                len: o.size.min(DENSE_LIMIT) as usize,
                 data: Vec::new(),
                 state: Vec::new(),
             });
@@ -115,10 +106,10 @@ impl Memory {
         let obj = (addr >> self.offset_bits) as usize;
         let off = (addr & self.offset_mask) as usize;
         if let Some(o) = self.objects.get_mut(obj) {
-            if off < o.dense_len {
-                if o.data.len() < o.dense_len {
-                    o.data.resize(o.dense_len, 0);
-                    o.state.resize(o.dense_len, UNKNOWN);
+            if off < o.len {
+                if o.data.len() < o.len {
+                    o.data.resize(o.len, 0);
+                    o.state.resize(o.len, UNKNOWN);
                 }
                 o.data[off] = value;
                 o.state[off] = state;
@@ -128,57 +119,19 @@ impl Memory {
         self.sparse.insert(addr, (value, state));
     }
 
-    /// Whether `n` bytes from `addr` lie inside one live, writable object (`Expr::Valid`).
-    pub(crate) fn valid(&self, addr: u64, n: u32) -> bool {
-        let obj = self.layout.object_of(addr) as usize;
-        let off = self.layout.offset_of(addr);
-        if obj == 0 {
-            return false;
-        }
-        match self.objects.get(obj) {
-            Some(o) => o.live && !o.readonly && off as u128 + n as u128 <= o.size as u128,
-            None => false,
-        }
-    }
-
-    /// Whether the object number is static or was allocated before in this run.
-    pub(crate) fn is_used(&self, obj: u32) -> bool {
-        self.objects.get(obj as usize).is_some_and(|o| o.used)
-    }
-
-    /// The lowest object number that is neither static nor used in this run, if any is left.
-    pub(crate) fn lowest_fresh(&mut self) -> Option<u32> {
-        let max = self.layout.max_objects();
-        while (self.fresh_hint as u64) <= max && self.is_used(self.fresh_hint) {
-            self.fresh_hint += 1;
-        }
-        ((self.fresh_hint as u64) <= max).then_some(self.fresh_hint)
-    }
-
-    /// Makes `obj` (fresh, `1..=max_objects`, checked by the caller) a live writable object
-    /// of `size` bytes. Its bytes are not touched: what was written there before stays.
-    pub(crate) fn alloc(&mut self, obj: u32, size: u64) {
+    /// Allocates `size` bytes in the object table (`qicc_ir::memory`: the lowest number never
+    /// used) and gives the new object a dense part. Its bytes are not touched: what was
+    /// written there before stays.
+    pub(crate) fn alloc(&mut self, size: u64) -> Result<u32, String> {
+        let obj = self.table.alloc(size)?;
         let i = obj as usize;
         if self.objects.len() <= i {
-            self.objects.resize_with(i + 1, ObjectState::default);
+            self.objects.resize_with(i + 1, Dense::default);
         }
-        let o = &mut self.objects[i];
-        o.size = size;
-        o.live = true;
-        o.readonly = false;
-        o.used = true;
         // Bytes already written to this number before it was allocated are in the sparse
         // map; a dense part created now starts UNKNOWN and falls back to them.
-        o.dense_len = size.min(DENSE_LIMIT) as usize;
-    }
-
-    /// Ends the life of the object `addr` points into (no checks: the front-end guards
-    /// `free` with its own).
-    pub(crate) fn free(&mut self, addr: u64) {
-        let obj = self.layout.object_of(addr) as usize;
-        if let Some(o) = self.objects.get_mut(obj) {
-            o.live = false;
-        }
+        self.objects[i].len = size.min(DENSE_LIMIT) as usize;
+        Ok(obj)
     }
 
     /// Forgets every byte: later reads resolve again (to the oracle's remembered bytes, the

@@ -341,7 +341,7 @@ fn bytes_written_before_an_allocation_stay() {
 
 #[test]
 fn alloc_ids_from_the_oracle_must_be_the_irs() {
-    // The IR's promise (`qicc_ir::semantics`): the lowest number never used; a witness that
+    // The IR's rule (`qicc_ir::memory`): the lowest number never used; a witness that
     // expects another number does not describe this run.
     let p = prog(ALLOCS);
     let with = |ids: Vec<u32>| {

@@ -8,6 +8,7 @@
 
 pub mod dot;
 pub mod expr;
+pub mod memory;
 pub mod parse;
 pub mod print;
 pub mod program;

@@ -6,21 +6,8 @@
 //! `srem x 0 = x`, shifts by at least the width give 0 (or the sign fill for `ashr`).
 //! Values are `u64` holding the low `bits` bits; bools are 0 or 1.
 //!
-//! # Object numbers (the one promise every engine keeps)
-//!
-//! A pointer's top `object-bits` bits number an object. Static objects are `1..=n` in
-//! declaration order. Each `alloc` (stack or heap) takes the **lowest number never used
-//! before in the run**: numbers are handed out in sequence from `n + 1` and never reused,
-//! not even after `free`. So the number is a function of the path: two paths that allocated
-//! a different number of objects give the next allocation different numbers, and an engine
-//! that merges paths must keep that (the BMC's next number is a term, an `ite` after such a
-//! join). `havoc_memory` (the entry of an extracted region, standing for every state the
-//! region's head can be reached in) makes the next number arbitrary among the non-static
-//! ones; the interpreter, which replays one execution, keeps its own. An allocation when
-//! every number is used is outside the model: the interpreter stops the run as unsupported,
-//! the BMC cuts the path (never a proof), the emitted C fails an `unsupported` check.
-//! The emitted C's verifier environment may give any fresh number, which includes this one
-//! (sound for proofs; its counterexamples are re-checked by the built-in engine).
+//! Memory (objects, allocation, liveness, `valid`, `havoc_memory`) is defined in
+//! [`crate::memory`].
 
 use crate::expr::{BinOp, CastOp, UnOp};
 use crate::types::{mask, Ty};

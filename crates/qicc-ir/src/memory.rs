@@ -1,0 +1,244 @@
+//! The memory semantics of the IR: the one definition, in words, and the object table as the
+//! one concrete implementation.
+//!
+//! Every engine implements these rules: the interpreter concretely (its object table *is*
+//! [`ObjectTable`]), the BMC as array terms (`qicc-bmc::memory`), Impulse as memory effects of
+//! accelerated loops (`qicc-impulse::memory`), and the C emitted for external verifiers as a
+//! runtime with an object table (`qicc-external::runtime`). Each of those cites the rule it
+//! implements; the soundness fuzzer (`qicc-fuzz`) holds every engine's verdict to exhaustive
+//! interpretation, and so to this definition.
+//!
+//! # Addresses and objects
+//!
+//! A pointer is a bit-vector of the data model's pointer width. Its top `object-bits` bits
+//! number an *object*, its low bits are the *offset* ([`MemoryLayout`]). Object 0 is null: no
+//! access to it is ever valid. Static objects (globals in memory, string literals) are
+//! `1..=n` in declaration order, live from the start, with their declared size; `readonly`
+//! ones are never valid for writing.
+//!
+//! # Contents
+//!
+//! Memory is a total map from addresses to bytes. A load of `k` bytes reads `addr + i`
+//! (`i < k`, wrapping at the pointer width) and assembles them little-endian; a store writes
+//! them the same way. Neither consults the object table: an out-of-bounds read yields
+//! whatever is there, and writes outside live objects are guarded by explicit `ub:` checks
+//! that the front-end inserts (`valid`), not by the memory. A byte never written in the run is
+//! *arbitrary* but fixed: reading it twice gives the same value. Static objects start with
+//! their initialisers, zero-filled where declared `zeroed`.
+//!
+//! - `memcpy(d, s, n)` copies as `memmove` does: the result is as if all `n` source bytes were
+//!   read first and then written (overlap is allowed).
+//! - `memset(d, b, n)` writes the byte `b` `n` times.
+//! - `havoc_bytes(d, n)` writes `n` arbitrary bytes (a block-scope array or struct entered
+//!   again: C's indeterminate values, fresh at each execution).
+//!
+//! # The object table: allocation, liveness, sizes
+//!
+//! Each object has a size, a liveness flag and a read-only flag.
+//!
+//! - **`alloc(size)`** (stack or heap) takes the **lowest object number never used before in
+//!   the run**: numbers are handed out in sequence from `n + 1` and never reused, not even
+//!   after `free`. So the number is a function of the path: two paths that allocated a
+//!   different number of objects give the next allocation different numbers, and an engine
+//!   that merges paths must keep that (the BMC's next number is a term, an `ite` after such a
+//!   join). The object becomes live and writable with `size` bytes; its contents are not
+//!   touched (what was written at those addresses before stays). An allocation larger than
+//!   [`MemoryLayout::max_object_size`], or when every number is used, is outside the model:
+//!   the interpreter stops the run as unsupported, the BMC cuts the path (never a proof), the
+//!   emitted C fails an `unsupported` check.
+//! - **`free(p)`** ends the life of the object `p` points into. The front-end guards it with
+//!   `ub:` checks (offset 0 of a live heap object).
+//! - **`valid.k(p)`** holds iff `k` bytes from `p` lie in one live, writable object: not null,
+//!   live, not read-only, and `offset + k <= size`.
+//!
+//! # `havoc_memory`: the entry of an extracted region
+//!
+//! An extracted region (or function node) starts with `havoc_memory`, standing for every
+//! state its head can be reached in: every byte becomes arbitrary, and so do the liveness and
+//! size of every non-static object, and the next object number (any non-static number: the
+//! head may be reached after any number of allocations). Static objects stay live with their
+//! sizes. The interpreter, which replays one execution, keeps its object table and resolves
+//! the bytes again through its oracle; a symbolic engine must cover every table (the BMC
+//! does, with fresh symbols, and aligns with the interpreter only when it looks for a
+//! counterexample). The emitted C's environment may give any fresh number at an allocation,
+//! which includes this one (sound for proofs; its counterexamples are re-checked by the
+//! built-in engine).
+
+use crate::{MemoryLayout, Program};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Entry {
+    size: u64,
+    live: bool,
+    readonly: bool,
+    /// Static, or allocated at some point of this run.
+    used: bool,
+}
+
+/// The object table of one run (see the module docs): sizes, liveness, writability and which
+/// numbers were ever used.
+#[derive(Clone, Debug)]
+pub struct ObjectTable {
+    layout: MemoryLayout,
+    entries: Vec<Entry>,
+    /// Lowest object number that may still be unused.
+    fresh_hint: u32,
+}
+
+impl ObjectTable {
+    /// The table at the start of a run: null, then the static objects, live with their sizes.
+    pub fn new(program: &Program) -> ObjectTable {
+        let mut entries = Vec::with_capacity(program.objects.len() + 1);
+        entries.push(Entry::default());
+        entries.extend(program.objects.iter().map(|o| Entry {
+            size: o.size,
+            live: true,
+            readonly: o.readonly,
+            used: true,
+        }));
+        ObjectTable {
+            layout: program.layout,
+            entries,
+            fresh_hint: program.objects.len() as u32 + 1,
+        }
+    }
+
+    /// `valid.n(addr)`: `n` bytes from `addr` lie inside one live, writable object.
+    pub fn valid(&self, addr: u64, n: u32) -> bool {
+        let obj = self.layout.object_of(addr) as usize;
+        let off = self.layout.offset_of(addr);
+        if obj == 0 {
+            return false;
+        }
+        match self.entries.get(obj) {
+            Some(o) => o.live && !o.readonly && off as u128 + n as u128 <= o.size as u128,
+            None => false,
+        }
+    }
+
+    /// Whether the object number is static or was allocated before in this run.
+    pub fn is_used(&self, obj: u32) -> bool {
+        self.entries.get(obj as usize).is_some_and(|o| o.used)
+    }
+
+    /// The size of an object (0 for a number never used).
+    pub fn size(&self, obj: u32) -> u64 {
+        self.entries.get(obj as usize).map_or(0, |o| o.size)
+    }
+
+    /// Whether an object is live.
+    pub fn is_live(&self, obj: u32) -> bool {
+        self.entries.get(obj as usize).is_some_and(|o| o.live)
+    }
+
+    /// The number the next allocation takes: the lowest that is neither static nor used in
+    /// this run, if any is left.
+    pub fn lowest_fresh(&mut self) -> Option<u32> {
+        let max = self.layout.max_objects();
+        while (self.fresh_hint as u64) <= max && self.is_used(self.fresh_hint) {
+            self.fresh_hint += 1;
+        }
+        ((self.fresh_hint as u64) <= max).then_some(self.fresh_hint)
+    }
+
+    /// Allocates `size` bytes: the number [`ObjectTable::lowest_fresh`] gives becomes a live,
+    /// writable object. `Err` when the allocation is outside the model (too large, or no
+    /// number left).
+    pub fn alloc(&mut self, size: u64) -> Result<u32, String> {
+        if size > self.layout.max_object_size() {
+            return Err(format!(
+                "unsupported: allocation of {size} bytes, the memory layout allows at most {}",
+                self.layout.max_object_size()
+            ));
+        }
+        let obj = self.lowest_fresh().ok_or_else(|| {
+            format!(
+                "unsupported: out of object numbers (the memory layout has {})",
+                self.layout.max_objects()
+            )
+        })?;
+        let i = obj as usize;
+        if self.entries.len() <= i {
+            self.entries.resize_with(i + 1, Entry::default);
+        }
+        self.entries[i] = Entry {
+            size,
+            live: true,
+            readonly: false,
+            used: true,
+        };
+        Ok(obj)
+    }
+
+    /// Ends the life of the object `addr` points into (no checks: the front-end guards `free`
+    /// with its own).
+    pub fn free(&mut self, addr: u64) {
+        let obj = self.layout.object_of(addr) as usize;
+        if let Some(o) = self.entries.get_mut(obj) {
+            o.live = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DataModel, Object};
+
+    fn program(statics: &[(u64, bool)]) -> Program {
+        let mut p = Program::new(DataModel::Ilp32);
+        for (i, &(size, readonly)) in statics.iter().enumerate() {
+            p.objects.push(Object {
+                name: format!("o{i}"),
+                size,
+                readonly,
+                zeroed: true,
+                init: Vec::new(),
+                span: crate::Span::new(0, 1, 1),
+            });
+        }
+        p
+    }
+
+    #[test]
+    fn numbers_are_lowest_never_used_and_never_reused() {
+        let p = program(&[(4, false), (3, true)]);
+        let mut t = ObjectTable::new(&p);
+        let a = t.alloc(8).expect("fits");
+        assert_eq!(a, 3);
+        let b = t.alloc(1).expect("fits");
+        assert_eq!(b, 4);
+        t.free(p.layout.base_address(a));
+        assert!(!t.is_live(a));
+        // Freed numbers are not reused.
+        assert_eq!(t.alloc(2).expect("fits"), 5);
+        assert_eq!(t.size(a), 8);
+    }
+
+    #[test]
+    fn valid_needs_live_writable_in_bounds_and_not_null() {
+        let p = program(&[(4, false), (3, true)]);
+        let mut t = ObjectTable::new(&p);
+        let l = p.layout;
+        assert!(!t.valid(l.base_address(0), 1));
+        assert!(t.valid(l.base_address(1), 4));
+        assert!(!t.valid(l.base_address(1) + 1, 4));
+        assert!(!t.valid(l.base_address(2), 1), "read-only");
+        let a = t.alloc(2).expect("fits");
+        assert!(t.valid(l.base_address(a), 2));
+        t.free(l.base_address(a) + 1);
+        assert!(!t.valid(l.base_address(a), 1), "freed");
+        assert!(!t.valid(l.base_address(a + 1), 1), "never allocated");
+    }
+
+    #[test]
+    fn allocations_outside_the_model_are_refused() {
+        let p = program(&[]);
+        let mut t = ObjectTable::new(&p);
+        assert!(t.alloc(p.layout.max_object_size() + 1).is_err());
+        for _ in 0..p.layout.max_objects() {
+            t.alloc(0).expect("a number is left");
+        }
+        assert!(t.alloc(0).is_err());
+    }
+}
