@@ -69,8 +69,8 @@
 use crate::liveness::live_locals_at;
 use crate::rnt::{NodeId, NodeKind, RegionId, Rnt};
 use qicc_ir::{
-    verify_program, AssertionId, Edge, EdgeId, Expr, FuncId, Function, HavocKind, Loc, LocalId,
-    Op, Program, Span, VarRef,
+    verify_program, AssertionId, Edge, EdgeId, Expr, FuncId, Function, HavocKind, Loc, LocalId, Op,
+    Program, Span, VarRef,
 };
 use std::collections::BTreeSet;
 
@@ -160,17 +160,6 @@ pub fn extract(
     verify_program(&prog).map_err(ExtractError::Invalid)?;
     out.program = prog;
     Ok(out)
-}
-
-impl Extracted {
-    /// The names of [`Extracted::havocked_locals`] (for reports).
-    pub fn havocked_local_names(&self) -> Vec<String> {
-        let f = self.program.function(self.entry);
-        self.havocked_locals
-            .iter()
-            .map(|l| f.local(*l).name.clone())
-            .collect()
-    }
 }
 
 fn global_names(p: &Program) -> Vec<String> {
@@ -287,11 +276,7 @@ fn copy_region(
     let mut f = Function::new(name, src.span);
     f.locals = src.locals.clone();
     f.num_locs = 4 + locs.len() as u32;
-    let map = |l: Loc| -> Option<Loc> {
-        locs.binary_search(&l)
-            .ok()
-            .map(|i| Loc(4 + i as u32))
-    };
+    let map = |l: Loc| -> Option<Loc> { locs.binary_search(&l).ok().map(|i| Loc(4 + i as u32)) };
     for &id in edges {
         let e = src.edge(id);
         let to = if e.to == src.err {

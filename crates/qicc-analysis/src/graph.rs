@@ -172,11 +172,6 @@ impl FunctionGraph {
         fg
     }
 
-    /// Successor lists of every location (indexed by location number).
-    pub fn succ_lists(&self) -> &[Vec<EdgeId>] {
-        &self.succ
-    }
-
     /// Predecessor lists of every location (indexed by location number).
     pub fn pred_lists(&self) -> &[Vec<EdgeId>] {
         &self.preds

@@ -2,7 +2,7 @@
 //! tests) and Graphviz in the style of the paper's Fig. 1 (white boxes for functions, blue for
 //! regions labelled by their lines, arrows for containment, assertions in red).
 
-use crate::rnt::{NodeId, NodeKind, Rnt};
+use crate::rnt::{NodeKind, Rnt};
 use qicc_ir::{AssertionId, Program};
 use std::fmt::Write;
 
@@ -145,19 +145,6 @@ impl Rnt {
             }
         }
         out.push_str("}\n");
-        out
-    }
-
-    /// Nodes in pre-order with their depth (what [`Rnt::to_text`] walks).
-    pub fn preorder(&self) -> Vec<(NodeId, usize)> {
-        let mut out = Vec::new();
-        let mut stack = vec![(self.root, 0usize)];
-        while let Some((n, d)) = stack.pop() {
-            out.push((n, d));
-            for &c in self.node(n).children.iter().rev() {
-                stack.push((c, d + 1));
-            }
-        }
         out
     }
 }

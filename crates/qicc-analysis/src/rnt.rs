@@ -440,13 +440,4 @@ impl Rnt {
         names.reverse();
         names.join(" > ")
     }
-
-    /// Assertions in no node: they cannot be violated.
-    pub fn unreached_assertions(&self, program: &Program) -> Vec<AssertionId> {
-        let root = self.node(self.root);
-        program
-            .assertion_ids()
-            .filter(|a| !root.assertions.contains(a))
-            .collect()
-    }
 }

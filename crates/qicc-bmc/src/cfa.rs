@@ -61,7 +61,12 @@ impl FnInfo {
 
     /// The loop a location heads, if it is a header.
     pub fn header_of(&self, l: u32) -> Option<u32> {
-        self.flow.forest.header_of.get(l as usize).copied().flatten()
+        self.flow
+            .forest
+            .header_of
+            .get(l as usize)
+            .copied()
+            .flatten()
     }
 
     pub fn common_loops(&self, a: Loc, b: Loc) -> usize {

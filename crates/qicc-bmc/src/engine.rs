@@ -14,12 +14,12 @@
 //! simplified twice) and the solver has translated them already.
 
 use crate::cfa::FnInfo;
-use qicc_analysis::reach::{reachable_assertions, reachable_edges};
 use crate::error::BmcError;
 use crate::memory::MemModel;
 use crate::replay::{extract_plan, replay};
 use crate::symex::{self, Bounds, CutReason, Encoding};
 use crate::BmcOptions;
+use qicc_analysis::reach::{reachable_assertions, reachable_edges};
 use qicc_engine::{AssertionStatus, Budget, EngineResult, StopReason};
 use qicc_interp::{RunConfig, Witness};
 use qicc_ir::{AssertionId, FuncId, Program};

@@ -57,9 +57,7 @@ use crate::cexpr::{c_type, literal};
 use crate::function::{nondet_call, FnEmitter};
 use crate::names::{sanitize, Names};
 use crate::runtime::{havoc_memory, runtime, RuntimeShape};
-use qicc_ir::{
-    AssertionId, BinOp, DataModel, Expr, Function, InitItem, Op, Program, Ty, VarRef,
-};
+use qicc_ir::{AssertionId, BinOp, DataModel, Expr, Function, InitItem, Op, Program, Ty, VarRef};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// Largest static object the file gives C storage.
@@ -348,15 +346,8 @@ fn check_supported(p: &Program) -> Result<(), EmitError> {
 
 fn function_uses_memory(f: &Function) -> bool {
     f.edges.iter().any(|e| {
-        let mut mem = matches!(
-            e.op,
-            Op::Store { .. }
-                | Op::Alloc { .. }
-                | Op::Free(_)
-                | Op::MemCopy { .. }
-                | Op::MemSet { .. }
-                | Op::HavocBytes { .. }
-        );
+        // `havoc_memory` alone needs no runtime: a program that never reads memory ignores it.
+        let mut mem = e.op.writes_memory() && e.op != Op::HavocMemory;
         e.op.exprs(&mut |x| mem |= x.reads_memory());
         mem
     })

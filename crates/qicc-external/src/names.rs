@@ -105,11 +105,6 @@ impl Names {
         name
     }
 
-    /// Marks `name` as taken without handing it out (e.g. a global a function can see).
-    pub fn reserve(&mut self, name: &str) {
-        self.used.insert(name.to_string());
-    }
-
     fn available(&self, name: &str) -> bool {
         !self.used.contains(name)
             && !RESERVED.contains(&name)

@@ -203,10 +203,6 @@ impl Val {
             u: wid(self.u, new.u, uf),
         }
     }
-
-    pub fn leq(&self, o: &Val) -> bool {
-        o.s.contains(self.s) && o.u.contains(self.u)
-    }
 }
 
 #[cfg(test)]

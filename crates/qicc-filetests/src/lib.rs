@@ -66,7 +66,10 @@ impl FileTest {
                 let rest = &text[i + EXPECT.len() + 2..];
                 let lines: Vec<&str> = rest
                     .lines()
-                    .map(|l| l.strip_prefix("; ").unwrap_or(l.strip_prefix(';').unwrap_or(l)))
+                    .map(|l| {
+                        l.strip_prefix("; ")
+                            .unwrap_or(l.strip_prefix(';').unwrap_or(l))
+                    })
                     .collect();
                 let mut exp = lines.join("\n");
                 exp.push('\n');
@@ -129,7 +132,12 @@ fn run_extract(p: &Program, name: &str) -> Result<String, String> {
             let names: Vec<String> = rnt.node_ids().map(|n| rnt.name(p, n)).collect();
             format!("no RNT node `{name}` (nodes: {})", names.join(", "))
         })?;
-    let keep = rnt.node(node).assertions.iter().copied().collect::<Vec<_>>();
+    let keep = rnt
+        .node(node)
+        .assertions
+        .iter()
+        .copied()
+        .collect::<Vec<_>>();
     let x = extract(p, &rnt, node, &keep).map_err(|e| format!("extract: {e}"))?;
     Ok(print_program(&x.program))
 }
@@ -184,7 +192,13 @@ fn run_impulse(p: &Program) -> String {
         }
     }
     for s in &ins.skipped {
-        let _ = writeln!(out, "@{} {} skipped: {}", p.function(s.func).name, s.head, s.reason);
+        let _ = writeln!(
+            out,
+            "@{} {} skipped: {}",
+            p.function(s.func).name,
+            s.head,
+            s.reason
+        );
     }
     out
 }

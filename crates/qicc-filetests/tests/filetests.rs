@@ -28,7 +28,11 @@ fn filetests() {
     let bless = std::env::var_os("QICC_BLESS").is_some();
     let mut failures = Vec::new();
     for path in &all {
-        let name = path.strip_prefix(&root).unwrap_or(path).display().to_string();
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
         let text = std::fs::read_to_string(path).expect("readable filetest");
         let test = match FileTest::parse(&text) {
             Ok(t) => t,
@@ -53,7 +57,9 @@ fn filetests() {
         } else {
             failures.push(format!(
                 "{name}: output differs\n--- expected\n{}--- actual\n{actual}",
-                test.expected.as_deref().unwrap_or("(no `; expect:` section)\n")
+                test.expected
+                    .as_deref()
+                    .unwrap_or("(no `; expect:` section)\n")
             ));
         }
     }

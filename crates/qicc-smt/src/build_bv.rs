@@ -10,7 +10,7 @@
 
 use crate::store::TermStore;
 use crate::term::{BvBinOp, BvCmpOp, BvUnOp, Node, Sort, TermId};
-use qicc_ir::semantics::{eval_binop, eval_cast, eval_unop, to_signed};
+use qicc_ir::semantics::{eval_binop, eval_cast, eval_unop};
 use qicc_ir::types::mask;
 use qicc_ir::{BinOp, CastOp, Ty, UnOp};
 
@@ -554,11 +554,5 @@ impl TermStore {
         let w = self.width(a);
         let kt = self.bv_const(w, k);
         self.add(a, kt)
-    }
-
-    /// The signed value of a constant term, if it is one.
-    pub fn as_signed_const(&self, t: TermId) -> Option<i64> {
-        let w = self.sort(t).bv_width()?;
-        self.as_bv_const(t).map(|v| to_signed(v, w))
     }
 }

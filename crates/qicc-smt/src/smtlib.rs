@@ -41,12 +41,6 @@ pub fn script(store: &TermStore, assertions: &[TermId]) -> String {
     out
 }
 
-/// One term as a single SMT-LIB expression (a tree: exponential on heavily shared DAGs,
-/// for small terms and messages).
-pub fn term_to_string(store: &TermStore, t: TermId) -> String {
-    term_text(store, t, &HashMap::new())
-}
-
 fn term_text(store: &TermStore, t: TermId, names: &HashMap<TermId, String>) -> String {
     if let Some(n) = names.get(&t) {
         return n.clone();

@@ -399,13 +399,6 @@ impl TermStore {
             }
         }
     }
-
-    /// Number of distinct terms reachable from `roots` (the size of what a solver receives).
-    pub fn dag_size(&self, roots: &[TermId]) -> usize {
-        let mut n = 0;
-        self.postorder(roots, |_| n += 1);
-        n
-    }
 }
 
 fn check_sort(sort: Sort) {
