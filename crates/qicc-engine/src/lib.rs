@@ -3,9 +3,13 @@
 //! An engine (bounded model checking, Qicc's region gambling, loop acceleration, an external
 //! verifier) takes a [`qicc_ir::Program`] and a [`Budget`], and answers with an
 //! [`EngineResult`]: a status per assertion, at most one violation with the [`Witness`] that
-//! produced it, and the reason whenever the answer is not conclusive. Engines never report a
-//! violation they have not replayed on the program they were given; turning a result into a
-//! user-facing verdict (and replaying again on the original program) is the driver's job.
+//! produced it, the reason whenever the answer is not conclusive, and the run's figures
+//! ([`Stats`]). Engines never report a violation they have not replayed on the program they
+//! were given (a tool whose trace qicc cannot replay lists its violations apart, as
+//! [`EngineResult::unconfirmed_violations`]); turning a result into a user-facing verdict (and
+//! replaying again on the original program) is the driver's job.
+//!
+//! This crate sits directly on the IR: engines need the interpreter only to replay.
 
 use qicc_ir::{AssertionId, Witness};
 use serde::{Deserialize, Serialize};

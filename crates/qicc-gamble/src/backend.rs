@@ -43,7 +43,7 @@ impl Backend {
             Backend::Builtin(o) => builtin(o, program, batch, budget),
             Backend::External { tool, unwind } => {
                 let r = qicc_external::verify_external(tool, program, budget, *unwind);
-                if !(root && !r.unconfirmed_violations.is_empty()) {
+                if !root || r.unconfirmed_violations.is_empty() {
                     return r;
                 }
                 let confirmed = builtin(&BuiltinOptions::default(), program, batch, budget);
