@@ -54,7 +54,6 @@ const RULES: &[(&str, &[&str])] = &[
         "qicc-gamble",
         &[
             "qicc-ir",
-            "qicc-interp",
             "qicc-engine",
             "qicc-analysis",
             "qicc-facts",
