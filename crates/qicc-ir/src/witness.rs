@@ -5,9 +5,9 @@
 //! interpreter: the engine contract (`qicc-engine`) and every engine carry witnesses, and
 //! none of them should need the interpreter for that — only to replay one.
 //!
-//! A witness is a list of answers per kind of question, each consumed in order. The order is
-//! the order in which the interpreter asks, and an engine's witness replays only if it follows
-//! these conventions:
+//! A witness holds the answers per kind of question: bytes by address, everything else as a
+//! list consumed in order. The order is the one in which the interpreter asks, and an engine's
+//! witness replays only if it follows these conventions:
 //! - Havocs, in execution order: first every global without initialiser (global order, kind
 //!   `uninit`, no site), then the entry function's parameters (parameter order, `uninit`), then
 //!   the `havoc` edges as they are taken. Only the low bits of the variable's width are used
