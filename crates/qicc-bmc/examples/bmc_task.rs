@@ -76,12 +76,7 @@ fn main() {
         } else {
             "UNKNOWN"
         };
-        let bound = r
-            .stats
-            .iter()
-            .find(|(n, _)| n == "bound")
-            .map(|(_, v)| v.to_string())
-            .unwrap_or_default();
+        let bound = r.stats.bound.map(|b| b.to_string()).unwrap_or_default();
         println!(
             "{}\t{verdict}\t{}\t{}\t{bound}\t{}",
             f.display(),

@@ -21,8 +21,8 @@ use crate::symex::{self, Bounds, CutReason, Encoding};
 use crate::BmcOptions;
 use qicc_analysis::reach::{reachable_assertions, reachable_edges};
 use qicc_engine::{AssertionStatus, Budget, EngineResult, StopReason};
-use qicc_interp::{RunConfig, Witness};
-use qicc_ir::{AssertionId, FuncId, Program};
+use qicc_interp::RunConfig;
+use qicc_ir::{AssertionId, FuncId, Program, Witness};
 use qicc_smt::{
     catch_stop, CheckResult, InterruptHandle, Solver, TermId, TermStore, Z3Mode, Z3Solver,
 };
@@ -442,7 +442,7 @@ impl<'a> Engine<'a> {
                 .saturating_mul(4)
                 .saturating_add(1_000_000),
             deadline: budget.deadline,
-            stop: Some(budget.stop_check()),
+            stop: Some(qicc_interp::StopCheck::new(budget.stop_fn())),
             ..RunConfig::default()
         };
         replay(p, &plan, &mut uninit, &config)
@@ -619,25 +619,18 @@ impl<'a> Engine<'a> {
         let violation = self.violations.into_iter().next();
         let reason = if violation.is_some() { None } else { reason };
         self.solver.drop_in_background();
-        let stats = vec![
-            ("bound".to_string(), serde_json::json!(self.stats.bound)),
-            (
-                "symex_steps".to_string(),
-                serde_json::json!(self.stats.steps),
-            ),
-            ("terms".to_string(), serde_json::json!(self.s.len())),
-            (
-                "solver_time_ms".to_string(),
-                serde_json::json!(self.stats.solver_ms as u64),
-            ),
-            (
-                "solver_calls".to_string(),
-                serde_json::json!(self.stats.solver_calls),
-            ),
-        ];
+        let stats = qicc_engine::Stats {
+            bound: Some(self.stats.bound),
+            symex_steps: Some(self.stats.steps),
+            terms: Some(self.s.len() as u64),
+            solver_time_ms: Some(self.stats.solver_ms as u64),
+            solver_calls: Some(self.stats.solver_calls),
+            ..Default::default()
+        };
         EngineResult {
             statuses,
             violation,
+            unconfirmed_violations: Vec::new(),
             reason,
             stats,
         }
@@ -652,8 +645,9 @@ pub(crate) fn error_result(p: &Program, reason: String) -> EngineResult {
             .map(|a| (a, AssertionStatus::Unknown(reason.clone())))
             .collect(),
         violation: None,
+        unconfirmed_violations: Vec::new(),
         reason: Some(reason),
-        stats: Vec::new(),
+        stats: Default::default(),
     }
 }
 

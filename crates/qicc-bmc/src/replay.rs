@@ -15,10 +15,8 @@
 
 use crate::symex::Encoding;
 use crate::trace::{StepKind, Target};
-use qicc_interp::{
-    AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Outcome, RunConfig, Witness,
-};
-use qicc_ir::{AssertionId, EdgeId, FuncId, Program};
+use qicc_interp::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Outcome, RunConfig};
+use qicc_ir::{AssertionId, EdgeId, FuncId, Program, Witness};
 use qicc_smt::TermId;
 
 /// The oracle answers of one model's execution.

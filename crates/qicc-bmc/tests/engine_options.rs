@@ -95,9 +95,9 @@ fn progress_dump_and_stats() {
         smt.contains("(check-sat)") && smt.contains("bvmul"),
         "{smt}"
     );
-    assert_eq!(stat(&r, "bound"), 1);
-    assert!(stat(&r, "solver_calls") >= 1);
-    assert!(stat(&r, "terms") > 0);
-    assert!(stat(&r, "symex_steps") > 0);
-    let _ = stat(&r, "solver_time_ms");
+    assert_eq!(stat(r.stats.bound), 1);
+    assert!(stat(r.stats.solver_calls) >= 1);
+    assert!(stat(r.stats.terms) > 0);
+    assert!(stat(r.stats.symex_steps) > 0);
+    let _ = stat(r.stats.solver_time_ms);
 }

@@ -112,8 +112,8 @@ fn constant_loop_is_proved_by_complete_unwinding() {
     let r = expect(&text, Verdict::True);
     // Everything folds: no solver call. Bound 1 is incomplete; the second step unwinds the
     // loop to its hinted trip count (i in [0, 10] at the head, +1 per iteration) and is complete.
-    assert_eq!(stat(&r, "solver_calls"), 0);
-    assert_eq!(stat(&r, "bound"), 2);
+    assert_eq!(stat(r.stats.solver_calls), 0);
+    assert_eq!(stat(r.stats.bound), 2);
     let r = run_unwind(&text, 10);
     assert_eq!(verdict(&r), Verdict::True, "{r:?}");
     let r = run_unwind(&text, 9);
@@ -164,7 +164,7 @@ fn unbounded_loop_is_never_true() {
     let r = run_with(&p, &opts);
     assert_eq!(verdict(&r), Verdict::Unknown, "{r:?}");
     assert!(r.reason.clone().unwrap().contains("bound 40"));
-    assert_eq!(stat(&r, "bound"), 40);
+    assert_eq!(stat(r.stats.bound), 40);
 }
 
 #[test]
@@ -245,7 +245,7 @@ fn nested_calls_update_globals() {
         "eq(%v, 8:i32), eq($g, 3:i32)",
     );
     let r = expect(&fixed, Verdict::True);
-    assert_eq!(stat(&r, "solver_calls"), 0);
+    assert_eq!(stat(r.stats.solver_calls), 0);
 }
 
 #[test]
@@ -275,7 +275,7 @@ fn memory_is_little_endian_with_static_initialisers() {
                 and(eq(%x, add(@a, 8:i32)), and(eq(load.i32(add(@a, 4:i32)), 0:i32), \
                 eq(load.i16(@s), 26984:i16)))))";
     let r = expect(&assert_prog(MEM_DECLS, locals, body, cond), Verdict::True);
-    assert_eq!(stat(&r, "solver_calls"), 0);
+    assert_eq!(stat(r.stats.solver_calls), 0);
 }
 
 #[test]
@@ -333,7 +333,7 @@ fn alloc_free_and_valid() {
         &assert_prog(MEM_DECLS, locals, body, "and(and(%b, not(%c)), ne(%p, %q))"),
         Verdict::True,
     );
-    assert_eq!(stat(&r, "solver_calls"), 0);
+    assert_eq!(stat(r.stats.solver_calls), 0);
     // Heap contents start arbitrary: a counterexample names the bytes it read.
     let body2 = "  L0 -> L5: %p := alloc.heap(8:i32)\n  L5 -> L4: %q := load.i32(add(%p, 2:i32))\n";
     let r = expect(

@@ -19,7 +19,7 @@ fn @main() -> %ret {
 }
 "#;
     let r = expect(text, Verdict::True);
-    assert_eq!(stat(&r, "solver_calls"), 0);
+    assert_eq!(stat(r.stats.solver_calls), 0);
 }
 
 #[test]

@@ -9,8 +9,8 @@
 use crate::input::Loaded;
 use crate::report::{assertion_report, InternalError, Report, UbSummary, Verdict, Violation};
 use qicc_engine::{AssertionStatus, Budget, EngineResult};
-use qicc_interp::{replay, trace, Outcome, RunConfig, Witness};
-use qicc_ir::{AssertionId, Program};
+use qicc_interp::{replay, trace, Outcome, RunConfig};
+use qicc_ir::{AssertionId, Program, Witness};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -89,7 +89,6 @@ struct EngineRun {
     result: EngineResult,
     /// Per assertion, what proved it (when the engine knows more than its own name).
     proved_by: BTreeMap<AssertionId, String>,
-    extra: Vec<(String, serde_json::Value)>,
     /// Qicc: every run of X, and how many runs included each assertion.
     attempts: Vec<qicc_gamble::Attempt>,
     tries: BTreeMap<AssertionId, usize>,
@@ -119,7 +118,6 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             EngineRun {
                 result: qicc_bmc::verify(program, &bmc, budget),
                 proved_by: BTreeMap::new(),
-                extra: Vec::new(),
                 attempts: Vec::new(),
                 tries: BTreeMap::new(),
                 violation_by: None,
@@ -129,7 +127,6 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
         Engine::Impulse => EngineRun {
             result: qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), budget),
             proved_by: BTreeMap::new(),
-            extra: Vec::new(),
             attempts: Vec::new(),
             tries: BTreeMap::new(),
             violation_by: None,
@@ -213,7 +210,6 @@ fn gamble_run(
     EngineRun {
         result: r.result,
         proved_by,
-        extra: Vec::new(),
         attempts: r.attempts,
         tries,
         violation_by,
@@ -278,8 +274,9 @@ pub fn abandoned_report(
             .map(|a| (a, AssertionStatus::Unknown(reason.to_string())))
             .collect(),
         violation: None,
+        unconfirmed_violations: Vec::new(),
         reason: Some(reason.to_string()),
-        stats: Vec::new(),
+        stats: Default::default(),
     };
     report(
         loaded,
@@ -287,7 +284,6 @@ pub fn abandoned_report(
         EngineRun {
             result,
             proved_by: BTreeMap::new(),
-            extra: Vec::new(),
             attempts: Vec::new(),
             tries: BTreeMap::new(),
             violation_by: None,
@@ -318,7 +314,6 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
     let EngineRun {
         result,
         proved_by: engine_proofs,
-        extra,
         attempts,
         tries,
         violation_by,
@@ -505,14 +500,11 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         verdict = Verdict::True;
     }
 
-    let mut stats = serde_json::Map::new();
+    let mut stats = result.stats.to_json();
     stats.insert(
         "time_ms".into(),
         (start.elapsed().as_millis() as u64).into(),
     );
-    for (k, v) in result.stats.into_iter().chain(extra) {
-        stats.insert(k, v);
-    }
     if let Some(rss) = qicc_engine::memory::peak_rss_kib() {
         stats.insert("peak_rss_kib".into(), rss.into());
     }
@@ -577,8 +569,9 @@ int main(void) {
             result: EngineResult {
                 statuses: ids.iter().map(|a| (*a, AssertionStatus::Safe)).collect(),
                 violation: own.clone(),
+                unconfirmed_violations: Vec::new(),
                 reason: None,
-                stats: Vec::new(),
+                stats: Default::default(),
             },
             attempts: Vec::new(),
             history: ids

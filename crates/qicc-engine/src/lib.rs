@@ -3,12 +3,15 @@
 //! An engine (bounded model checking, Qicc's region gambling, loop acceleration, an external
 //! verifier) takes a [`qicc_ir::Program`] and a [`Budget`], and answers with an
 //! [`EngineResult`]: a status per assertion, at most one violation with the [`Witness`] that
-//! produced it, and the reason whenever the answer is not conclusive. Engines never report a
-//! violation they have not replayed on the program they were given; turning a result into a
-//! user-facing verdict (and replaying again on the original program) is the driver's job.
+//! produced it, the reason whenever the answer is not conclusive, and the run's figures
+//! ([`Stats`]). Engines never report a violation they have not replayed on the program they
+//! were given (a tool whose trace qicc cannot replay lists its violations apart, as
+//! [`EngineResult::unconfirmed_violations`]); turning a result into a user-facing verdict (and
+//! replaying again on the original program) is the driver's job.
+//!
+//! This crate sits directly on the IR: engines need the interpreter only to replay.
 
-use qicc_interp::{StopCheck, Witness};
-use qicc_ir::AssertionId;
+use qicc_ir::{AssertionId, Witness};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
@@ -106,10 +109,11 @@ impl Budget {
         }
     }
 
-    /// The interpreter's view of this budget: a run stops once it is exhausted.
-    pub fn stop_check(&self) -> StopCheck {
+    /// Whether the budget is exhausted, as a question an engine can pass on to code below
+    /// the engine contract (the interpreter's `StopCheck` when an engine replays a witness).
+    pub fn stop_fn(&self) -> impl Fn() -> bool + Send + Sync + 'static {
         let budget = self.clone();
-        StopCheck::new(move || budget.exhausted().is_some())
+        move || budget.exhausted().is_some()
     }
 
     /// A budget ending at the earlier of this deadline and `timeout` from now, with a child
@@ -180,19 +184,97 @@ pub struct EngineResult {
     pub statuses: Vec<(AssertionId, AssertionStatus)>,
     /// The first violation found, with the oracle answers that reach it.
     pub violation: Option<(AssertionId, Witness)>,
+    /// Assertions a tool reports violated without a witness qicc can replay (an external
+    /// verifier's own trace): their status is `Unknown`, and only a caller that can confirm
+    /// the violation otherwise (the built-in engine on the same program) may act on them.
+    #[serde(default)]
+    pub unconfirmed_violations: Vec<AssertionId>,
     /// Why the result is not conclusive, if it is not.
     pub reason: Option<String>,
     /// Engine-specific figures (bound reached, solver time, ...) for the report.
-    pub stats: Vec<(String, serde_json::Value)>,
+    pub stats: Stats,
 }
 
-impl EngineResult {
-    /// The figure `key` of [`EngineResult::stats`], if it is there and a whole number.
-    pub fn stat_u64(&self, key: &str) -> Option<u64> {
-        self.stats
-            .iter()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, v)| v.as_u64())
+/// The figures engines report about a run. Each field is one key of the report's `stats`
+/// object under its JSON name (part of the `--format json` contract, so renamed fields keep
+/// their old spelling); an engine fills what it measures and leaves the rest out.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    // The bounded model checker (also inside Impulse and under Qicc).
+    /// The unwinding bound of the last run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symex_steps: Option<u64>,
+    /// Terms in the hash-consed store.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terms: Option<u64>,
+    /// Time in the solver: the BMC's own, the sum over the runs of X under Qicc, or the
+    /// BMC's inside Impulse.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solver_time_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solver_calls: Option<u64>,
+
+    // Qicc (the gamble).
+    /// Runs of X that finished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regions_tried: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rnt_nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speculative_runs: Option<u64>,
+
+    // Impulse.
+    #[serde(rename = "loops seen", skip_serializing_if = "Option::is_none")]
+    pub loops_seen: Option<u64>,
+    #[serde(rename = "loops accelerated", skip_serializing_if = "Option::is_none")]
+    pub loops_accelerated: Option<u64>,
+    #[serde(rename = "paths accelerated", skip_serializing_if = "Option::is_none")]
+    pub paths_accelerated: Option<u64>,
+    #[serde(rename = "instrumentation ms", skip_serializing_if = "Option::is_none")]
+    pub instrumentation_ms: Option<u64>,
+    /// Time in the BMC on the instrumented program, over every retry.
+    #[serde(rename = "bmc ms", skip_serializing_if = "Option::is_none")]
+    pub bmc_ms: Option<u64>,
+    /// The iteration cap of the retry whose counterexample was used.
+    #[serde(rename = "iteration cap", skip_serializing_if = "Option::is_none")]
+    pub iteration_cap: Option<u64>,
+    #[serde(
+        rename = "iterations expanded",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub iterations_expanded: Option<u64>,
+    #[serde(rename = "expansion ms", skip_serializing_if = "Option::is_none")]
+    pub expansion_ms: Option<u64>,
+
+    // An external verifier.
+    /// The tool's name (`cbmc`, `esbmc`, `ultimate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
+    /// The executable that ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_tool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_exit_code: Option<i32>,
+    /// Wall-clock time from emission to the reading of the tool's output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_seconds: Option<f64>,
+}
+
+impl Stats {
+    /// Adds `n` to a figure that sums over several runs (absent counts as zero).
+    pub fn add(figure: &mut Option<u64>, n: u64) {
+        *figure = Some(figure.unwrap_or(0) + n);
+    }
+
+    /// The figures as the JSON object the report shows.
+    pub fn to_json(&self) -> serde_json::Map<String, serde_json::Value> {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(m)) => m,
+            // A struct of numbers and strings always serialises to an object.
+            _ => serde_json::Map::new(),
+        }
     }
 }
 
@@ -218,5 +300,39 @@ mod tests {
         let other = CancelToken::new();
         other.child().cancel();
         assert!(!other.is_cancelled());
+    }
+
+    /// The report's `stats` keys are part of the JSON contract: one figure of each engine
+    /// under its historical name, and nothing for the figures an engine did not set.
+    #[test]
+    fn stats_keep_their_json_names_and_omit_what_is_unset() {
+        let stats = Stats {
+            bound: Some(3),
+            solver_time_ms: Some(7),
+            regions_tried: Some(2),
+            loops_seen: Some(1),
+            bmc_ms: Some(5),
+            external_exit_code: Some(6),
+            ..Default::default()
+        };
+        let json = stats.to_json();
+        let keys: Vec<&str> = json.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "bmc ms",
+                "bound",
+                "external_exit_code",
+                "loops seen",
+                "regions_tried",
+                "solver_time_ms"
+            ]
+        );
+        assert_eq!(json["bound"], 3);
+        assert!(Stats::default().to_json().is_empty());
+        let mut sum = None;
+        Stats::add(&mut sum, 4);
+        Stats::add(&mut sum, 5);
+        assert_eq!(sum, Some(9));
     }
 }

@@ -6,14 +6,14 @@
 //! (tool missing, program not expressible in C, tool crashed) is an `Unknown` with the reason,
 //! never a panic. Assertions without any site in the file (their `error` edges are in code the
 //! entry cannot reach) are `Safe` whatever the tool does. `violation` is always `None`: a
-//! foreign trace cannot be replayed; assertions the tool reports violated are listed in the
-//! stats under `external_violation`.
+//! foreign trace cannot be replayed; assertions the tool reports violated are listed in
+//! [`EngineResult::unconfirmed_violations`].
 
 use crate::emit::{emit_c_with_map, EmitOptions, EmittedC};
 use crate::process::run_in_group;
 use crate::report::{read_output, Reading};
 use crate::tools::{command_args, find_tool, ExternalBackend, Tool, UNREACH_CALL_PRP};
-use qicc_engine::{AssertionStatus, Budget, EngineResult, StopReason};
+use qicc_engine::{AssertionStatus, Budget, EngineResult, Stats, StopReason};
 use qicc_ir::Program;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,15 +28,15 @@ pub fn verify_external(
 ) -> EngineResult {
     let start = Instant::now();
     let tool = backend.tool;
-    let mut stats = vec![("backend".to_string(), serde_json::json!(tool.name()))];
+    let mut stats = Stats {
+        backend: Some(tool.name().to_string()),
+        ..Default::default()
+    };
     let exe = match find_tool(tool, backend.path.as_deref()) {
         Ok(e) => e,
         Err(why) => return all_unknown(program, &why, stats),
     };
-    stats.push((
-        "external_tool".into(),
-        serde_json::json!(exe.display().to_string()),
-    ));
+    stats.external_tool = Some(exe.display().to_string());
     let opts = EmitOptions {
         spelling: tool.spelling(),
     };
@@ -56,10 +56,7 @@ pub fn verify_external(
         Ok(r) => r,
         Err(why) => Reading::unknown(&emitted, &why),
     };
-    stats.push((
-        "external_seconds".into(),
-        serde_json::json!(start.elapsed().as_secs_f64()),
-    ));
+    stats.external_seconds = Some(start.elapsed().as_secs_f64());
     result(program, reading, stats)
 }
 
@@ -72,7 +69,7 @@ fn run_tool(
     emitted: &EmittedC,
     budget: &Budget,
     unwind: Option<u32>,
-    stats: &mut Vec<(String, serde_json::Value)>,
+    stats: &mut Stats,
 ) -> Result<Reading, String> {
     let dir = TempDir::new(tool.name())
         .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
@@ -95,7 +92,7 @@ fn run_tool(
     let out = run_in_group(exe, &args, &dir.path, budget)
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
     if let Some(code) = out.status.and_then(|s| s.code()) {
-        stats.push(("external_exit_code".into(), serde_json::json!(code)));
+        stats.external_exit_code = Some(code);
     }
     match out.stopped {
         Some(StopReason::Timeout) => return Ok(Reading::unknown(emitted, "timeout")),
@@ -109,31 +106,20 @@ fn run_tool(
     Ok(read_output(tool, &text, emitted))
 }
 
-fn all_unknown(
-    program: &Program,
-    why: &str,
-    stats: Vec<(String, serde_json::Value)>,
-) -> EngineResult {
+fn all_unknown(program: &Program, why: &str, stats: Stats) -> EngineResult {
     EngineResult {
         statuses: program
             .assertion_ids()
             .map(|a| (a, AssertionStatus::Unknown(why.to_string())))
             .collect(),
         violation: None,
+        unconfirmed_violations: Vec::new(),
         reason: Some(why.to_string()),
         stats,
     }
 }
 
-fn result(
-    program: &Program,
-    reading: Reading,
-    mut stats: Vec<(String, serde_json::Value)>,
-) -> EngineResult {
-    if !reading.violated.is_empty() {
-        let ids: Vec<u32> = reading.violated.iter().map(|a| a.0).collect();
-        stats.push(("external_violation".into(), serde_json::json!(ids)));
-    }
+fn result(program: &Program, reading: Reading, stats: Stats) -> EngineResult {
     let statuses: Vec<_> = program
         .assertion_ids()
         .map(|a| {
@@ -153,6 +139,7 @@ fn result(
     EngineResult {
         statuses,
         violation: None,
+        unconfirmed_violations: reading.violated,
         reason,
         stats,
     }

@@ -43,10 +43,7 @@ impl Backend {
             Backend::Builtin(o) => builtin(o, program, batch, budget),
             Backend::External { tool, unwind } => {
                 let r = qicc_external::verify_external(tool, program, budget, *unwind);
-                let external_violation = r.stats.iter().any(|(k, v)| {
-                    k == "external_violation" && v.as_array().is_some_and(|a| !a.is_empty())
-                });
-                if !(root && external_violation) {
+                if !root || r.unconfirmed_violations.is_empty() {
                     return r;
                 }
                 let confirmed = builtin(&BuiltinOptions::default(), program, batch, budget);
@@ -54,9 +51,9 @@ impl Backend {
                     return confirmed;
                 }
                 let mut r = r;
-                for (_, s) in r.statuses.iter_mut() {
+                for (a, s) in r.statuses.iter_mut() {
                     if let AssertionStatus::Unknown(why) = s {
-                        if why.contains("not replayed") {
+                        if r.unconfirmed_violations.contains(a) {
                             *why = format!(
                                 "{why}; the built-in engine found no replayable counterexample"
                             );

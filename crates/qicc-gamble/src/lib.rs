@@ -31,7 +31,8 @@ pub use schedule::verify;
 
 use qicc_engine::EngineResult;
 use qicc_ir::AssertionId;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -77,14 +78,48 @@ pub struct Attempt {
     pub node: String,
     pub assertions: Vec<u32>,
     pub proved: Vec<u32>,
-    /// `proved all`, `proved some`, `failed`, `timeout`, `cancelled`, `error: ...`.
-    pub outcome: String,
+    pub outcome: AttemptOutcome,
     pub time_ms: u64,
     /// Time X spent in its solver, when X reports it.
     pub solver_ms: Option<u64>,
     pub speculative: bool,
     /// The facts assumed at the head, if any.
     pub facts: Option<String>,
+}
+
+/// How one run of X ended. Reports show it as text (`proved all`, `failed: <reason>`, ...),
+/// also in the JSON report's `attempts`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttemptOutcome {
+    /// Every assertion of the batch proven.
+    ProvedAll,
+    /// Some proven, the others climb.
+    ProvedSome,
+    /// None proven, with X's reason when it gave one.
+    Failed(Option<String>),
+    /// Stopped because no context needed it any more (or the whole search stopped).
+    Cancelled,
+    /// X did not run: the node could not be extracted.
+    Error(String),
+}
+
+impl fmt::Display for AttemptOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AttemptOutcome::ProvedAll => f.write_str("proved all"),
+            AttemptOutcome::ProvedSome => f.write_str("proved some"),
+            AttemptOutcome::Failed(None) => f.write_str("failed"),
+            AttemptOutcome::Failed(Some(why)) => write!(f, "failed: {why}"),
+            AttemptOutcome::Cancelled => f.write_str("cancelled"),
+            AttemptOutcome::Error(e) => write!(f, "error: {e}"),
+        }
+    }
+}
+
+impl Serialize for AttemptOutcome {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// Where and how an assertion was decided.
@@ -118,5 +153,33 @@ impl GambleResult {
         let mut names: Vec<&str> = names;
         names.dedup();
         Some(names.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON report's `attempts[].outcome` is the text a reader sees, as it always was.
+    #[test]
+    fn attempt_outcomes_serialise_as_their_text() {
+        let cases = [
+            (AttemptOutcome::ProvedAll, "proved all"),
+            (AttemptOutcome::ProvedSome, "proved some"),
+            (AttemptOutcome::Failed(None), "failed"),
+            (
+                AttemptOutcome::Failed(Some("bound too small".into())),
+                "failed: bound too small",
+            ),
+            (AttemptOutcome::Cancelled, "cancelled"),
+            (
+                AttemptOutcome::Error("no such node".into()),
+                "error: no such node",
+            ),
+        ];
+        for (outcome, text) in cases {
+            assert_eq!(outcome.to_string(), text);
+            assert_eq!(serde_json::to_value(&outcome).ok(), Some(text.into()));
+        }
     }
 }

@@ -6,15 +6,15 @@
 //! program in every calling context, so one result serves every context that reaches the key.
 
 use crate::inject::inject_facts;
-use crate::{AssertionHistory, Attempt, GambleOptions, GambleResult};
+use crate::{AssertionHistory, Attempt, AttemptOutcome, GambleOptions, GambleResult};
 use crossbeam_channel::{unbounded, RecvTimeoutError};
 use qicc_analysis::extract::extract;
 use qicc_analysis::rnt::{build_rnt, NodeId, NodeKind, Rnt};
-use qicc_engine::{AssertionStatus, Budget, CancelToken, EngineResult};
+use qicc_engine::{AssertionStatus, Budget, CancelToken, EngineResult, Stats};
 use qicc_facts::Facts;
-use qicc_interp::Witness;
-use qicc_ir::{AssertionId, FuncId, Loc, Program};
+use qicc_ir::{AssertionId, FuncId, Loc, Program, Witness};
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::time::{Duration, Instant};
 
 /// What an extraction verifies: the whole program, a function alone, or a region.
@@ -39,18 +39,44 @@ fn key_of(rnt: &Rnt, n: NodeId) -> Key {
 #[derive(Clone, Debug)]
 enum Found {
     Safe,
-    /// Not proven here (a counterexample in the region, an incomplete bound, a timeout).
-    NotSafe(String),
+    /// Not proven here: the context climbs, or ends unknown at the root.
+    NotSafe(NotProven),
     /// Violated in the program itself (root only), with the run's witness.
     Violated,
+}
+
+/// Why a run did not prove an assertion; its text is the assertion's reason when the
+/// context cannot climb any further.
+#[derive(Clone, Debug, PartialEq)]
+enum NotProven {
+    /// X found a counterexample in the region (whose entry is arbitrary, so it proves
+    /// nothing about the program), named here.
+    CounterexampleIn(String),
+    /// X's own `Unknown`: an incomplete bound, a timeout, a tool's unreplayed violation.
+    Unknown(String),
+    /// X's result has no status for the assertion.
+    NoAnswer,
+    /// The run did not happen (the node could not be extracted).
+    Error(String),
+}
+
+impl fmt::Display for NotProven {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotProven::CounterexampleIn(node) => write!(f, "counterexample in {node}"),
+            NotProven::Unknown(why) | NotProven::Error(why) => f.write_str(why),
+            NotProven::NoAnswer => f.write_str("no answer"),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 enum CtxState {
     Pending,
+    /// Proven in the node named here.
     Proven(String),
     Violated,
-    Unknown(String),
+    Unknown(NotProven),
 }
 
 struct Ctx {
@@ -310,15 +336,15 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             let outcome;
             match done.result {
                 Err(e) => {
-                    outcome = format!("error: {e}");
                     for a in &job.assertions {
                         cache
                             .entry((job.key, *a))
-                            .or_insert_with(|| Found::NotSafe(e.clone()));
+                            .or_insert_with(|| Found::NotSafe(NotProven::Error(e.clone())));
                     }
+                    outcome = AttemptOutcome::Error(e);
                 }
                 Ok(r) => {
-                    solver_ms = r.stat_u64("solver_time_ms");
+                    solver_ms = r.stats.solver_time_ms;
                     let cancelled = job.cancel.is_cancelled();
                     for a in &job.assertions {
                         let status = r
@@ -335,14 +361,16 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                                 Found::Violated
                             }
                             Some(AssertionStatus::Violated) => {
-                                Found::NotSafe(format!("counterexample in {name}"))
+                                Found::NotSafe(NotProven::CounterexampleIn(name.clone()))
                             }
-                            Some(AssertionStatus::Unknown(why)) => Found::NotSafe(why),
-                            None => Found::NotSafe("no answer".into()),
+                            Some(AssertionStatus::Unknown(why)) => {
+                                Found::NotSafe(NotProven::Unknown(why))
+                            }
+                            None => Found::NotSafe(NotProven::NoAnswer),
                         };
                         if job.key == Key::Root {
                             if let Found::NotSafe(why) = &found {
-                                root_reason.get_or_insert_with(|| why.clone());
+                                root_reason.get_or_insert_with(|| why.to_string());
                             }
                         }
                         // A cancelled run's "unknown" says nothing; keep it out of the cache
@@ -371,16 +399,13 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                         }
                     }
                     outcome = if cancelled {
-                        "cancelled".to_string()
+                        AttemptOutcome::Cancelled
                     } else if proved.len() == job.assertions.len() {
-                        "proved all".to_string()
+                        AttemptOutcome::ProvedAll
                     } else if !proved.is_empty() {
-                        "proved some".to_string()
+                        AttemptOutcome::ProvedSome
                     } else {
-                        match &r.reason {
-                            Some(why) => format!("failed: {why}"),
-                            None => "failed".to_string(),
-                        }
+                        AttemptOutcome::Failed(r.reason.clone())
                     };
                 }
             }
@@ -426,7 +451,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             let why = mine
                 .iter()
                 .find_map(|c| match &c.state {
-                    CtxState::Unknown(w) => Some(w.clone()),
+                    CtxState::Unknown(w) => Some(w.to_string()),
                     _ => None,
                 })
                 .or_else(|| stop_reason.clone())
@@ -457,25 +482,20 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             .or(root_reason)
             .or_else(|| Some("not every assertion was proven in a region".into()))
     };
-    let stats = vec![
-        (
-            "regions_tried".to_string(),
-            serde_json::json!(attempts.len()),
-        ),
-        ("rnt_nodes".to_string(), serde_json::json!(rnt.nodes.len())),
-        (
-            "solver_time_ms".to_string(),
-            serde_json::json!(attempts.iter().filter_map(|a| a.solver_ms).sum::<u64>()),
-        ),
-        (
-            "speculative_runs".to_string(),
-            serde_json::json!(attempts.iter().filter(|a| a.speculative).count()),
-        ),
-    ];
+    let stats = Stats {
+        regions_tried: Some(attempts.len() as u64),
+        rnt_nodes: Some(rnt.nodes.len() as u64),
+        solver_time_ms: Some(attempts.iter().filter_map(|a| a.solver_ms).sum::<u64>()),
+        speculative_runs: Some(attempts.iter().filter(|a| a.speculative).count() as u64),
+        ..Default::default()
+    };
     GambleResult {
         result: EngineResult {
             statuses,
             violation: witness,
+            // A tool's unreplayed violation at the root is in the status's reason, and the
+            // built-in engine has already tried to confirm it (`Backend::run`).
+            unconfirmed_violations: Vec::new(),
             reason,
             stats,
         },

@@ -20,9 +20,8 @@
 use crate::Acceleration;
 use qicc_interp::{
     replay, run, AllocRequest, HavocRequest, Oracle, Outcome, RunConfig, Step, StepKind, StopCheck,
-    Witness,
 };
-use qicc_ir::{AssertionId, EdgeId, FuncId, Program};
+use qicc_ir::{AssertionId, EdgeId, FuncId, Program, Witness};
 use std::collections::HashMap;
 use std::time::Instant;
 

@@ -81,23 +81,15 @@ mod poly;
 mod smt;
 mod summary;
 
-use qicc_engine::{AssertionStatus, Budget, EngineResult};
+use qicc_engine::{AssertionStatus, Budget, EngineResult, Stats};
 use qicc_ir::{EdgeId, FuncId, Loc, LocalId, Program};
-use serde_json::json;
 use std::time::{Duration, Instant};
 
 /// Caps tried, smallest first, when a counterexample needs too many iterations.
 const RETRY_CAPS: [u64; 6] = [1 << 4, 1 << 8, 1 << 12, 1 << 16, 1 << 20, 1 << 24];
 
-fn add_ms(stats: &mut Vec<(String, serde_json::Value)>, key: &str, since: Instant) {
-    add_to(stats, key, since.elapsed().as_millis() as u64);
-}
-
-fn add_to(stats: &mut Vec<(String, serde_json::Value)>, key: &str, n: u64) {
-    match stats.iter_mut().find(|(k, _)| k == key) {
-        Some((_, v)) => *v = json!(v.as_u64().unwrap_or(0) + n),
-        None => stats.push((key.to_string(), json!(n))),
-    }
+fn add_ms(figure: &mut Option<u64>, since: Instant) {
+    Stats::add(figure, since.elapsed().as_millis() as u64);
 }
 
 /// Options of [`instrument()`] and [`verify`].
@@ -227,24 +219,20 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
     let t0 = Instant::now();
     let instr = instrument::instrument(program, opts, budget.deadline);
     let instrument_ms = t0.elapsed().as_millis() as u64;
-    let mut stats = vec![
-        ("loops seen".to_string(), json!(instr.loops_seen)),
-        (
-            "loops accelerated".to_string(),
-            json!(instr.loops_accelerated()),
-        ),
-        (
-            "paths accelerated".to_string(),
-            json!(instr.accelerations.len()),
-        ),
-        ("instrumentation ms".to_string(), json!(instrument_ms)),
-    ];
+    let mut stats = Stats {
+        loops_seen: Some(instr.loops_seen as u64),
+        loops_accelerated: Some(instr.loops_accelerated() as u64),
+        paths_accelerated: Some(instr.accelerations.len() as u64),
+        instrumentation_ms: Some(instrument_ms),
+        ..Default::default()
+    };
     let unknown_all = |reason: String, stats| EngineResult {
         statuses: program
             .assertion_ids()
             .map(|a| (a, AssertionStatus::Unknown(reason.clone())))
             .collect(),
         violation: None,
+        unconfirmed_violations: Vec::new(),
         reason: Some(reason),
         stats,
     };
@@ -258,7 +246,7 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
             stats,
         );
     }
-    let bmc = |p: &Program, stats: &mut Vec<(String, serde_json::Value)>| {
+    let bmc = |p: &Program, stats: &mut Stats| {
         let bmc_opts = qicc_bmc::BmcOptions {
             unwind: Some(opts.unwind),
             check_timeout: opts.bmc_check_timeout,
@@ -266,13 +254,12 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
         };
         let t = Instant::now();
         let r = qicc_bmc::verify(p, &bmc_opts, budget);
-        add_ms(stats, "bmc ms", t);
+        add_ms(&mut stats.bmc_ms, t);
         // The BMC's solver time, as the other engines report it (the instrumentation's own
         // checks, path selection and closed-form proofs, are inside "instrumentation ms").
-        add_to(
-            stats,
-            "solver_time_ms",
-            r.stat_u64("solver_time_ms").unwrap_or(0),
+        Stats::add(
+            &mut stats.solver_time_ms,
+            r.stats.solver_time_ms.unwrap_or(0),
         );
         r
     };
@@ -289,7 +276,7 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
     let limits = expand::Limits {
         max_steps: opts.max_replay_steps,
         deadline: budget.deadline,
-        stop: budget.stop_check(),
+        stop: qicc_interp::StopCheck::new(budget.stop_fn()),
     };
     let t2 = Instant::now();
     let mut read = expand::read(
@@ -315,7 +302,7 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
                     continue;
                 };
                 if let Ok(e2) = expand::read(program, &capped, &instr.accelerations, &w2, &limits) {
-                    stats.push(("iteration cap".to_string(), json!(cap)));
+                    stats.iteration_cap = Some(cap);
                     read = Ok(e2);
                     witness = w2;
                     break;
@@ -324,10 +311,10 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
         }
     }
     let expanded = read.and_then(|e| {
-        stats.push(("iterations expanded".to_string(), json!(e.iterations)));
+        stats.iterations_expanded = Some(e.iterations);
         expand::run_plan(program, &e, &witness, &limits)
     });
-    add_ms(&mut stats, "expansion ms", t2);
+    add_ms(&mut stats.expansion_ms, t2);
     match expanded {
         Ok((assertion, w)) => EngineResult {
             statuses: program
@@ -342,6 +329,7 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
                 })
                 .collect(),
             violation: Some((assertion, w)),
+            unconfirmed_violations: Vec::new(),
             reason: None,
             stats,
         },

@@ -84,7 +84,7 @@ fn deep_seed_bugs_are_found_and_replayed() {
         );
         // The BMC at depth 2 asked the solver at least once, and says so as every engine does.
         assert!(
-            r.stat_u64("solver_time_ms").is_some(),
+            r.stats.solver_time_ms.is_some(),
             "{name}: no solver_time_ms in {:?}",
             r.stats
         );

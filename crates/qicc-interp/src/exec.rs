@@ -6,9 +6,9 @@
 
 use crate::init::{global_inits, StaticImage};
 use crate::machine::Machine;
-use crate::oracle::{Oracle, Witness, WitnessOracle};
+use crate::oracle::{Oracle, WitnessOracle};
 use crate::run::{Outcome, Run, RunConfig};
-use qicc_ir::{verify_program, EdgeId, Function, Loc, Op, Program, Ty};
+use qicc_ir::{verify_program, EdgeId, Function, Loc, Op, Program, Ty, Witness};
 
 /// Outgoing edges of every location of one function, in edge order.
 pub(crate) struct Successors {

@@ -15,9 +15,11 @@
 use crate::exec::Interpreter;
 use crate::init::StaticImage;
 use crate::memory::{Memory, CLEAN, TAINTED};
-use crate::oracle::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Witness};
+use crate::oracle::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle};
 use crate::run::{Outcome, Run, RunConfig, Step, StepKind};
-use qicc_ir::{EdgeId, FuncId, Function, HavocKind, Loc, Op, Program, Ty, TypeEnv, VarRef};
+use qicc_ir::{
+    EdgeId, FuncId, Function, HavocKind, Loc, Op, Program, Ty, TypeEnv, VarRef, Witness,
+};
 use std::time::Instant;
 
 /// An activation of a function.

@@ -8,9 +8,7 @@
 //! Recording is built into [`crate::run`]: every run returns the complete witness of its own
 //! answers, including the object numbers the interpreter picked itself.
 
-use qicc_ir::{EdgeId, FuncId, HavocKind, Ty, VarRef};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use qicc_ir::{EdgeId, FuncId, HavocKind, Ty, VarRef, Witness};
 
 /// A `havoc` the interpreter is about to execute.
 #[derive(Clone, Debug)]
@@ -71,22 +69,6 @@ pub trait Oracle {
     fn failure(&mut self) -> Option<String> {
         None
     }
-}
-
-/// Every answer an oracle gave during one run, in a form that replays it exactly.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Witness {
-    /// Values of the havocs in execution order.
-    pub havocs: Vec<u64>,
-    /// Bytes of never-written memory, by address.
-    pub uninit: BTreeMap<u64, u8>,
-    /// Object numbers of the allocations in execution order.
-    pub alloc_ids: Vec<u32>,
-    /// The bytes each `havoc_bytes` chose, in execution order.
-    #[serde(default)]
-    pub havoc_bytes: Vec<Vec<u8>>,
-    /// Choices among enabled edges, in execution order.
-    pub choices: Vec<u32>,
 }
 
 /// SplitMix64 and the value distribution of [`RandomOracle`].

@@ -1,7 +1,6 @@
 //! What a run is and how it ended: the public record types of the interpreter.
 
-use crate::oracle::Witness;
-use qicc_ir::{AssertionId, EdgeId, FuncId, Loc, VarRef};
+use qicc_ir::{AssertionId, EdgeId, FuncId, Loc, VarRef, Witness};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;

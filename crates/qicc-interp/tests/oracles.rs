@@ -4,10 +4,8 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use qicc_interp::{
-    replay, run, Interpreter, Oracle, Outcome, RandomOracle, RunConfig, SplitMix64, Witness,
-};
-use qicc_ir::{EdgeId, FuncId, Program};
+use qicc_interp::{replay, run, Interpreter, Oracle, Outcome, RandomOracle, RunConfig, SplitMix64};
+use qicc_ir::{EdgeId, FuncId, Program, Witness};
 
 #[test]
 fn generator_matches_independently_computed_values() {

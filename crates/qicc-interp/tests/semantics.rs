@@ -3,8 +3,8 @@
 mod common;
 
 use common::*;
-use qicc_interp::{run, Outcome, RandomOracle, RunConfig, StopCheck, Witness};
-use qicc_ir::{AssertionId, FuncId, Loc};
+use qicc_interp::{run, Outcome, RandomOracle, RunConfig, StopCheck};
+use qicc_ir::{AssertionId, FuncId, Loc, Witness};
 use std::collections::BTreeMap;
 use std::time::Instant;
 

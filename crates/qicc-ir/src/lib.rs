@@ -3,8 +3,10 @@
 //! One data structure — a [`Program`] of per-function control-flow automata over bit-vector
 //! variables and a byte-addressed memory — and everything needed to read, write and check it:
 //! a text format ([`print`], [`parse`]), Graphviz output ([`dot`]), a well-formedness check
-//! ([`verify`]) and the concrete meaning of every operator ([`semantics`]). Every other qicc
-//! crate consumes or produces this IR; nothing here knows about C or about solvers.
+//! ([`verify`]), the concrete meaning of every operator ([`semantics`]) and the record of an
+//! execution's nondeterministic choices that engines hand back and the interpreter replays
+//! ([`witness`]). Every other qicc crate consumes or produces this IR; nothing here knows
+//! about C or about solvers.
 
 pub mod dot;
 pub mod expr;
@@ -15,6 +17,7 @@ pub mod program;
 pub mod semantics;
 pub mod types;
 pub mod verify;
+pub mod witness;
 
 pub use expr::{BinOp, CastOp, Expr, TypeEnv, UnOp, VarRef};
 pub use parse::{parse_program, ParseError};
@@ -22,3 +25,4 @@ pub use print::{expr_str, op_str, print_function, print_program};
 pub use program::*;
 pub use types::{DataModel, MemoryLayout, Ty};
 pub use verify::verify_program;
+pub use witness::Witness;

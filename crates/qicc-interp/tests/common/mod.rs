@@ -1,10 +1,8 @@
 //! Helpers shared by the interpreter's tests: programs are written as IR text.
 #![allow(dead_code)]
 
-use qicc_interp::{
-    run, InputOracle, Outcome, RandomOracle, Run, RunConfig, Witness, WitnessOracle,
-};
-use qicc_ir::{parse_program, verify_program, Program};
+use qicc_interp::{run, InputOracle, Outcome, RandomOracle, Run, RunConfig, WitnessOracle};
+use qicc_ir::{parse_program, verify_program, Program, Witness};
 
 /// Parses and checks a program (panics with the errors: the test's own text is wrong).
 pub fn prog(text: &str) -> Program {
