@@ -7,6 +7,7 @@
 //! proven safe.
 
 use crate::input::Loaded;
+use crate::portfolio::{self, Finder, Found};
 use crate::report::{assertion_report, InternalError, Report, UbSummary, Verdict, Violation};
 use qicc_engine::{AssertionStatus, Budget, EngineResult};
 use qicc_interp::{replay, trace, Outcome, RunConfig};
@@ -154,50 +155,29 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if let Some(j) = opts.jobs {
                 g.jobs = j.max(1);
             }
-            let gamble_budget = budget.child(None);
-            let impulse_budget = budget.child(None);
-            let (r, deep) = std::thread::scope(|scope| {
-                let deep = opts.impulse.then(|| {
-                    let stop_gamble = gamble_budget.cancel.clone();
-                    let ib = &impulse_budget;
-                    scope.spawn(move || {
-                        let r = qicc_impulse::verify(
-                            program,
-                            &qicc_impulse::ImpulseOptions::default(),
-                            ib,
-                        );
-                        if r.violation.is_some() {
-                            stop_gamble.cancel();
-                        }
-                        r
-                    })
-                });
-                let r = qicc_gamble::verify(program, &g, &gamble_budget);
-                // A conclusive gamble ends the search; otherwise Impulse may still find a
-                // deep counterexample within the budget.
-                let conclusive = r.result.violation.is_some()
-                    || r.result
-                        .statuses
-                        .iter()
-                        .all(|(_, s)| *s == AssertionStatus::Safe);
-                if conclusive {
-                    impulse_budget.cancel.cancel();
-                }
-                (r, deep.and_then(|h| h.join().ok()))
-            });
-            gamble_run(program, r, deep.and_then(|d| d.violation))
+            let finders = if opts.impulse {
+                vec![Finder {
+                    name: IMPULSE,
+                    run: Box::new(|b: &Budget| {
+                        qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), b)
+                    }),
+                }]
+            } else {
+                Vec::new()
+            };
+            let (r, found) = portfolio::run(program, &g, finders, budget);
+            gamble_run(program, r, found)
         }
     }
 }
 
-/// The answer of Qicc: the gamble's result with Impulse's deep counterexample merged in
-/// ([`merge_deep`]), and which region proved each assertion.
-fn gamble_run(
-    program: &Program,
-    mut r: qicc_gamble::GambleResult,
-    deep: Option<(AssertionId, Witness)>,
-) -> EngineRun {
-    let (violation_by, contradicting) = merge_deep(&mut r, deep);
+/// Impulse's name in reports, as a member of the portfolio.
+const IMPULSE: &str = "impulse (run alongside the gamble)";
+
+/// The answer of Qicc: the gamble's result with the finders' violations combined in
+/// ([`portfolio::combine`]), and which region proved each assertion.
+fn gamble_run(program: &Program, mut r: qicc_gamble::GambleResult, found: Vec<Found>) -> EngineRun {
+    let (violation_by, contradicting) = portfolio::combine(&mut r, found);
     let proved_by = program
         .assertion_ids()
         .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
@@ -215,42 +195,6 @@ fn gamble_run(
         violation_by,
         contradicting,
     }
-}
-
-/// Merges Impulse's deep counterexample into the gamble's answer: it replaces an inconclusive
-/// answer (the gamble was stopped for it), but never overrides a proof. When the gamble proved
-/// its assertion safe, the witness is kept — as the violation if the gamble has none, else
-/// beside it — so that [`report`] replays it and reports the contradiction as an internal
-/// error. Returns which run found the violation and the contradicting witnesses.
-fn merge_deep(
-    r: &mut qicc_gamble::GambleResult,
-    deep: Option<(AssertionId, Witness)>,
-) -> (Option<String>, Vec<(AssertionId, Witness, String)>) {
-    const IMPULSE: &str = "impulse (run alongside the gamble)";
-    let mut by = r.violation_found_by.clone();
-    let mut contradicting = Vec::new();
-    if let Some((a, w)) = deep {
-        let proven = r
-            .result
-            .statuses
-            .iter()
-            .any(|(id, s)| *id == a && *s == AssertionStatus::Safe);
-        if r.result.violation.is_none() {
-            if !proven {
-                for (id, st) in r.result.statuses.iter_mut() {
-                    if *id == a {
-                        *st = AssertionStatus::Violated;
-                    }
-                }
-            }
-            r.result.violation = Some((a, w));
-            r.result.reason = None;
-            by = Some(IMPULSE.to_string());
-        } else if proven {
-            contradicting.push((a, w, IMPULSE.to_string()));
-        }
-    }
-    (by, contradicting)
 }
 
 pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report {
@@ -620,7 +564,7 @@ int main(void) {
     fn a_speculative_whole_program_violation_of_a_proven_assertion_is_an_internal_error() {
         let l = loaded();
         let w = witness(&l);
-        let run = gamble_run(&l.program, gamble(&l, Some(w)), None);
+        let run = gamble_run(&l.program, gamble(&l, Some(w)), Vec::new());
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         check_internal_error(&rep, "the run on the whole program (early start)");
     }
@@ -629,7 +573,7 @@ int main(void) {
     fn impulse_contradicting_a_proof_is_an_internal_error() {
         let l = loaded();
         let w = witness(&l);
-        let run = gamble_run(&l.program, gamble(&l, None), Some(w));
+        let run = gamble_run(&l.program, gamble(&l, None), vec![(IMPULSE.to_string(), w)]);
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         check_internal_error(&rep, "impulse (run alongside the gamble)");
     }
@@ -642,7 +586,7 @@ int main(void) {
         for (_, s) in g.result.statuses.iter_mut() {
             *s = AssertionStatus::Unknown("time limit reached".into());
         }
-        let run = gamble_run(&l.program, g, Some(w));
+        let run = gamble_run(&l.program, g, vec![(IMPULSE.to_string(), w)]);
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         assert!(rep.internal_error.is_none());
         assert_eq!(rep.verdict, Verdict::False);

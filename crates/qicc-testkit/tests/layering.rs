@@ -50,7 +50,10 @@ const RULES: &[(&str, &[&str])] = &[
         ],
     ),
     // The C emitter asks the analysis which functions a program can reach.
-    ("qicc-external", &["qicc-ir", "qicc-engine", "qicc-analysis"]),
+    (
+        "qicc-external",
+        &["qicc-ir", "qicc-engine", "qicc-analysis"],
+    ),
     (
         "qicc-gamble",
         &[
