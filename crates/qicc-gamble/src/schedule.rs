@@ -120,6 +120,20 @@ fn depth(rnt: &Rnt, n: NodeId) -> usize {
     rnt.ancestors(n).len()
 }
 
+/// The state of one gamble: the contexts, what runs established per key, and what the
+/// report needs (the root's witness and reason, every attempt).
+struct Search<'a> {
+    program: &'a Program,
+    rnt: &'a Rnt,
+    ctxs: Vec<Ctx>,
+    cache: BTreeMap<(Key, AssertionId), Found>,
+    witness: Option<(AssertionId, Witness)>,
+    witness_by: Option<String>,
+    attempts: Vec<Attempt>,
+    root_reason: Option<String>,
+    stop_reason: Option<String>,
+}
+
 /// Runs Qicc on `program`.
 pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> GambleResult {
     let rnt = build_rnt(program);
@@ -134,13 +148,17 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             });
         }
     }
-    let mut cache: BTreeMap<(Key, AssertionId), Found> = BTreeMap::new();
-    let mut witness: Option<(AssertionId, Witness)> = None;
-    let mut witness_by: Option<String> = None;
-    let mut attempts: Vec<Attempt> = Vec::new();
-    let mut tries: BTreeMap<AssertionId, usize> = BTreeMap::new();
-    let mut root_reason: Option<String> = None;
-    let mut stop_reason: Option<String> = None;
+    let mut search = Search {
+        program,
+        rnt: &rnt,
+        ctxs,
+        cache: BTreeMap::new(),
+        witness: None,
+        witness_by: None,
+        attempts: Vec::new(),
+        root_reason: None,
+        stop_reason: None,
+    };
     let jobs = opts.jobs.max(1);
     let progress = |s: &str| {
         if let Some(p) = &opts.progress {
@@ -173,75 +191,19 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
         let mut running: BTreeMap<usize, Running> = BTreeMap::new();
         let mut next_id = 0usize;
         loop {
-            // Move every context as far as the cache allows.
-            for c in ctxs.iter_mut().filter(|c| c.state == CtxState::Pending) {
-                loop {
-                    let key = key_of(&rnt, c.node);
-                    match cache.get(&(key, c.assertion)) {
-                        None => break,
-                        Some(Found::Safe) => {
-                            c.state = CtxState::Proven(rnt.describe(program, c.node));
-                            break;
-                        }
-                        Some(Found::Violated) => {
-                            c.state = CtxState::Violated;
-                            break;
-                        }
-                        Some(Found::NotSafe(why)) => match rnt.node(c.node).parent {
-                            Some(p) if key != Key::Root => c.node = p,
-                            _ => {
-                                c.state = CtxState::Unknown(why.clone());
-                                break;
-                            }
-                        },
-                    }
-                }
-            }
-            let violated = ctxs.iter().any(|c| c.state == CtxState::Violated);
+            search.climb();
+            let violated = search.ctxs.iter().any(|c| c.state == CtxState::Violated);
             if (violated && !opts.all_violations)
-                || ctxs.iter().all(|c| c.state != CtxState::Pending)
+                || search.ctxs.iter().all(|c| c.state != CtxState::Pending)
             {
                 break;
             }
             if let Some(why) = budget.exhausted() {
-                stop_reason = Some(why.describe().to_string());
+                search.stop_reason = Some(why.describe().to_string());
                 break;
             }
+            search.cancel_unneeded(&running);
 
-            // Cancel runs nobody waits for any more: a run is needed while one of its
-            // assertions has a pending context whose climb (current node and ancestors) passes
-            // through the run's key.
-            for r in running.values() {
-                let needed = ctxs.iter().any(|c| {
-                    c.state == CtxState::Pending
-                        && r.assertions.contains(&c.assertion)
-                        && std::iter::once(c.node)
-                            .chain(rnt.ancestors(c.node))
-                            .any(|n| key_of(&rnt, n) == r.key)
-                });
-                if !needed {
-                    r.cancel.cancel();
-                }
-            }
-
-            // Runs the pending contexts want now, deepest nodes first.
-            let mut wanted: BTreeMap<
-                (std::cmp::Reverse<usize>, Key),
-                (NodeId, BTreeSet<AssertionId>),
-            > = BTreeMap::new();
-            for c in ctxs.iter().filter(|c| c.state == CtxState::Pending) {
-                let key = key_of(&rnt, c.node);
-                let covered = running
-                    .values()
-                    .any(|r| r.key == key && r.assertions.contains(&c.assertion));
-                if !covered {
-                    wanted
-                        .entry((std::cmp::Reverse(depth(&rnt, c.node)), key))
-                        .or_insert_with(|| (c.node, BTreeSet::new()))
-                        .1
-                        .insert(c.assertion);
-                }
-            }
             let mut start = |key: Key,
                              node: NodeId,
                              set: Vec<AssertionId>,
@@ -279,36 +241,14 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                     budget: child,
                 });
             };
-            for ((_, key), (node, set)) in wanted {
+            for (key, node, set) in search.wanted(&running) {
                 if running.len() >= jobs {
                     break;
                 }
-                start(key, node, set.into_iter().collect(), false, &mut running);
+                start(key, node, set, false, &mut running);
             }
             if opts.speculate && running.len() < jobs {
-                // Start the parent of the deepest running node early, for the assertions that
-                // would climb there if the child fails.
-                let mut cands: Vec<(usize, NodeId, Vec<AssertionId>)> = running
-                    .values()
-                    .filter_map(|r| {
-                        let parent = rnt.node(r.node).parent?;
-                        let pkey = key_of(&rnt, parent);
-                        let set: Vec<AssertionId> = r
-                            .assertions
-                            .iter()
-                            .copied()
-                            .filter(|a| !cache.contains_key(&(pkey, *a)))
-                            .filter(|a| {
-                                !running
-                                    .values()
-                                    .any(|o| o.key == pkey && o.assertions.contains(a))
-                            })
-                            .collect();
-                        (!set.is_empty()).then(|| (depth(&rnt, parent), parent, set))
-                    })
-                    .collect();
-                cands.sort_by_key(|c| std::cmp::Reverse(c.0));
-                for (_, parent, set) in cands {
+                for (parent, set) in search.speculative(&running) {
                     if running.len() >= jobs {
                         break;
                     }
@@ -318,7 +258,9 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             if running.is_empty() {
                 // Nothing runs and nothing could start: every pending context waits for a key
                 // that is cached (handled above) — cannot happen, but never spin.
-                stop_reason.get_or_insert_with(|| "internal: no run could be started".into());
+                search
+                    .stop_reason
+                    .get_or_insert_with(|| "internal: no run could be started".into());
                 break;
             }
 
@@ -327,181 +269,309 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
-            let Some(job) = running.remove(&done.id) else {
-                continue;
-            };
-            let name = rnt.describe(program, job.node);
-            let mut proved = Vec::new();
-            let mut solver_ms = None;
-            let outcome;
-            match done.result {
-                Err(e) => {
-                    for a in &job.assertions {
-                        cache
-                            .entry((job.key, *a))
-                            .or_insert_with(|| Found::NotSafe(NotProven::Error(e.clone())));
-                    }
-                    outcome = AttemptOutcome::Error(e);
-                }
-                Ok(r) => {
-                    solver_ms = r.stats.solver_time_ms;
-                    let cancelled = job.cancel.is_cancelled();
-                    for a in &job.assertions {
-                        let status = r
-                            .statuses
-                            .iter()
-                            .find(|(x, _)| x == a)
-                            .map(|(_, s)| s.clone());
-                        let found = match status {
-                            Some(AssertionStatus::Safe) => {
-                                proved.push(a.0);
-                                Found::Safe
-                            }
-                            Some(AssertionStatus::Violated) if job.key == Key::Root => {
-                                Found::Violated
-                            }
-                            Some(AssertionStatus::Violated) => {
-                                Found::NotSafe(NotProven::CounterexampleIn(name.clone()))
-                            }
-                            Some(AssertionStatus::Unknown(why)) => {
-                                Found::NotSafe(NotProven::Unknown(why))
-                            }
-                            None => Found::NotSafe(NotProven::NoAnswer),
-                        };
-                        if job.key == Key::Root {
-                            if let Found::NotSafe(why) = &found {
-                                root_reason.get_or_insert_with(|| why.to_string());
-                            }
-                        }
-                        // A cancelled run's "unknown" says nothing; keep it out of the cache
-                        // so the key can be tried again if a context still needs it.
-                        if cancelled && !matches!(found, Found::Safe) {
-                            continue;
-                        }
-                        cache.entry((job.key, *a)).or_insert(found);
-                    }
-                    if job.key == Key::Root {
-                        if let Some(v) = r.violation {
-                            if witness.is_none() {
-                                witness = Some(v);
-                                witness_by = Some(format!(
-                                    "the run on {name}{}",
-                                    if job.speculative {
-                                        " (early start)"
-                                    } else {
-                                        ""
-                                    }
-                                ));
-                            }
-                        }
-                        if root_reason.is_none() {
-                            root_reason = r.reason.clone();
-                        }
-                    }
-                    outcome = if cancelled {
-                        AttemptOutcome::Cancelled
-                    } else if proved.len() == job.assertions.len() {
-                        AttemptOutcome::ProvedAll
-                    } else if !proved.is_empty() {
-                        AttemptOutcome::ProvedSome
-                    } else {
-                        AttemptOutcome::Failed(r.reason.clone())
-                    };
-                }
+            if let Some(job) = running.remove(&done.id) {
+                search.record(job, done);
             }
-            attempts.push(Attempt {
-                node: name,
-                assertions: job.assertions.iter().map(|a| a.0).collect(),
-                proved,
-                outcome,
-                time_ms: done.time.as_millis() as u64,
-                solver_ms,
-                speculative: job.speculative,
-                facts: done.facts,
-            });
         }
         for r in running.values() {
             r.cancel.cancel();
         }
         drop(job_tx);
     });
+    search.finish()
+}
 
-    // Results per assertion. Runs that were still going when the search ended are not in
-    // `attempts` and do not count as tries.
-    for at in &attempts {
-        for a in &at.assertions {
-            *tries.entry(AssertionId(*a)).or_default() += 1;
+impl Search<'_> {
+    /// Moves every pending context as far up the tree as the cache allows: to its answer, or
+    /// past every node whose key is known not to prove it.
+    fn climb(&mut self) {
+        let (rnt, program) = (self.rnt, self.program);
+        for c in self
+            .ctxs
+            .iter_mut()
+            .filter(|c| c.state == CtxState::Pending)
+        {
+            loop {
+                let key = key_of(rnt, c.node);
+                match self.cache.get(&(key, c.assertion)) {
+                    None => break,
+                    Some(Found::Safe) => {
+                        c.state = CtxState::Proven(rnt.describe(program, c.node));
+                        break;
+                    }
+                    Some(Found::Violated) => {
+                        c.state = CtxState::Violated;
+                        break;
+                    }
+                    Some(Found::NotSafe(why)) => match rnt.node(c.node).parent {
+                        Some(p) if key != Key::Root => c.node = p,
+                        _ => {
+                            c.state = CtxState::Unknown(why.clone());
+                            break;
+                        }
+                    },
+                }
+            }
         }
     }
-    let mut statuses = Vec::new();
-    let mut history = Vec::new();
-    for a in program.assertion_ids() {
-        let mine: Vec<&Ctx> = ctxs.iter().filter(|c| c.assertion == a).collect();
-        // Every context proven is `Safe` even when a (speculative) whole-program run carries
-        // a violation of the same assertion: the contradiction is not resolved here; the
-        // driver replays the witness and reports a replayed violation of a proven assertion
-        // as an internal error naming both runs (`violation_found_by`, `proved_in`).
-        let status = if mine.iter().all(|c| matches!(c.state, CtxState::Proven(_))) {
-            AssertionStatus::Safe
-        } else if mine.iter().any(|c| c.state == CtxState::Violated)
-            && witness.as_ref().is_some_and(|(w, _)| *w == a)
-        {
-            AssertionStatus::Violated
-        } else {
-            let why = mine
-                .iter()
-                .find_map(|c| match &c.state {
-                    CtxState::Unknown(w) => Some(w.to_string()),
-                    _ => None,
-                })
-                .or_else(|| stop_reason.clone())
-                .unwrap_or_else(|| {
-                    "not decided (the search stopped at the first violation)".into()
-                });
-            AssertionStatus::Unknown(why)
-        };
-        statuses.push((a, status));
-        history.push(AssertionHistory {
-            assertion: a.0,
-            proved_in: mine
-                .iter()
-                .map(|c| match &c.state {
-                    CtxState::Proven(n) => Some(n.clone()),
-                    _ => None,
-                })
-                .collect(),
-            attempts: tries.get(&a).copied().unwrap_or(0),
+
+    /// Cancels runs nobody waits for any more: a run is needed while one of its assertions
+    /// has a pending context whose climb (current node and ancestors) passes through the
+    /// run's key.
+    fn cancel_unneeded(&self, running: &BTreeMap<usize, Running>) {
+        let rnt = self.rnt;
+        for r in running.values() {
+            let needed = self.ctxs.iter().any(|c| {
+                c.state == CtxState::Pending
+                    && r.assertions.contains(&c.assertion)
+                    && std::iter::once(c.node)
+                        .chain(rnt.ancestors(c.node))
+                        .any(|n| key_of(rnt, n) == r.key)
+            });
+            if !needed {
+                r.cancel.cancel();
+            }
+        }
+    }
+
+    /// The runs the pending contexts want now and no running run covers, deepest nodes
+    /// first: (key, node, assertions).
+    fn wanted(&self, running: &BTreeMap<usize, Running>) -> Vec<(Key, NodeId, Vec<AssertionId>)> {
+        let rnt = self.rnt;
+        let mut wanted: BTreeMap<(std::cmp::Reverse<usize>, Key), (NodeId, BTreeSet<AssertionId>)> =
+            BTreeMap::new();
+        for c in self.ctxs.iter().filter(|c| c.state == CtxState::Pending) {
+            let key = key_of(rnt, c.node);
+            let covered = running
+                .values()
+                .any(|r| r.key == key && r.assertions.contains(&c.assertion));
+            if !covered {
+                wanted
+                    .entry((std::cmp::Reverse(depth(rnt, c.node)), key))
+                    .or_insert_with(|| (c.node, BTreeSet::new()))
+                    .1
+                    .insert(c.assertion);
+            }
+        }
+        wanted
+            .into_iter()
+            .map(|((_, key), (node, set))| (key, node, set.into_iter().collect()))
+            .collect()
+    }
+
+    /// Speculation: the parents of the running nodes, deepest first, each with the
+    /// assertions that would climb there if the child fails (not yet known or running there).
+    fn speculative(&self, running: &BTreeMap<usize, Running>) -> Vec<(NodeId, Vec<AssertionId>)> {
+        let rnt = self.rnt;
+        let mut cands: Vec<(usize, NodeId, Vec<AssertionId>)> = running
+            .values()
+            .filter_map(|r| {
+                let parent = rnt.node(r.node).parent?;
+                let pkey = key_of(rnt, parent);
+                let set: Vec<AssertionId> = r
+                    .assertions
+                    .iter()
+                    .copied()
+                    .filter(|a| !self.cache.contains_key(&(pkey, *a)))
+                    .filter(|a| {
+                        !running
+                            .values()
+                            .any(|o| o.key == pkey && o.assertions.contains(a))
+                    })
+                    .collect();
+                (!set.is_empty()).then(|| (depth(rnt, parent), parent, set))
+            })
+            .collect();
+        cands.sort_by_key(|c| std::cmp::Reverse(c.0));
+        cands.into_iter().map(|(_, p, set)| (p, set)).collect()
+    }
+
+    /// Records what a finished run established: the cache per (key, assertion), the root's
+    /// witness and reason, and the attempt for the report.
+    fn record(&mut self, job: Running, done: Done) {
+        let name = self.rnt.describe(self.program, job.node);
+        let mut proved = Vec::new();
+        let mut solver_ms = None;
+        let outcome;
+        match done.result {
+            Err(e) => {
+                for a in &job.assertions {
+                    self.cache
+                        .entry((job.key, *a))
+                        .or_insert_with(|| Found::NotSafe(NotProven::Error(e.clone())));
+                }
+                outcome = AttemptOutcome::Error(e);
+            }
+            Ok(r) => {
+                solver_ms = r.stats.solver_time_ms;
+                let cancelled = job.cancel.is_cancelled();
+                for a in &job.assertions {
+                    let status = r
+                        .statuses
+                        .iter()
+                        .find(|(x, _)| x == a)
+                        .map(|(_, s)| s.clone());
+                    let found = match status {
+                        Some(AssertionStatus::Safe) => {
+                            proved.push(a.0);
+                            Found::Safe
+                        }
+                        Some(AssertionStatus::Violated) if job.key == Key::Root => Found::Violated,
+                        Some(AssertionStatus::Violated) => {
+                            Found::NotSafe(NotProven::CounterexampleIn(name.clone()))
+                        }
+                        Some(AssertionStatus::Unknown(why)) => {
+                            Found::NotSafe(NotProven::Unknown(why))
+                        }
+                        None => Found::NotSafe(NotProven::NoAnswer),
+                    };
+                    if job.key == Key::Root {
+                        if let Found::NotSafe(why) = &found {
+                            self.root_reason.get_or_insert_with(|| why.to_string());
+                        }
+                    }
+                    // A cancelled run's "unknown" says nothing; keep it out of the cache so
+                    // the key can be tried again if a context still needs it. A proof, or a
+                    // violation of the program itself with its witness, stays true however
+                    // the run ended (without it a violation kept below would leave its
+                    // assertion "unknown: cancelled" beside a FALSE).
+                    if cancelled && !matches!(found, Found::Safe | Found::Violated) {
+                        continue;
+                    }
+                    self.cache.entry((job.key, *a)).or_insert(found);
+                }
+                if job.key == Key::Root {
+                    if let Some(v) = r.violation {
+                        if self.witness.is_none() {
+                            self.witness = Some(v);
+                            self.witness_by = Some(format!(
+                                "the run on {name}{}",
+                                if job.speculative {
+                                    " (early start)"
+                                } else {
+                                    ""
+                                }
+                            ));
+                        }
+                    }
+                    if self.root_reason.is_none() {
+                        self.root_reason = r.reason.clone();
+                    }
+                }
+                outcome = if cancelled {
+                    AttemptOutcome::Cancelled
+                } else if proved.len() == job.assertions.len() {
+                    AttemptOutcome::ProvedAll
+                } else if !proved.is_empty() {
+                    AttemptOutcome::ProvedSome
+                } else {
+                    AttemptOutcome::Failed(r.reason.clone())
+                };
+            }
+        }
+        self.attempts.push(Attempt {
+            node: name,
+            assertions: job.assertions.iter().map(|a| a.0).collect(),
+            proved,
+            outcome,
+            time_ms: done.time.as_millis() as u64,
+            solver_ms,
+            speculative: job.speculative,
+            facts: done.facts,
         });
     }
-    let all_safe = statuses.iter().all(|(_, s)| *s == AssertionStatus::Safe);
-    let reason = if all_safe || witness.is_some() {
-        None
-    } else {
-        stop_reason
-            .clone()
-            .or(root_reason)
-            .or_else(|| Some("not every assertion was proven in a region".into()))
-    };
-    let stats = Stats {
-        regions_tried: Some(attempts.len() as u64),
-        rnt_nodes: Some(rnt.nodes.len() as u64),
-        solver_time_ms: Some(attempts.iter().filter_map(|a| a.solver_ms).sum::<u64>()),
-        speculative_runs: Some(attempts.iter().filter(|a| a.speculative).count() as u64),
-        ..Default::default()
-    };
-    GambleResult {
-        result: EngineResult {
-            statuses,
-            violation: witness,
-            // A tool's unreplayed violation at the root is in the status's reason, and the
-            // built-in engine has already tried to confirm it (`Backend::run`).
-            unconfirmed_violations: Vec::new(),
-            reason,
-            stats,
-        },
-        attempts,
-        history,
-        violation_found_by: witness_by,
+
+    /// The answer: a status per assertion from its contexts, the root's witness, statistics.
+    fn finish(self) -> GambleResult {
+        let Search {
+            program,
+            rnt,
+            ctxs,
+            witness,
+            witness_by,
+            attempts,
+            root_reason,
+            stop_reason,
+            ..
+        } = self;
+        // Runs that were still going when the search ended are not in `attempts` and do not
+        // count as tries.
+        let mut tries: BTreeMap<AssertionId, usize> = BTreeMap::new();
+        for at in &attempts {
+            for a in &at.assertions {
+                *tries.entry(AssertionId(*a)).or_default() += 1;
+            }
+        }
+        let mut statuses = Vec::new();
+        let mut history = Vec::new();
+        for a in program.assertion_ids() {
+            let mine: Vec<&Ctx> = ctxs.iter().filter(|c| c.assertion == a).collect();
+            // Every context proven is `Safe` even when a (speculative) whole-program run
+            // carries a violation of the same assertion: the contradiction is not resolved
+            // here; the driver replays the witness and reports a replayed violation of a
+            // proven assertion as an internal error naming both runs (`violation_found_by`,
+            // `proved_in`).
+            let status = if mine.iter().all(|c| matches!(c.state, CtxState::Proven(_))) {
+                AssertionStatus::Safe
+            } else if mine.iter().any(|c| c.state == CtxState::Violated)
+                && witness.as_ref().is_some_and(|(w, _)| *w == a)
+            {
+                AssertionStatus::Violated
+            } else {
+                let why = mine
+                    .iter()
+                    .find_map(|c| match &c.state {
+                        CtxState::Unknown(w) => Some(w.to_string()),
+                        _ => None,
+                    })
+                    .or_else(|| stop_reason.clone())
+                    .unwrap_or_else(|| {
+                        "not decided (the search stopped at the first violation)".into()
+                    });
+                AssertionStatus::Unknown(why)
+            };
+            statuses.push((a, status));
+            history.push(AssertionHistory {
+                assertion: a.0,
+                proved_in: mine
+                    .iter()
+                    .map(|c| match &c.state {
+                        CtxState::Proven(n) => Some(n.clone()),
+                        _ => None,
+                    })
+                    .collect(),
+                attempts: tries.get(&a).copied().unwrap_or(0),
+            });
+        }
+        let all_safe = statuses.iter().all(|(_, s)| *s == AssertionStatus::Safe);
+        let reason = if all_safe || witness.is_some() {
+            None
+        } else {
+            stop_reason
+                .or(root_reason)
+                .or_else(|| Some("not every assertion was proven in a region".into()))
+        };
+        let stats = Stats {
+            regions_tried: Some(attempts.len() as u64),
+            rnt_nodes: Some(rnt.nodes.len() as u64),
+            solver_time_ms: Some(attempts.iter().filter_map(|a| a.solver_ms).sum::<u64>()),
+            speculative_runs: Some(attempts.iter().filter(|a| a.speculative).count() as u64),
+            ..Default::default()
+        };
+        GambleResult {
+            result: EngineResult {
+                statuses,
+                violation: witness,
+                // A tool's unreplayed violation at the root is in the status's reason, and the
+                // built-in engine has already tried to confirm it (`Backend::run`).
+                unconfirmed_violations: Vec::new(),
+                reason,
+                stats,
+            },
+            attempts,
+            history,
+            violation_found_by: witness_by,
+        }
     }
 }
 
