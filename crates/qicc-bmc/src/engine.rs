@@ -106,11 +106,11 @@ impl<'a> Engine<'a> {
         for (fname, head, bound) in &opts.loop_unwind {
             let fid = p
                 .find_function(fname)
-                .ok_or_else(|| format!("--loop-unwind: no function named {fname}"))?;
+                .ok_or_else(|| format!("--unwindset: no function named {fname}"))?;
             let fi = &info[fid.index()];
             let l = fi
                 .header_of(*head)
-                .ok_or_else(|| format!("--loop-unwind: L{head} of {fname} is not a loop head"))?;
+                .ok_or_else(|| format!("--unwindset: L{head} of {fname} is not a loop head"))?;
             loop_overrides.insert((fid, l), *bound);
         }
         let hints = if opts.unwind.is_none() {

@@ -45,6 +45,15 @@ pub struct VerifyArgs {
     /// Largest bound incremental deepening tries.
     #[arg(long, value_name = "K")]
     pub max_unwind: Option<u32>,
+    /// With --engine bmc: bound one loop, FUNC:LOC:K (LOC is the loop's head as `qicc cfa`
+    /// prints it, e.g. main:L5:100; repeat the option or separate by commas). Other loops
+    /// follow --unwind or the deepening.
+    #[arg(long, value_name = "FUNC:LOC:K", value_delimiter = ',', value_parser = parse_unwindset)]
+    pub unwindset: Vec<(String, u32, u32)>,
+    /// With --engine bmc: write every solver query as SMT-LIB 2 to FILE (for studying or
+    /// benchmarking the solver on qicc's queries).
+    #[arg(long, value_name = "FILE")]
+    pub dump_smt: Option<std::path::PathBuf>,
     /// Wall-clock limit in seconds; when reached the answer is UNKNOWN (timeout).
     #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
     pub timeout: f64,
@@ -100,6 +109,10 @@ pub fn run(args: VerifyArgs) -> u8 {
     } else {
         Budget::unlimited()
     };
+    if args.engine != EngineArg::Bmc && (!args.unwindset.is_empty() || args.dump_smt.is_some()) {
+        eprintln!("qicc: --unwindset and --dump-smt need --engine bmc");
+        return crate::EXIT_USAGE;
+    }
     let external = match args.backend {
         BackendArg::Builtin => None,
         b => {
@@ -162,6 +175,8 @@ pub fn run(args: VerifyArgs) -> u8 {
         },
         unwind: args.unwind,
         max_unwind: args.max_unwind,
+        unwindset: args.unwindset.clone(),
+        dump_smt: args.dump_smt.clone(),
         all_violations: args.all_violations,
         jobs: args.jobs,
         region_timeout: args
@@ -262,4 +277,34 @@ fn verify_with_deadline(
 pub enum SignedOverflow {
     Ub,
     Wrap,
+}
+
+/// `FUNC:LOC:K` of `--unwindset` (LOC as `L5` or `5`).
+fn parse_unwindset(s: &str) -> Result<(String, u32, u32), String> {
+    let bad = || format!("`{s}` is not FUNC:LOC:K (e.g. main:L5:100)");
+    let mut parts = s.rsplitn(3, ':');
+    let k = parts.next().ok_or_else(bad)?;
+    let loc = parts.next().ok_or_else(bad)?;
+    let func = parts.next().filter(|f| !f.is_empty()).ok_or_else(bad)?;
+    let loc: u32 = loc
+        .strip_prefix('L')
+        .unwrap_or(loc)
+        .parse()
+        .map_err(|_| bad())?;
+    let k: u32 = k.parse().map_err(|_| bad())?;
+    Ok((func.to_string(), loc, k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_unwindset;
+
+    #[test]
+    fn unwindset_entries() {
+        assert_eq!(parse_unwindset("main:L5:100"), Ok(("main".into(), 5, 100)));
+        assert_eq!(parse_unwindset("f:7:0"), Ok(("f".into(), 7, 0)));
+        for bad in ["main:L5", ":L5:3", "main:Lx:3", "main:L5:-1", ""] {
+            assert!(parse_unwindset(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -4,12 +4,17 @@
 //! Members: a *prover* (the gamble, which proves and finds) and *finders* (Impulse today,
 //! which only find violations). Each runs on a thread of its own with its own child budget.
 //!
-//! Stopping: a finder's violation stops the prover (its answer is about to be replaced); a
-//! conclusive prover (a violation, or every assertion safe) stops the finders.
+//! Stopping: a finder's violation stops the prover once the driver's check confirms it (it
+//! replays to a property assertion as a C execution; a counterexample only through a signed
+//! overflow does not stop the prover, which may still find a real one); a conclusive prover (a
+//! violation, or every assertion safe) stops the finders.
 //!
 //! Combining ([`combine`]), per assertion:
 //! - a member's `Safe` is a proof and is never overridden;
-//! - a finder's violation replaces an inconclusive answer (the prover was stopped for it);
+//! - a finder's violation replaces an inconclusive answer (the prover was stopped for it), and
+//!   a violation of the prover's that the driver's check does not confirm (one only through a
+//!   signed overflow, which the prover may have had no time to refine) when its own is
+//!   confirmed;
 //! - a violation of an assertion the prover proved safe is a contradiction: one of the two
 //!   engines is unsound. It is never resolved by preferring one answer; the witness is kept
 //!   (as the violation when the prover has none, else beside it) so that the driver replays it
@@ -30,11 +35,13 @@ pub(crate) struct Finder<'a> {
 /// A violation a finder found, with the finder's name.
 pub(crate) type Found = (String, (AssertionId, Witness));
 
-/// Runs the gamble and the finders side by side (see the module docs for when each stops).
+/// Runs the gamble and the finders side by side (see the module docs for when each stops);
+/// `confirmed` is the driver's check of a witness.
 pub(crate) fn run(
     program: &Program,
     gamble: &GambleOptions,
     finders: Vec<Finder<'_>>,
+    confirmed: &(dyn Fn(&Witness) -> bool + Sync),
     budget: &Budget,
 ) -> (GambleResult, Vec<Found>) {
     let prover_budget = budget.child(None);
@@ -47,7 +54,7 @@ pub(crate) fn run(
                 let fb = &finder_budget;
                 scope.spawn(move || {
                     let r = (f.run)(fb);
-                    if r.violation.is_some() {
+                    if r.violation.as_ref().is_some_and(|(_, w)| confirmed(w)) {
                         stop_prover.cancel();
                     }
                     r.violation.map(|v| (f.name.to_string(), v))
@@ -77,6 +84,7 @@ pub(crate) fn run(
 pub(crate) fn combine(
     r: &mut GambleResult,
     found: Vec<Found>,
+    confirmed: &dyn Fn(&Witness) -> bool,
 ) -> (Option<String>, Vec<(AssertionId, Witness, String)>) {
     let mut by = r.violation_found_by.clone();
     let mut contradicting = Vec::new();
@@ -86,7 +94,11 @@ pub(crate) fn combine(
             .statuses
             .iter()
             .any(|(id, s)| *id == a && *s == AssertionStatus::Safe);
-        if r.result.violation.is_none() {
+        let replace = match &r.result.violation {
+            None => true,
+            Some((_, mine)) => !proven && !confirmed(mine) && confirmed(&w),
+        };
+        if replace {
             if !proven {
                 for (id, st) in r.result.statuses.iter_mut() {
                     if *id == a {

@@ -50,6 +50,10 @@ pub struct VerifyOptions {
     pub unwind: Option<u32>,
     /// Cap for incremental deepening.
     pub max_unwind: Option<u32>,
+    /// BMC: per-loop bounds (function, head location, bound).
+    pub unwindset: Vec<(String, u32, u32)>,
+    /// BMC: write every solver query as SMT-LIB 2 to this file.
+    pub dump_smt: Option<std::path::PathBuf>,
     pub all_violations: bool,
     /// Qicc: runs of the verifier at the same time (default: the number of cores).
     pub jobs: Option<usize>,
@@ -73,6 +77,8 @@ impl Default for VerifyOptions {
             engine: Engine::Qicc,
             unwind: None,
             max_unwind: None,
+            unwindset: Vec::new(),
+            dump_smt: None,
             all_violations: false,
             jobs: None,
             region_timeout: None,
@@ -106,6 +112,8 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
         Engine::Bmc => {
             let mut bmc = qicc_bmc::BmcOptions {
                 unwind: opts.unwind,
+                loop_unwind: opts.unwindset.clone(),
+                dump_smt: opts.dump_smt.clone(),
                 all_violations: opts.all_violations,
                 ..Default::default()
             };
@@ -165,8 +173,14 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             } else {
                 Vec::new()
             };
-            let (r, found) = portfolio::run(program, &g, finders, budget);
-            gamble_run(program, r, found)
+            let confirmed = |w: &Witness| {
+                let run = confirming_replay(program, w);
+                matches!(run.outcome, Outcome::ErrorReached { assertion }
+                    if program.assertion(assertion).kind.is_property()
+                        && (opts.signed_overflow_wraps || run.signed_overflow.is_none()))
+            };
+            let (r, found) = portfolio::run(program, &g, finders, &confirmed, budget);
+            gamble_run(program, r, found, &confirmed)
         }
     }
 }
@@ -176,8 +190,13 @@ const IMPULSE: &str = "impulse (run alongside the gamble)";
 
 /// The answer of Qicc: the gamble's result with the finders' violations combined in
 /// ([`portfolio::combine`]), and which region proved each assertion.
-fn gamble_run(program: &Program, mut r: qicc_gamble::GambleResult, found: Vec<Found>) -> EngineRun {
-    let (violation_by, contradicting) = portfolio::combine(&mut r, found);
+fn gamble_run(
+    program: &Program,
+    mut r: qicc_gamble::GambleResult,
+    found: Vec<Found>,
+    confirmed: &dyn Fn(&Witness) -> bool,
+) -> EngineRun {
+    let (violation_by, contradicting) = portfolio::combine(&mut r, found, confirmed);
     let proved_by = program
         .assertion_ids()
         .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
@@ -564,7 +583,7 @@ int main(void) {
     fn a_speculative_whole_program_violation_of_a_proven_assertion_is_an_internal_error() {
         let l = loaded();
         let w = witness(&l);
-        let run = gamble_run(&l.program, gamble(&l, Some(w)), Vec::new());
+        let run = gamble_run(&l.program, gamble(&l, Some(w)), Vec::new(), &|_| true);
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         check_internal_error(&rep, "the run on the whole program (early start)");
     }
@@ -573,9 +592,50 @@ int main(void) {
     fn impulse_contradicting_a_proof_is_an_internal_error() {
         let l = loaded();
         let w = witness(&l);
-        let run = gamble_run(&l.program, gamble(&l, None), vec![(IMPULSE.to_string(), w)]);
+        let run = gamble_run(
+            &l.program,
+            gamble(&l, None),
+            vec![(IMPULSE.to_string(), w)],
+            &|_| true,
+        );
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         check_internal_error(&rep, "impulse (run alongside the gamble)");
+    }
+
+    /// The gamble's violation only through a signed overflow (not confirmed) gives way to
+    /// Impulse's confirmed one; a confirmed one of the gamble's stays.
+    #[test]
+    fn a_confirmed_finder_violation_replaces_an_unconfirmed_one() {
+        let l = loaded();
+        let (a, w) = witness(&l);
+        let mut unconfirmed = w.clone();
+        unconfirmed.havocs = vec![0x7fff_ffff];
+        let mut g = gamble(&l, Some((a, unconfirmed.clone())));
+        for (_, s) in g.result.statuses.iter_mut() {
+            *s = AssertionStatus::Violated;
+        }
+        let only_w = |x: &Witness| *x == w;
+        let run = gamble_run(
+            &l.program,
+            g.clone(),
+            vec![(IMPULSE.to_string(), (a, w.clone()))],
+            &only_w,
+        );
+        assert_eq!(run.result.violation, Some((a, w.clone())));
+        assert_eq!(run.violation_by.as_deref(), Some(IMPULSE));
+        // When the gamble's own violation is confirmed, it stays.
+        let mut g2 = gamble(&l, Some((a, w.clone())));
+        for (_, s) in g2.result.statuses.iter_mut() {
+            *s = AssertionStatus::Violated;
+        }
+        let run = gamble_run(
+            &l.program,
+            g2,
+            vec![(IMPULSE.to_string(), (a, unconfirmed))],
+            &only_w,
+        );
+        assert_eq!(run.result.violation, Some((a, w)));
+        assert_ne!(run.violation_by.as_deref(), Some(IMPULSE));
     }
 
     #[test]
@@ -586,7 +646,7 @@ int main(void) {
         for (_, s) in g.result.statuses.iter_mut() {
             *s = AssertionStatus::Unknown("time limit reached".into());
         }
-        let run = gamble_run(&l.program, g, vec![(IMPULSE.to_string(), w)]);
+        let run = gamble_run(&l.program, g, vec![(IMPULSE.to_string(), w)], &|_| true);
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         assert!(rep.internal_error.is_none());
         assert_eq!(rep.verdict, Verdict::False);
