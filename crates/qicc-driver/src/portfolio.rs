@@ -32,8 +32,13 @@ pub(crate) struct Finder<'a> {
     pub run: Box<dyn FnOnce(&Budget) -> EngineResult + Send + 'a>,
 }
 
-/// A violation a finder found, with the finder's name.
-pub(crate) type Found = (String, (AssertionId, Witness));
+/// A violation a finder found: the finder's name, the violation, and whether the driver's
+/// check confirmed it (asked once, in the finder's thread: a deep witness's replay is long).
+pub(crate) struct Found {
+    pub by: String,
+    pub violation: (AssertionId, Witness),
+    pub confirmed: bool,
+}
 
 /// Runs the gamble and the finders side by side (see the module docs for when each stops);
 /// `confirmed` is the driver's check of a witness.
@@ -53,11 +58,16 @@ pub(crate) fn run(
                 let stop_prover = prover_budget.cancel.clone();
                 let fb = &finder_budget;
                 scope.spawn(move || {
-                    let r = (f.run)(fb);
-                    if r.violation.as_ref().is_some_and(|(_, w)| confirmed(w)) {
+                    let violation = (f.run)(fb).violation?;
+                    let confirmed = confirmed(&violation.1);
+                    if confirmed {
                         stop_prover.cancel();
                     }
-                    r.violation.map(|v| (f.name.to_string(), v))
+                    Some(Found {
+                        by: f.name.to_string(),
+                        violation,
+                        confirmed,
+                    })
                 })
             })
             .collect();
@@ -88,7 +98,12 @@ pub(crate) fn combine(
 ) -> (Option<String>, Vec<(AssertionId, Witness, String)>) {
     let mut by = r.violation_found_by.clone();
     let mut contradicting = Vec::new();
-    for (name, (a, w)) in found {
+    for Found {
+        by: name,
+        violation: (a, w),
+        confirmed: w_confirmed,
+    } in found
+    {
         let proven = r
             .result
             .statuses
@@ -96,7 +111,8 @@ pub(crate) fn combine(
             .any(|(id, s)| *id == a && *s == AssertionStatus::Safe);
         let replace = match &r.result.violation {
             None => true,
-            Some((_, mine)) => !proven && !confirmed(mine) && confirmed(&w),
+            // The prover's own witness is checked only here, where it competes.
+            Some((_, mine)) => !proven && w_confirmed && !confirmed(mine),
         };
         if replace {
             if !proven {

@@ -173,12 +173,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             } else {
                 Vec::new()
             };
-            let confirmed = |w: &Witness| {
-                let run = confirming_replay(program, w);
-                matches!(run.outcome, Outcome::ErrorReached { assertion }
-                    if program.assertion(assertion).kind.is_property()
-                        && (opts.signed_overflow_wraps || run.signed_overflow.is_none()))
-            };
+            let confirmed = |w: &Witness| confirms(program, opts, w);
             let (r, found) = portfolio::run(program, &g, finders, &confirmed, budget);
             gamble_run(program, r, found, &confirmed)
         }
@@ -270,6 +265,15 @@ fn confirming_replay(program: &Program, witness: &Witness) -> qicc_interp::Run {
             ..RunConfig::default()
         },
     )
+}
+
+/// Whether a witness is a counterexample the report will give as FALSE: its replay reaches a
+/// property assertion, as a C execution (no signed overflow on the way, unless it wraps).
+fn confirms(program: &Program, opts: &VerifyOptions, witness: &Witness) -> bool {
+    let run = confirming_replay(program, witness);
+    matches!(run.outcome, Outcome::ErrorReached { assertion }
+        if program.assertion(assertion).kind.is_property()
+            && (opts.signed_overflow_wraps || run.signed_overflow.is_none()))
 }
 
 fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant) -> Report {
@@ -592,14 +596,20 @@ int main(void) {
     fn impulse_contradicting_a_proof_is_an_internal_error() {
         let l = loaded();
         let w = witness(&l);
-        let run = gamble_run(
-            &l.program,
-            gamble(&l, None),
-            vec![(IMPULSE.to_string(), w)],
-            &|_| true,
-        );
+        let run = gamble_run(&l.program, gamble(&l, None), vec![found(w, true)], &|_| {
+            true
+        });
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         check_internal_error(&rep, "impulse (run alongside the gamble)");
+    }
+
+    /// Impulse's violation as the portfolio hands it over.
+    fn found(violation: (AssertionId, Witness), confirmed: bool) -> Found {
+        Found {
+            by: IMPULSE.to_string(),
+            violation,
+            confirmed,
+        }
     }
 
     /// The gamble's violation only through a signed overflow (not confirmed) gives way to
@@ -618,7 +628,7 @@ int main(void) {
         let run = gamble_run(
             &l.program,
             g.clone(),
-            vec![(IMPULSE.to_string(), (a, w.clone()))],
+            vec![found((a, w.clone()), true)],
             &only_w,
         );
         assert_eq!(run.result.violation, Some((a, w.clone())));
@@ -631,7 +641,7 @@ int main(void) {
         let run = gamble_run(
             &l.program,
             g2,
-            vec![(IMPULSE.to_string(), (a, unconfirmed))],
+            vec![found((a, unconfirmed), false)],
             &only_w,
         );
         assert_eq!(run.result.violation, Some((a, w)));
@@ -646,7 +656,7 @@ int main(void) {
         for (_, s) in g.result.statuses.iter_mut() {
             *s = AssertionStatus::Unknown("time limit reached".into());
         }
-        let run = gamble_run(&l.program, g, vec![(IMPULSE.to_string(), w)], &|_| true);
+        let run = gamble_run(&l.program, g, vec![found(w, true)], &|_| true);
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         assert!(rep.internal_error.is_none());
         assert_eq!(rep.verdict, Verdict::False);
