@@ -250,24 +250,10 @@ impl FunctionGraph {
             .copied()
             .filter(|&l| self.is_reachable(l))
             .collect();
-        let index: HashMap<Loc, usize> = inside.iter().enumerate().map(|(i, &l)| (l, i)).collect();
-        let mut g: DiGraph<(), ()> = DiGraph::with_capacity(inside.len(), inside.len());
-        for _ in &inside {
-            g.add_node(());
-        }
-        for (i, &l) in inside.iter().enumerate() {
-            for &e in &self.succ[l.index()] {
-                let to = f.edge(e).to;
-                if let (Some(&j), false) = (index.get(&to), cut.contains(&to)) {
-                    g.add_edge(NodeIndex::new(i), NodeIndex::new(j), ());
-                }
-            }
-        }
-        let mut out: Vec<Scc> = tarjan_scc(&g)
+        let mut out: Vec<Scc> = components(f, &self.succ, &inside, cut)
             .into_iter()
             .filter(|c| c.len() > 1)
-            .map(|c| {
-                let mut locs: Vec<Loc> = c.iter().map(|n| inside[n.index()]).collect();
+            .map(|mut locs| {
                 locs.sort();
                 let entries = self.entry_points(f, &locs);
                 Scc { locs, entries }
@@ -310,6 +296,34 @@ impl FunctionGraph {
     pub fn predecessors(&self, l: Loc) -> &[EdgeId] {
         self.preds.get(l.index()).map_or(&[], Vec::as_slice)
     }
+}
+
+/// The strongly connected components (petgraph's Tarjan) of the sub-automaton made of the
+/// locations `locs` and the edges between them, except edges entering a location of `cut`.
+/// Costs time in the size of `locs` and their edges, not of the whole function.
+pub(crate) fn components(
+    f: &Function,
+    succ: &[Vec<EdgeId>],
+    locs: &[Loc],
+    cut: &[Loc],
+) -> Vec<Vec<Loc>> {
+    let index: HashMap<Loc, usize> = locs.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(locs.len(), locs.len());
+    for _ in locs {
+        g.add_node(());
+    }
+    for (i, &l) in locs.iter().enumerate() {
+        for &e in &succ[l.index()] {
+            let to = f.edge(e).to;
+            if let (Some(&j), false) = (index.get(&to), cut.contains(&to)) {
+                g.add_edge(NodeIndex::new(i), NodeIndex::new(j), ());
+            }
+        }
+    }
+    tarjan_scc(&g)
+        .into_iter()
+        .map(|c| c.iter().map(|n| locs[n.index()]).collect())
+        .collect()
 }
 
 /// The edges whose source is reachable (so is their target).

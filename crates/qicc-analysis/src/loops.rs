@@ -22,6 +22,7 @@
 //!
 //! Unreachable locations are in no loop and have no position in the order.
 
+use crate::graph::components;
 use qicc_ir::{EdgeId, Function, Loc, Span};
 
 /// One loop of the nesting forest.
@@ -55,48 +56,38 @@ impl LoopForest {
             chain: vec![Vec::new(); n],
             header_of: vec![None; n],
         };
-        let reachable: Vec<u32> = (0..n as u32)
-            .filter(|&l| rpo[l as usize] != u32::MAX)
-            .collect();
+        let reachable: Vec<Loc> = f.locs().filter(|l| rpo[l.index()] != u32::MAX).collect();
         // Work list of (location set, enclosing loop); each round strips one header, so this
         // ends after (nesting depth + 1) rounds over each location.
-        let mut work: Vec<(Vec<u32>, Option<u32>)> = vec![(reachable, None)];
-        let mut in_set = vec![false; n];
+        let mut work: Vec<(Vec<Loc>, Option<u32>)> = vec![(reachable, None)];
         while let Some((set, parent)) = work.pop() {
-            for &l in &set {
-                in_set[l as usize] = true;
-            }
-            let comps = tarjan(f, succ, &set, &in_set);
-            for &l in &set {
-                in_set[l as usize] = false;
-            }
-            for comp in comps {
+            for comp in components(f, succ, &set, &[]) {
                 let cyclic = comp.len() > 1
-                    || succ[comp[0] as usize]
+                    || succ[comp[0].index()]
                         .iter()
-                        .any(|e| f.edge(*e).to.0 == comp[0]);
+                        .any(|e| f.edge(*e).to == comp[0]);
                 if !cyclic {
                     continue;
                 }
-                let Some(&header) = comp.iter().min_by_key(|&&l| rpo[l as usize]) else {
+                let Some(&header) = comp.iter().min_by_key(|l| rpo[l.index()]) else {
                     continue;
                 };
                 let id = forest.loops.len() as u32;
-                let span = succ[header as usize]
+                let span = succ[header.index()]
                     .iter()
                     .map(|e| f.edge(*e).span)
                     .find(|s| s.is_known())
                     .unwrap_or(f.span);
                 forest.loops.push(ForestLoop {
-                    header: Loc(header),
+                    header,
                     parent,
                     span,
                 });
-                forest.header_of[header as usize] = Some(id);
+                forest.header_of[header.index()] = Some(id);
                 for &l in &comp {
-                    forest.chain[l as usize].push(id);
+                    forest.chain[l.index()].push(id);
                 }
-                let inner: Vec<u32> = comp.into_iter().filter(|&l| l != header).collect();
+                let inner: Vec<Loc> = comp.into_iter().filter(|&l| l != header).collect();
                 if !inner.is_empty() {
                     work.push((inner, Some(id)));
                 }
@@ -130,66 +121,6 @@ impl LoopForest {
     pub fn members(&self, id: u32) -> Vec<bool> {
         self.chain.iter().map(|c| c.contains(&id)).collect()
     }
-}
-
-/// Strongly connected components of the subgraph induced by `set` (iterative Tarjan), in
-/// reverse topological order.
-fn tarjan(f: &Function, succ: &[Vec<EdgeId>], set: &[u32], in_set: &[bool]) -> Vec<Vec<u32>> {
-    let n = f.num_locs as usize;
-    let mut index = vec![u32::MAX; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut out = Vec::new();
-    let mut next = 0u32;
-    for &root in set {
-        if index[root as usize] != u32::MAX {
-            continue;
-        }
-        let mut call: Vec<(u32, usize)> = vec![(root, 0)];
-        index[root as usize] = next;
-        low[root as usize] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root as usize] = true;
-        while let Some(&mut (v, ref mut i)) = call.last_mut() {
-            let vs = &succ[v as usize];
-            if *i < vs.len() {
-                let w = f.edge(vs[*i]).to.0;
-                *i += 1;
-                if !in_set[w as usize] {
-                    continue;
-                }
-                if index[w as usize] == u32::MAX {
-                    index[w as usize] = next;
-                    low[w as usize] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w as usize] = true;
-                    call.push((w, 0));
-                } else if on_stack[w as usize] {
-                    low[v as usize] = low[v as usize].min(index[w as usize]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(parent, _)) = call.last() {
-                    low[parent as usize] = low[parent as usize].min(low[v as usize]);
-                }
-                if low[v as usize] == index[v as usize] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w as usize] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    out.push(comp);
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Reverse post-order of the locations reachable from `entry` (successors in edge order):

@@ -19,7 +19,8 @@ use std::collections::HashMap;
 
 /// Hints per (function, loop index of [`FnInfo::loops`]).
 pub(crate) fn loop_hints(p: &Program, info: &[FnInfo]) -> HashMap<(FuncId, u32), u32> {
-    let facts = Facts::analyze(p);
+    let flows: Vec<_> = info.iter().map(|i| &i.flow).collect();
+    let facts = Facts::analyze_with(p, &flows);
     let mut out = HashMap::new();
     for fid in p.function_ids() {
         let fi = &info[fid.index()];

@@ -47,7 +47,14 @@ const WIDEN_DELAY: u32 = 3;
 
 impl Facts {
     pub fn analyze(program: &Program) -> Facts {
-        let states = interprocedural(program);
+        let flows: Vec<FunctionGraph> = program.functions.iter().map(FunctionGraph::new).collect();
+        Facts::analyze_with(program, &flows.iter().collect::<Vec<_>>())
+    }
+
+    /// [`Facts::analyze`] with the control-flow analysis of every function (by function id)
+    /// that the caller has computed already.
+    pub fn analyze_with(program: &Program, flows: &[&FunctionGraph]) -> Facts {
+        let states = interprocedural(program, flows);
         let num_locals = program.functions.iter().map(|f| f.locals.len()).collect();
         Facts { states, num_locals }
     }
@@ -169,7 +176,7 @@ const INTERPROC_WIDEN_DELAY: u32 = 3;
 /// call sites pass in (the program's entry additionally from the initial state); a call takes
 /// the callee's summary (its return value and, for the globals it may write, their values at
 /// its exit). Context-insensitive, so a fact holds in every calling context.
-fn interprocedural(program: &Program) -> Vec<Vec<State>> {
+fn interprocedural(program: &Program, flows: &[&FunctionGraph]) -> Vec<Vec<State>> {
     let writes = global_writes(program);
     let nf = program.functions.len();
     let ng = program.globals.len();
@@ -183,7 +190,6 @@ fn interprocedural(program: &Program) -> Vec<Vec<State>> {
         .map(|f| vec![None; f.num_locs as usize])
         .collect();
     let thresholds: Vec<Vec<i128>> = program.functions.iter().map(thresholds).collect();
-    let flows: Vec<FunctionGraph> = program.functions.iter().map(FunctionGraph::new).collect();
 
     // The initial state of the program's entry function.
     if let Some(f) = program.functions.get(program.entry.index()) {
@@ -224,7 +230,7 @@ fn interprocedural(program: &Program) -> Vec<Vec<State>> {
             let states = analyze_function(
                 program,
                 f,
-                &flows[fid.index()],
+                flows[fid.index()],
                 entry,
                 &thresholds[fid.index()],
                 &call_post,
