@@ -59,7 +59,11 @@ pub fn coreachable(f: &Function, preds: &[Vec<EdgeId>], targets: &[Loc]) -> Vec<
 }
 
 /// Every location reachable from `start` by `next` steps (a worklist search).
-fn flood<I: Iterator<Item = Loc>>(n: usize, start: &[Loc], next: impl Fn(Loc) -> I) -> Vec<bool> {
+pub(crate) fn flood<I: Iterator<Item = Loc>>(
+    n: usize,
+    start: &[Loc],
+    next: impl Fn(Loc) -> I,
+) -> Vec<bool> {
     let mut seen = vec![false; n];
     let mut stack = Vec::new();
     for &l in start {

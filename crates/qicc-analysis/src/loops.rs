@@ -22,7 +22,7 @@
 //!
 //! Unreachable locations are in no loop and have no position in the order.
 
-use crate::graph::components;
+use crate::graph::{components, flood};
 use qicc_ir::{EdgeId, Function, Loc, Span};
 
 /// One loop of the nesting forest.
@@ -190,26 +190,21 @@ pub(crate) fn natural_loops(
     let members: Vec<Vec<bool>> = heads
         .iter()
         .map(|&head| {
-            let mut member = vec![false; n];
-            member[head.index()] = true;
-            let mut stack: Vec<Loc> = Vec::new();
-            for &be in back_edges.iter().filter(|&&e| f.edge(e).to == head) {
-                let tail = f.edge(be).from;
-                if !member[tail.index()] {
-                    member[tail.index()] = true;
-                    stack.push(tail);
-                }
-            }
-            while let Some(a) = stack.pop() {
-                for &p in &preds[a.index()] {
-                    let b = f.edge(p).from;
-                    if reachable[b.index()] && !member[b.index()] {
-                        member[b.index()] = true;
-                        stack.push(b);
-                    }
-                }
-            }
-            member
+            // Backwards from the back edges' sources, never past the head.
+            let mut start = vec![head];
+            start.extend(
+                back_edges
+                    .iter()
+                    .filter(|&&e| f.edge(e).to == head)
+                    .map(|&e| f.edge(e).from),
+            );
+            flood(n, &start, |a| {
+                preds[a.index()]
+                    .iter()
+                    .filter(move |_| a != head)
+                    .map(|&p| f.edge(p).from)
+                    .filter(|b| reachable[b.index()])
+            })
         })
         .collect();
     let mut is_back = vec![false; f.edges.len()];
