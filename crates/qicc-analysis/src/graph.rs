@@ -131,7 +131,7 @@ impl FunctionGraph {
         let (rpo, rpo_pos) = reverse_postorder(f, &succ);
         let reachable: Vec<bool> = rpo_pos.iter().map(|&p| p != u32::MAX).collect();
         let forest = LoopForest::new(f, &succ, &rpo_pos);
-        let live: Vec<EdgeId> = reachable_edges(f, &reachable);
+        let live: Vec<EdgeId> = edges_from(f, &reachable);
         let g = edge_graph(f, live.iter().copied());
         let mut idom = vec![None; f.num_locs as usize];
         if f.entry.0 < f.num_locs {
@@ -330,8 +330,9 @@ pub(crate) fn components(
         .collect()
 }
 
-/// The edges whose source is reachable (so is their target).
-pub fn reachable_edges(f: &Function, reachable: &[bool]) -> Vec<EdgeId> {
+/// The edges leaving the locations marked in `reachable` (for the reachable locations: the
+/// edges a run can take; compare `reach::reachable_edges`, the same over a whole program).
+pub fn edges_from(f: &Function, reachable: &[bool]) -> Vec<EdgeId> {
     f.edge_ids()
         .filter(|&e| reachable[f.edge(e).from.index()])
         .collect()

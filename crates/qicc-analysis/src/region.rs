@@ -245,7 +245,7 @@ impl FunctionRegions {
                 unreachable.len()
             ));
         }
-        let reachable: Vec<EdgeId> = crate::graph::reachable_edges(f, &self.graph.reachable);
+        let reachable: Vec<EdgeId> = crate::graph::edges_from(f, &self.graph.reachable);
         self.lines = lines_of_edges(f, &reachable);
         for r in &mut self.regions {
             r.lines = lines_of_edges(f, &r.edges);
