@@ -10,21 +10,21 @@
 //!
 //! Invariant kept: a fact is returned only when it holds at *every* visit of the location in
 //! *every* execution (so Theorem 1 still applies after it is assumed). That needs
-//! 1. the `alloc.stack` edge leaves a location of the prologue chain — from an entry without
-//!    predecessors, each location with one successor edge, followed while its target has one
-//!    predecessor — so it runs once per activation and dominates every location past it;
-//! 2. the local has no other definition and is not a parameter;
-//! 3. nothing else ends the object's life: the program has no `havoc_memory`, and every `free`
-//!    in the program frees a prologue object of its own function's frame (the epilogue's), and
-//!    in this function none from which the location is reachable. A program with any other
-//!    `free` (a C `free(p)`) gets no stack facts at all.
+//! 1. the object is a frame object (`alloc.frame`): the IR's contract, checked by
+//!    `verify_program`, puts the edge on the prologue chain, so it runs once per activation
+//!    and dominates every location past it, into a local that is not a parameter and has no
+//!    other definition, with a constant size;
+//! 2. nothing else ends the object's life: the program has no `havoc_memory`, and every `free`
+//!    in the program frees a frame object of its own function (the epilogue's), and in this
+//!    function none from which the location is reachable. A program with any other `free` (a
+//!    C `free(p)`) gets no stack facts at all.
 
 use qicc_analysis::graph::reachable_from;
 use qicc_ir::{
     AllocKind, BinOp, EdgeId, Expr, FuncId, Function, Loc, LocalId, Op, Program, VarRef,
 };
 
-/// A prologue allocation: the local, its constant size, and the chain location the edge leaves.
+/// A frame allocation: the local, its constant size, and the chain location the edge leaves.
 struct PrologueAlloc {
     local: LocalId,
     size: u64,
@@ -32,48 +32,27 @@ struct PrologueAlloc {
     at: usize,
 }
 
-/// The prologue chain of `f` (its locations in order, entry first) and its allocations of a
-/// constant size into locals defined nowhere else.
+/// The prologue chain of `f` (its locations in order, entry first) and its frame allocations.
 fn prologue(f: &Function) -> (Vec<Loc>, Vec<PrologueAlloc>) {
-    let succ = f.successors();
-    let pred = f.predecessors();
-    let mut chain = vec![f.entry];
-    let mut allocs = Vec::new();
-    if !pred[f.entry.index()].is_empty() {
-        return (chain, allocs);
-    }
-    let mut at = f.entry;
-    while let [e] = succ[at.index()].as_slice() {
-        let edge = &f.edges[e.index()];
-        // `at` runs once per activation (one predecessor, itself on the chain), and so does
-        // its only edge, which every path past `at` takes.
-        if let Op::Alloc {
-            dst: VarRef::Local(l),
-            size,
-            kind: AllocKind::Stack,
-        } = &edge.op
-        {
-            if let Some(n) = size.as_const() {
-                if defined_once(f, VarRef::Local(*l)) && !f.params.contains(l) {
-                    allocs.push(PrologueAlloc {
-                        local: *l,
-                        size: n,
-                        at: chain.len() - 1,
-                    });
-                }
-            }
-        }
-        if pred[edge.to.index()].len() != 1 || chain.contains(&edge.to) {
-            break;
-        }
-        at = edge.to;
-        chain.push(at);
-    }
+    let chain = f.prologue_chain();
+    let allocs = f
+        .edges
+        .iter()
+        .filter_map(|e| match &e.op {
+            Op::Alloc {
+                dst: VarRef::Local(local),
+                size,
+                kind: AllocKind::Frame,
+            } => Some(PrologueAlloc {
+                local: *local,
+                size: size.as_const()?,
+                // Always on the chain in a verified program; an unverified one gets no fact.
+                at: chain.iter().position(|l| *l == e.from)?,
+            }),
+            _ => None,
+        })
+        .collect();
     (chain, allocs)
-}
-
-fn defined_once(f: &Function, v: VarRef) -> bool {
-    f.edges.iter().filter(|e| e.op.def() == Some(v)).count() == 1
 }
 
 /// The `free` edges of `g`, or `None` when one of them may free something other than a

@@ -6,7 +6,7 @@
 use qicc_facts::stack::stack_condition;
 use qicc_facts::Facts;
 use qicc_interp::{run, Outcome, RandomOracle, RunConfig};
-use qicc_ir::{AssertKind, Assertion, Expr, FuncId, LocalId, Op, Program, Span, VarRef};
+use qicc_ir::{AllocKind, AssertKind, Assertion, Expr, FuncId, LocalId, Op, Program, Span, VarRef};
 
 /// A copy of `p` where every reachable location checks its fact first. Returns the program and
 /// the id of the first added assertion (all later ids are fact checks too).
@@ -47,6 +47,17 @@ fn instrument(p: &Program, facts: &Facts, stack_checks: &mut usize) -> (Program,
             g.add_edge(l, bad, Op::Assume(Expr::not(cond)), Span::UNKNOWN);
             let err = g.err;
             g.add_edge(bad, err, Op::Error(k), Span::UNKNOWN);
+        }
+    }
+    // A check's branch ends the prologue chain, so the copy's frame objects become plain stack
+    // objects: the same semantics (`AllocKind`), without the shape the verifier holds frames to.
+    for f in &mut out.functions {
+        for e in &mut f.edges {
+            if let Op::Alloc { kind, .. } = &mut e.op {
+                if *kind == AllocKind::Frame {
+                    *kind = AllocKind::Stack;
+                }
+            }
         }
     }
     qicc_ir::verify_program(&out).expect("instrumented program is well-formed");

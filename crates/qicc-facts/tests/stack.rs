@@ -7,6 +7,13 @@ use qicc_ir::{parse_program, print::expr_str, verify_program, Loc, LocalId, Prog
 /// `main` of `body` (edges after the prologue L0 -> L4 -> L5 that allocates `%a` and `%b`),
 /// with `%a`, `%b` and `%p` as locals; `extra` is appended after `main` (more functions).
 fn program(body: &str, extra: &str) -> Program {
+    let p = parse(body, extra);
+    verify_program(&p).expect("well-formed");
+    p
+}
+
+/// [`program`] before verification.
+fn parse(body: &str, extra: &str) -> Program {
     let text = format!(
         "data-model ilp32
 assertion #0 verifier_assert in @main
@@ -17,14 +24,12 @@ fn @main() -> %ret {{
   local %b: i32
   local %p: i32
   locs 9 entry L0 exit L1 err L2 halt L3
-  L0 -> L4: %a := alloc.stack(4:i32)
-  L4 -> L5: %b := alloc.stack(8:i32)
+  L0 -> L4: %a := alloc.frame(4:i32)
+  L4 -> L5: %b := alloc.frame(8:i32)
 {body}}}
 {extra}"
     );
-    let p = parse_program(&text).expect("parses");
-    verify_program(&p).expect("well-formed");
-    p
+    parse_program(&text).expect("parses")
 }
 
 /// The facts at `loc` of `main` about all its locals, or `-`.
@@ -107,24 +112,33 @@ fn any_free_of_another_pointer_gives_nothing() {
     assert_eq!(facts_at(&p, 5), "-");
 }
 
+/// The frame shape is the IR's contract: the verifier rejects what would make a frame object's
+/// facts wrong, so the facts need not look again.
 #[test]
-fn a_reassigned_address_local_gives_nothing_about_it() {
-    let p = program(
+fn a_frame_object_off_its_shape_is_rejected_by_the_verifier() {
+    let redefined = parse(
         "  L5 -> L6: %a := add(%a, 4:i32)
   L6 -> L5: skip
   L5 -> L1: skip
 ",
         "",
     );
-    assert_eq!(
-        facts_at(&p, 5),
-        "and(valid.8(%b), eq(and(%b, 16777215:i32), 0:i32))"
+    let errs = verify_program(&redefined).expect_err("two definitions of a frame local");
+    assert!(errs.iter().any(|e| e.contains("2 definitions")), "{errs:?}");
+    let in_loop = parse(
+        "  L5 -> L6: %p := alloc.frame(4:i32)
+  L6 -> L5: skip
+  L5 -> L1: skip
+",
+        "",
     );
+    let errs = verify_program(&in_loop).expect_err("frame allocation in a loop");
+    assert!(errs.iter().any(|e| e.contains("not on the prologue chain")), "{errs:?}");
 }
 
 #[test]
-fn an_allocation_inside_a_loop_gives_nothing() {
-    // L5 is the loop head and %p is allocated on every iteration: not a prologue object.
+fn an_alloca_gives_nothing() {
+    // `alloc.stack` (C's `alloca`) may run any number of times: here on every iteration.
     let p = program(
         "  L5 -> L6: %p := alloc.stack(4:i32)
   L6 -> L5: skip

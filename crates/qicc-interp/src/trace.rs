@@ -401,10 +401,10 @@ impl<'p> Builder<'p> {
                 let dname = var_name(p, f, *dst);
                 let (base, what) = match kind {
                     AllocKind::Heap => (format!("heap#{k}"), "heap"),
-                    AllocKind::Stack if !is_temp(dname) => {
+                    AllocKind::Frame | AllocKind::Stack if !is_temp(dname) => {
                         (display_name(dname).to_string(), "stack")
                     }
-                    AllocKind::Stack => (format!("stack#{k}"), "stack"),
+                    AllocKind::Frame | AllocKind::Stack => (format!("stack#{k}"), "stack"),
                 };
                 let oname = if self.names.is_taken(&base) {
                     format!("{base}#{k}")
@@ -413,7 +413,7 @@ impl<'p> Builder<'p> {
                 };
                 self.names.add(obj, oname.clone());
                 let size = s.operands.first().copied().unwrap_or(0);
-                let text = if is_temp(dname) || matches!(kind, AllocKind::Stack) {
+                let text = if is_temp(dname) || !matches!(kind, AllocKind::Heap) {
                     format!("new {what} object {oname} ({size} bytes)")
                 } else {
                     format!(

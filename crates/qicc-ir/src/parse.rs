@@ -799,11 +799,13 @@ fn parse_op(ctx: &ExprCtx, c: &mut Cursor) -> Result<Op, ParseError> {
                     c.next();
                     parse_call(ctx, c, Some(dst))
                 }
-                Some(Tok::Ident(w)) if w == "alloc.stack" || w == "alloc.heap" => {
-                    let kind = if w == "alloc.stack" {
-                        AllocKind::Stack
-                    } else {
-                        AllocKind::Heap
+                Some(Tok::Ident(w))
+                    if matches!(w.as_str(), "alloc.frame" | "alloc.stack" | "alloc.heap") =>
+                {
+                    let kind = match w.as_str() {
+                        "alloc.frame" => AllocKind::Frame,
+                        "alloc.stack" => AllocKind::Stack,
+                        _ => AllocKind::Heap,
                     };
                     c.next();
                     let size = {

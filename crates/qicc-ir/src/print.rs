@@ -272,6 +272,7 @@ pub fn op_str(p: &Program, f: &Function, op: &Op) -> String {
         Op::Store { ty, addr, value } => format!("store.{ty} {}, {}", e(addr), e(value)),
         Op::Alloc { dst, size, kind } => {
             let k = match kind {
+                AllocKind::Frame => "frame",
                 AllocKind::Stack => "stack",
                 AllocKind::Heap => "heap",
             };

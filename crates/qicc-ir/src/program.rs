@@ -99,8 +99,15 @@ pub enum HavocKind {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum AllocKind {
-    /// A local whose address is taken, an array or struct local, or `alloca`: dies when the
-    /// function returns (the front-end emits the matching [`Op::Free`]).
+    /// An object of the function's frame — a local whose address is taken, an array or struct
+    /// local — allocated once per activation and freed by the epilogue (the front-end emits
+    /// the matching [`Op::Free`]). The shape is part of the IR's contract, checked by
+    /// [`crate::verify_program`], so analyses may rely on it: the edge leaves a location of
+    /// [`Function::prologue_chain`], its destination is a local that is not a parameter and
+    /// has no other definition, and its size is a constant. (Text: `alloc.frame(n)`.)
+    Frame,
+    /// `alloca`: dies when the function returns (the front-end emits the matching
+    /// [`Op::Free`]), but may run any number of times, anywhere in the body.
     Stack,
     /// `malloc`, `calloc`: lives until `free`.
     Heap,
@@ -565,6 +572,30 @@ impl Function {
             out[e.to.index()].push(EdgeId(i as u32));
         }
         out
+    }
+
+    /// The prologue chain: the locations every activation passes exactly once, in order, before
+    /// anything else. It starts at `entry` when `entry` has no predecessors (else it is just
+    /// `[entry]` and has no edges), and goes on while a location has exactly one outgoing edge
+    /// whose target has exactly one predecessor and is not on the chain yet. Each edge leaving
+    /// a chain location runs once per activation and dominates every location past it.
+    pub fn prologue_chain(&self) -> Vec<Loc> {
+        let succ = self.successors();
+        let pred = self.predecessors();
+        let mut chain = vec![self.entry];
+        if !pred[self.entry.index()].is_empty() {
+            return chain;
+        }
+        let mut at = self.entry;
+        while let [e] = succ[at.index()].as_slice() {
+            let to = self.edges[e.index()].to;
+            if pred[to.index()].len() != 1 || chain.contains(&to) {
+                break;
+            }
+            at = to;
+            chain.push(at);
+        }
+        chain
     }
 
     /// The functions this one calls, in first-call order.

@@ -146,6 +146,49 @@ fn check_width(errs: &mut Vec<String>, what: &str, t: Ty) {
     }
 }
 
+/// The shape [`AllocKind::Frame`] promises: on the prologue chain, into a local that is not a
+/// parameter and is defined nowhere else, of a constant size.
+fn verify_frame_allocs(errs: &mut Vec<String>, ctx: &str, f: &Function) {
+    let frames: Vec<&Edge> = f
+        .edges
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.op,
+                Op::Alloc {
+                    kind: AllocKind::Frame,
+                    ..
+                }
+            )
+        })
+        .collect();
+    if frames.is_empty() {
+        return;
+    }
+    let chain = f.prologue_chain();
+    for e in frames {
+        let Op::Alloc { dst, size, .. } = &e.op else {
+            continue;
+        };
+        let at = format!("{ctx}: edge {} -> {}: alloc.frame", e.from, e.to);
+        if !chain.contains(&e.from) {
+            errs.push(format!("{at} is not on the prologue chain"));
+        }
+        if size.as_const().is_none() {
+            errs.push(format!("{at} has no constant size"));
+        }
+        match dst {
+            VarRef::Local(l) if !f.params.contains(l) => {
+                let defs = f.edges.iter().filter(|d| d.op.def() == Some(*dst)).count();
+                if defs != 1 {
+                    errs.push(format!("{at}: its local has {defs} definitions, not one"));
+                }
+            }
+            _ => errs.push(format!("{at} must define a local that is not a parameter")),
+        }
+    }
+}
+
 fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Function) {
     let ctx = format!("fn @{}", f.name);
     for l in &f.locals {
@@ -177,6 +220,7 @@ fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Functio
             errs.push(format!("{ctx}: return variable {r} is not a local"));
         }
     }
+    verify_frame_allocs(errs, &ctx, f);
     let env = p.env(f);
     for e in &f.edges {
         let at = format!("{ctx}: edge {} -> {}", e.from, e.to);

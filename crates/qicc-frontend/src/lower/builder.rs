@@ -216,7 +216,7 @@ impl FnBuilder {
             Op::Alloc {
                 dst: VarRef::Local(id),
                 size: Expr::konst(ptr, size),
-                kind: qicc_ir::AllocKind::Stack,
+                kind: qicc_ir::AllocKind::Frame,
             },
             span,
         ));
