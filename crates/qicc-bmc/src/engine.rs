@@ -13,15 +13,12 @@
 //! same terms for the shared prefix (hash-consing returns the existing ones, so nothing is
 //! simplified twice) and the solver has translated them already.
 
-use crate::cfa::FnInfo;
-use crate::error::BmcError;
-use crate::memory::MemModel;
-use crate::replay::{extract_plan, replay};
-use crate::symex::{self, Bounds, CutReason, Encoding};
 use crate::BmcOptions;
+use qicc_symex::replay::replay_model;
+use qicc_symex::symex;
+use qicc_symex::{Bounds, CutReason, Encoding, FnInfo, MemModel, SymexError};
 use qicc_analysis::reach::{reachable_assertions, reachable_edges};
 use qicc_engine::{AssertionStatus, Budget, EngineResult, StopReason};
-use qicc_interp::RunConfig;
 use qicc_ir::{AssertionId, FuncId, Program, Witness};
 use qicc_smt::{
     catch_stop, CheckResult, InterruptHandle, Solver, TermId, TermStore, Z3Mode, Z3Solver,
@@ -85,9 +82,6 @@ pub(crate) struct Engine<'a> {
     /// Assertions whose status is known to be inconclusive, and why.
     unknown: BTreeMap<AssertionId, String>,
 }
-
-/// Longest `havoc_bytes` whose bytes a counterexample reads off the model.
-const MAX_REPLAY_BYTES: u64 = 1 << 24;
 
 impl<'a> Engine<'a> {
     pub fn new(
@@ -184,13 +178,13 @@ impl<'a> Engine<'a> {
             let symex = catch_stop(|| {
                 symex::run(self.p, &mut self.s, &self.info, &self.mm, &b, self.budget)
             });
-            let enc = match symex.unwrap_or_else(|_| Err(BmcError::Stopped(self.stop_reason()))) {
+            let enc = match symex.unwrap_or_else(|_| Err(SymexError::Stopped(self.stop_reason()))) {
                 Ok(enc) => enc,
-                Err(BmcError::Stopped(r)) => {
+                Err(SymexError::Stopped(r)) => {
                     let why = format!("{} during symbolic execution", r.describe());
                     return self.stopped(why, k, &last_reason);
                 }
-                Err(e @ BmcError::Unsupported(_)) => return self.unknown_result(e.to_string()),
+                Err(e @ SymexError::Unsupported(_)) => return self.unknown_result(e.to_string()),
             };
             self.stats.bound = k;
             self.stats.steps = enc.steps;
@@ -408,44 +402,14 @@ impl<'a> Engine<'a> {
     }
 
     fn replay_model(&mut self, enc: &Encoding) -> Result<(AssertionId, Witness, bool), String> {
-        let Engine {
-            s,
-            solver,
-            mm,
-            p,
-            budget,
-            ..
-        } = self;
-        let mut plan = extract_plan(enc, &mut |t| solver.value(s, t).map(|v| v.as_u64()))?;
-        let free0 = mm.free0;
-        let ptr_w = mm.ptr_w;
-        for &(_, _, bytes, d, n) in &plan.byte_havocs {
-            if n > MAX_REPLAY_BYTES {
-                return Err(format!("havoc_bytes of {n} bytes is too long to replay"));
-            }
-            let vals = (0..n)
-                .map(|i| {
-                    let a = s.bv_const(ptr_w, d.wrapping_add(i));
-                    let t = s.select(bytes, a);
-                    solver.value(s, t).map(|v| v.as_u64() as u8).unwrap_or(0)
-                })
-                .collect();
-            plan.byte_values.push(vals);
-        }
-        let mut uninit = |addr: u64| -> u8 {
-            let a = s.bv_const(ptr_w, addr);
-            let t = s.select(free0, a);
-            solver.value(s, t).map(|v| v.as_u64() as u8).unwrap_or(0)
-        };
-        let config = RunConfig {
-            max_steps: (plan.steps as u64)
-                .saturating_mul(4)
-                .saturating_add(1_000_000),
-            deadline: budget.deadline,
-            stop: Some(qicc_interp::StopCheck::new(budget.stop_fn())),
-            ..RunConfig::default()
-        };
-        replay(p, &plan, &mut uninit, &config)
+        replay_model(
+            self.p,
+            enc,
+            &self.mm,
+            &mut self.s,
+            &mut self.solver,
+            self.budget,
+        )
     }
 
     /// Query 2: is some path cut by the bound? `Ok(None)`: the unwinding is complete.
@@ -634,20 +598,6 @@ impl<'a> Engine<'a> {
             reason,
             stats,
         }
-    }
-}
-
-/// An answer without running anything (bad input).
-pub(crate) fn error_result(p: &Program, reason: String) -> EngineResult {
-    EngineResult {
-        statuses: p
-            .assertion_ids()
-            .map(|a| (a, AssertionStatus::Unknown(reason.clone())))
-            .collect(),
-        violation: None,
-        unconfirmed_violations: Vec::new(),
-        reason: Some(reason),
-        stats: Default::default(),
     }
 }
 

@@ -12,7 +12,7 @@
 //! header, and an interval for `v` at the header from [`qicc_facts`]: then each iteration moves
 //! `v` by at least |k| inside that interval, so at most `width / |k| + 1` back-edges are taken.
 
-use crate::cfa::FnInfo;
+use qicc_symex::FnInfo;
 use qicc_facts::Facts;
 use qicc_ir::{BinOp, EdgeId, Expr, FuncId, Loc, Op, Program, VarRef};
 use std::collections::HashMap;

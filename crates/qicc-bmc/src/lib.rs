@@ -33,39 +33,21 @@
 //! - A deeper bound is executed from scratch into the same term store: hash-consing returns
 //!   the terms the previous bound built, and Z3 has them translated already.
 //!
-//! Modules: `cfa` (loops of irreducible automata), `memory` (the memory model), `encode`
-//! (expressions), `state` (states and merging), `symex` (the unwinding), `trace` and
-//! `replay` (models to witnesses), `engine` (the deepening loop and the queries).
+//! The symbolic execution (states, memory model, unwinding, traces, replay) is the shared
+//! library `qicc-symex`; this crate owns the deepening loop and the queries (`engine`) and
+//! the loop hints from interval facts (`hints`).
 
-mod cfa;
-mod encode;
 mod engine;
-mod error;
 mod hints;
-mod memory;
-mod replay;
-mod state;
-mod symex;
-mod trace;
 
-use qicc_engine::{Budget, EngineResult, StopReason};
+use qicc_engine::{Budget, EngineResult};
 use qicc_ir::Program;
-use qicc_smt::{catch_stop, InterruptHandle};
+use qicc_symex::worker::{run_on_worker, unknown_result};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The deepening cap when none is given.
 pub const DEFAULT_MAX_UNWIND: u32 = 1024;
-
-/// Symbolic execution recurses once per nested call and the solver interface walks deep
-/// term DAGs; the worker thread gets a stack that no unwinding we can afford exhausts
-/// (virtual memory: only what is touched is committed).
-const WORKER_STACK: usize = 1 << 30;
-
-/// How often the watcher looks at the budget.
-const WATCH_PERIOD: Duration = Duration::from_millis(20);
 
 /// Receiver of progress lines.
 pub type ProgressFn = Box<dyn Fn(&str) + Send + Sync>;
@@ -118,56 +100,10 @@ impl std::fmt::Debug for BmcOptions {
 
 /// Bounded model checking of `program` (see the crate docs for what each answer means).
 pub fn verify(program: &Program, opts: &BmcOptions, budget: &Budget) -> EngineResult {
-    let slot: Mutex<Option<InterruptHandle>> = Mutex::new(None);
-    // Stops term construction (a single read through deeply merged memory can take seconds).
-    let stop = Arc::new(AtomicBool::new(false));
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let watcher = scope.spawn(|| {
-            while !done.load(Ordering::SeqCst) {
-                if budget.exhausted().is_some() {
-                    stop.store(true, Ordering::Relaxed);
-                    // Repeated on purpose: an interrupt that lands between two checks is
-                    // seen by the next one (InterruptHandle docs).
-                    if let Ok(g) = slot.lock() {
-                        if let Some(h) = g.as_ref() {
-                            h.interrupt();
-                        }
-                    }
-                }
-                std::thread::sleep(WATCH_PERIOD);
-            }
-        });
-        let worker = std::thread::Builder::new()
-            .name("qicc-bmc".into())
-            .stack_size(WORKER_STACK)
-            .spawn_scoped(scope, || {
-                let stopped = |_| {
-                    let why = budget.exhausted().unwrap_or(StopReason::Timeout);
-                    engine::error_result(program, why.describe().to_string())
-                };
-                // Catches a stop in term construction outside the stages `run` guards itself
-                // (the initial memory, a final proof).
-                let r = catch_stop(|| {
-                    match engine::Engine::new(program, opts, budget, &slot, stop.clone()) {
-                        Ok(e) => e.run(),
-                        Err(why) => engine::error_result(program, why),
-                    }
-                })
-                .unwrap_or_else(stopped);
-                if let Ok(mut g) = slot.lock() {
-                    *g = None;
-                }
-                r
-            });
-        let result = match worker {
-            Ok(h) => h.join().unwrap_or_else(|_| {
-                engine::error_result(program, "internal error: the BMC worker panicked".into())
-            }),
-            Err(e) => engine::error_result(program, format!("cannot start the BMC worker: {e}")),
-        };
-        done.store(true, Ordering::SeqCst);
-        let _ = watcher.join();
-        result
+    run_on_worker("qicc-bmc", program, budget, |slot, stop| {
+        match engine::Engine::new(program, opts, budget, slot, stop) {
+            Ok(e) => e.run(),
+            Err(why) => unknown_result(program, why),
+        }
     })
 }

@@ -27,6 +27,17 @@ const RULES: &[(&str, &[&str])] = &[
     // analysis must never depend on either.
     ("qicc-facts", &["qicc-ir", "qicc-analysis"]),
     ("qicc-smt", &["qicc-ir"]),
+    // The symbolic-execution seam every solver-based engine builds on.
+    (
+        "qicc-symex",
+        &[
+            "qicc-ir",
+            "qicc-interp",
+            "qicc-engine",
+            "qicc-analysis",
+            "qicc-smt",
+        ],
+    ),
     (
         "qicc-bmc",
         &[
@@ -36,6 +47,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-analysis",
             "qicc-facts",
             "qicc-smt",
+            "qicc-symex",
         ],
     ),
     (

@@ -12,13 +12,13 @@ use qicc_ir::{AssertionId, EdgeId, FuncId, Loc};
 use qicc_smt::TermId;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) struct InstId(pub u32);
+pub struct InstId(pub u32);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) struct StepId(pub u32);
+pub struct StepId(pub u32);
 
 #[derive(Clone, Debug)]
-pub(crate) struct Instance {
+pub struct Instance {
     pub func: FuncId,
     pub loc: Loc,
     /// The enabling condition of every outgoing edge (edge order; `true` for non-`assume`
@@ -29,7 +29,7 @@ pub(crate) struct Instance {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum StepKind {
+pub enum StepKind {
     /// The edge's operation, nothing the oracle is asked for.
     Plain,
     /// A `havoc`: the symbol holding the value.
@@ -48,7 +48,7 @@ pub(crate) enum StepKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Target {
+pub enum Target {
     /// Not merged into an instance (yet, or ever: symex was cut short).
     Pending,
     Instance(InstId),
@@ -59,7 +59,7 @@ pub(crate) enum Target {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Step {
+pub struct Step {
     pub func: FuncId,
     pub edge: EdgeId,
     pub guard: TermId,
@@ -68,7 +68,7 @@ pub(crate) struct Step {
 }
 
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Trace {
+pub struct Trace {
     pub instances: Vec<Instance>,
     pub steps: Vec<Step>,
 }

@@ -8,10 +8,10 @@ use qicc_ir::{Expr, ObjectId, VarRef};
 use qicc_smt::ir::{encode_expr, ExprView};
 use qicc_smt::{TermId, TermStore};
 
-pub(crate) use qicc_smt::ir::{sort_of, zero_of};
+pub use qicc_smt::ir::{sort_of, zero_of};
 
 /// The view of one symbolic state.
-pub(crate) struct Encoder<'a> {
+pub struct Encoder<'a> {
     pub mm: &'a MemModel,
     pub st: &'a State,
 }

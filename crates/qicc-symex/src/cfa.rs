@@ -13,7 +13,7 @@ use qicc_ir::{EdgeId, Loc, Program};
 
 /// Everything symex asks about one function.
 #[derive(Clone, Debug)]
-pub(crate) struct FnInfo {
+pub struct FnInfo {
     pub flow: FunctionGraph,
     /// Whether an `error` edge can be reached from each location within this activation
     /// (through calls too); symex drops a state from which no error can be reached — neither in

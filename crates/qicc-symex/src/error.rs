@@ -4,18 +4,18 @@ use qicc_engine::StopReason;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum BmcError {
+pub enum SymexError {
     /// The program uses something the encoding cannot represent faithfully.
     Unsupported(String),
     /// The budget ran out or the run was cancelled.
     Stopped(StopReason),
 }
 
-impl fmt::Display for BmcError {
+impl fmt::Display for SymexError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BmcError::Unsupported(m) => write!(f, "unsupported: {m}"),
-            BmcError::Stopped(r) => write!(f, "{}", r.describe()),
+            SymexError::Unsupported(m) => write!(f, "unsupported: {m}"),
+            SymexError::Stopped(r) => write!(f, "{}", r.describe()),
         }
     }
 }

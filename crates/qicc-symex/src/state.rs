@@ -17,7 +17,7 @@ use qicc_smt::{Node, TermId, TermStore};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
-pub(crate) struct State {
+pub struct State {
     pub guard: TermId,
     pub locals: Vec<TermId>,
     pub globals: Vec<TermId>,
@@ -43,7 +43,7 @@ pub(crate) struct State {
 
 /// Depths of guard chains (cached: chains of long unrollings are thousands deep).
 #[derive(Default)]
-pub(crate) struct Guards {
+pub struct Guards {
     depth: HashMap<TermId, u32>,
 }
 

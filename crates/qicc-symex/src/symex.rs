@@ -22,7 +22,7 @@
 
 use crate::cfa::FnInfo;
 use crate::encode::{sort_of, zero_of, Encoder};
-use crate::error::BmcError;
+use crate::error::SymexError;
 use crate::memory::{const_value, MemModel};
 use crate::state::{Guards, State};
 use crate::trace::{InstId, StepKind, Target, Trace};
@@ -36,7 +36,7 @@ const MAX_TERMS: usize = 10_000_000;
 
 /// The unwinding bounds of one symbolic execution.
 #[derive(Clone, Debug)]
-pub(crate) struct Bounds {
+pub struct Bounds {
     pub default: u32,
     /// Per (function, loop index) overrides.
     pub loops: HashMap<(FuncId, u32), u32>,
@@ -49,7 +49,7 @@ impl Bounds {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CutReason {
+pub enum CutReason {
     Loop {
         func: FuncId,
         loop_id: u32,
@@ -67,13 +67,13 @@ pub(crate) enum CutReason {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Cut {
+pub struct Cut {
     pub guard: TermId,
     pub reason: CutReason,
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ErrorHit {
+pub struct ErrorHit {
     pub assertion: AssertionId,
     pub guard: TermId,
     /// No signed overflow happened before (see `State::clean`).
@@ -81,7 +81,7 @@ pub(crate) struct ErrorHit {
 }
 
 /// The result of one symbolic execution.
-pub(crate) struct Encoding {
+pub struct Encoding {
     pub errors: Vec<ErrorHit>,
     pub cuts: Vec<Cut>,
     pub trace: Trace,
@@ -96,7 +96,7 @@ pub(crate) struct Encoding {
     pub steps: u64,
 }
 
-pub(crate) struct Symex<'a> {
+pub struct Symex<'a> {
     p: &'a Program,
     s: &'a mut TermStore,
     info: &'a [FnInfo],
@@ -122,14 +122,14 @@ pub(crate) struct Symex<'a> {
 type Work = BTreeMap<Vec<u32>, (Loc, Vec<State>)>;
 
 /// Symbolically executes `p` from its entry up to `bounds`.
-pub(crate) fn run(
+pub fn run(
     p: &Program,
     s: &mut TermStore,
     info: &[FnInfo],
     mm: &MemModel,
     bounds: &Bounds,
     budget: &Budget,
-) -> Result<Encoding, BmcError> {
+) -> Result<Encoding, SymexError> {
     let align = s.symbol("replayable!", Sort::Bool);
     let first_obj = s.bv_const(mm.obj_w + 1, mm.statics as u64 + 1);
     let mut x = Symex {
@@ -158,7 +158,7 @@ pub(crate) fn run(
         let t = match &g.init {
             Some(e) => {
                 let (v, ty) = const_value(p, e).ok_or_else(|| {
-                    BmcError::Unsupported(format!(
+                    SymexError::Unsupported(format!(
                         "global ${}: initialiser is not constant",
                         g.name
                     ))
@@ -216,14 +216,14 @@ pub(crate) fn run(
 }
 
 impl Symex<'_> {
-    fn tick(&mut self) -> Result<(), BmcError> {
+    fn tick(&mut self) -> Result<(), SymexError> {
         self.steps += 1;
         if self.steps.is_multiple_of(16) {
             if let Some(r) = self.budget.exhausted() {
-                return Err(BmcError::Stopped(r));
+                return Err(SymexError::Stopped(r));
             }
             if self.s.len() > MAX_TERMS {
-                return Err(BmcError::Unsupported(format!(
+                return Err(SymexError::Unsupported(format!(
                     "the unwound program needs more than {MAX_TERMS} terms"
                 )));
             }
@@ -258,7 +258,7 @@ impl Symex<'_> {
         fid: FuncId,
         st: State,
         call: Option<(FuncId, EdgeId)>,
-    ) -> Result<Option<State>, BmcError> {
+    ) -> Result<Option<State>, SymexError> {
         let f = self.p.function(fid);
         let info = &self.info[fid.index()];
         let mut work: Work = BTreeMap::new();
@@ -293,7 +293,7 @@ impl Symex<'_> {
     /// loop in iterations k and k-1 share all but the last iteration's conditions, so each
     /// merge then only looks at a few conditions (in arrival order, every merge would walk
     /// back to the loop entry: quadratic in the iterations).
-    fn merge_all(&mut self, mut states: Vec<State>) -> Result<State, BmcError> {
+    fn merge_all(&mut self, mut states: Vec<State>) -> Result<State, SymexError> {
         if states.len() > 1 {
             let s = &*self.s;
             let guards = &mut self.guards;
@@ -321,7 +321,7 @@ impl Symex<'_> {
         st: State,
         work: &mut Work,
         exits: &mut Vec<State>,
-    ) -> Result<(), BmcError> {
+    ) -> Result<(), SymexError> {
         let f = self.p.function(fid);
         let info = &self.info[fid.index()];
         let inst = self.trace.new_instance(fid, loc, &st.from);
@@ -412,7 +412,7 @@ impl Symex<'_> {
         mut st: State,
         work: &mut Work,
         exits: &mut Vec<State>,
-    ) -> Result<(), BmcError> {
+    ) -> Result<(), SymexError> {
         let edge = f.edge(e);
         let mm = self.mm;
         let mut kind = StepKind::Plain;
@@ -578,7 +578,7 @@ impl Symex<'_> {
         args: &[qicc_ir::Expr],
         work: &mut Work,
         exits: &mut Vec<State>,
-    ) -> Result<(), BmcError> {
+    ) -> Result<(), SymexError> {
         let edge = f.edge(e);
         let argv: Vec<TermId> = args.iter().map(|a| self.ex(&st, a)).collect();
         let step = self.trace.new_step(inst, fid, e, st.guard, StepKind::Plain);

@@ -13,15 +13,63 @@
 //! Any divergence (the run asks for something the plan does not have, or ends elsewhere) is
 //! an encoding bug and is reported as such, never as a violation.
 
+use crate::memory::MemModel;
 use crate::symex::Encoding;
 use crate::trace::{StepKind, Target};
+use qicc_engine::Budget;
 use qicc_interp::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Outcome, RunConfig};
 use qicc_ir::{AssertionId, EdgeId, FuncId, Program, Witness};
-use qicc_smt::TermId;
+use qicc_smt::{Solver, TermId, TermStore};
+
+/// Longest `havoc_bytes` whose bytes a counterexample reads off the model.
+const MAX_REPLAY_BYTES: u64 = 1 << 24;
+
+/// The replayed counterexample of the solver's current model of `enc`: the violated property
+/// assertion, the run's witness and whether it overflowed a signed integer on the way; or why
+/// the model does not replay.
+pub fn replay_model(
+    p: &Program,
+    enc: &Encoding,
+    mm: &MemModel,
+    s: &mut TermStore,
+    solver: &mut dyn Solver,
+    budget: &Budget,
+) -> Result<(AssertionId, Witness, bool), String> {
+    let mut plan = extract_plan(enc, &mut |t| solver.value(s, t).map(|v| v.as_u64()))?;
+    let free0 = mm.free0;
+    let ptr_w = mm.ptr_w;
+    for &(_, _, bytes, d, n) in &plan.byte_havocs {
+        if n > MAX_REPLAY_BYTES {
+            return Err(format!("havoc_bytes of {n} bytes is too long to replay"));
+        }
+        let vals = (0..n)
+            .map(|i| {
+                let a = s.bv_const(ptr_w, d.wrapping_add(i));
+                let t = s.select(bytes, a);
+                solver.value(s, t).map(|v| v.as_u64() as u8).unwrap_or(0)
+            })
+            .collect();
+        plan.byte_values.push(vals);
+    }
+    let mut uninit = |addr: u64| -> u8 {
+        let a = s.bv_const(ptr_w, addr);
+        let t = s.select(free0, a);
+        solver.value(s, t).map(|v| v.as_u64() as u8).unwrap_or(0)
+    };
+    let config = RunConfig {
+        max_steps: (plan.steps as u64)
+            .saturating_mul(4)
+            .saturating_add(1_000_000),
+        deadline: budget.deadline,
+        stop: Some(qicc_interp::StopCheck::new(budget.stop_fn())),
+        ..RunConfig::default()
+    };
+    replay(p, &plan, &mut uninit, &config)
+}
 
 /// The oracle answers of one model's execution.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Plan {
+pub struct Plan {
     havocs: Vec<(Option<(FuncId, EdgeId)>, u64)>,
     allocs: Vec<(FuncId, EdgeId, u32)>,
     choices: Vec<(FuncId, Vec<EdgeId>, usize)>,
@@ -34,7 +82,7 @@ pub(crate) struct Plan {
 }
 
 /// Follows the model through the trace; `value` gives model values (Bools as 0/1).
-pub(crate) fn extract_plan(
+pub fn extract_plan(
     enc: &Encoding,
     value: &mut dyn FnMut(TermId) -> Option<u64>,
 ) -> Result<Plan, String> {
@@ -221,7 +269,7 @@ impl Oracle for PlanOracle<'_> {
 /// Runs the program on the plan's answers; the violated property assertion, the run's
 /// witness and whether the run overflowed a signed integer on the way (C leaves such a run
 /// undefined), or why the counterexample does not replay.
-pub(crate) fn replay(
+pub fn replay(
     p: &Program,
     plan: &Plan,
     uninit: &mut dyn FnMut(u64) -> u8,

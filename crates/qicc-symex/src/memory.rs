@@ -24,7 +24,7 @@
 //!   symbol `align`: queries for counterexamples assume `align`, proofs do not (they cover
 //!   every arbitrary state).
 
-use crate::error::BmcError;
+use crate::error::SymexError;
 use qicc_ir::{Expr, InitItem, ObjectId, Program, Ty};
 use qicc_smt::{Sort, TermId, TermStore};
 
@@ -32,7 +32,7 @@ use qicc_smt::{Sort, TermId, TermStore};
 /// longer or symbolic ones a lambda.
 const UNROLL_BULK: u64 = 16;
 
-pub(crate) struct MemModel {
+pub struct MemModel {
     pub ptr_w: u16,
     pub obj_w: u16,
     pub off_w: u16,
@@ -48,7 +48,7 @@ pub(crate) struct MemModel {
 }
 
 impl MemModel {
-    pub fn new(p: &Program, s: &mut TermStore) -> Result<MemModel, BmcError> {
+    pub fn new(p: &Program, s: &mut TermStore) -> Result<MemModel, SymexError> {
         let layout = p.layout;
         let ptr_w = layout.pointer_bits;
         let obj_w = layout.object_bits;
@@ -57,7 +57,7 @@ impl MemModel {
             .ok()
             .filter(|&n| n as u64 <= layout.max_objects())
             .ok_or_else(|| {
-                BmcError::Unsupported(format!(
+                SymexError::Unsupported(format!(
                     "{} static objects, the memory layout numbers at most {}",
                     p.objects.len(),
                     layout.max_objects()
@@ -89,7 +89,7 @@ impl MemModel {
         let mut ro = s.const_array(obj_w, zero1);
         for (i, o) in p.objects.iter().enumerate() {
             if o.size > layout.max_object_size() {
-                return Err(BmcError::Unsupported(format!(
+                return Err(SymexError::Unsupported(format!(
                     "object @{} has {} bytes, the memory layout allows at most {}",
                     o.name,
                     o.size,
@@ -112,7 +112,7 @@ impl MemModel {
     }
 
     /// `λa. ite(a in static object 1, its byte, ite(..., free0[a]))`.
-    fn initial_memory(&self, p: &Program, s: &mut TermStore) -> Result<TermId, BmcError> {
+    fn initial_memory(&self, p: &Program, s: &mut TermStore) -> Result<TermId, SymexError> {
         let a = s.bound_var(Sort::BitVec(self.ptr_w));
         let mut body = s.select(self.free0, a);
         let obj = self.obj_of(s, a);
@@ -132,7 +132,7 @@ impl MemModel {
                     InitItem::Bytes { offset, bytes } => (*offset, bytes.clone()),
                     InitItem::Value { offset, value } => {
                         let (v, ty) = const_value(p, value).ok_or_else(|| {
-                            BmcError::Unsupported(format!(
+                            SymexError::Unsupported(format!(
                                 "object @{}: initialiser is not constant",
                                 o.name
                             ))
@@ -384,7 +384,7 @@ impl MemModel {
 
 /// Value and type of a constant expression (constants, object addresses, and operators on
 /// them), as the interpreter computes it.
-pub(crate) fn const_value(p: &Program, e: &Expr) -> Option<(u64, Ty)> {
+pub fn const_value(p: &Program, e: &Expr) -> Option<(u64, Ty)> {
     use qicc_ir::semantics::{eval_binop, eval_cast, eval_unop};
     Some(match e {
         Expr::Const { ty, value } => (*value & ty.mask(), *ty),

@@ -1,0 +1,35 @@
+//! qicc's symbolic execution: IR programs as terms over a symbolic state, shared by every
+//! engine that asks a solver about executions (the BMC, Corral).
+//!
+//! What this crate owns, and the one home of each:
+//! - `state`: the symbolic state (locals, globals, memory, object table, guard) and how two
+//!   states merge at a join point;
+//! - `memory`: the memory model, the IR's memory rules (`qicc_ir::memory`) as array terms;
+//! - `encode`: expressions over a state (a view of `qicc_smt::ir`, the one IR→term encoder);
+//! - `cfa`: what symex asks about each function (the shared control-flow analysis of
+//!   `qicc-analysis` and the interprocedural relevance of each location);
+//! - `symex`: the unwinding itself, with the bounds and the cuts where it stopped;
+//! - `trace` and `replay`: the record of a run that turns a solver model back into a
+//!   concrete path, and the interpreter replay that is the judge of every counterexample;
+//! - `worker`: the thread an engine runs on (a deep stack) and the watcher that interrupts
+//!   the solver when the budget runs out.
+//!
+//! Invariants every engine relies on: guards of the steps leaving one trace instance are
+//! exclusive (a model picks one path); a path symex stops short of the program's end is
+//! recorded as a cut, never dropped silently (a proof needs every cut unreachable); a
+//! counterexample counts only if `replay` reproduces it on the interpreter.
+
+pub mod cfa;
+pub mod encode;
+pub mod error;
+pub mod memory;
+pub mod replay;
+pub mod state;
+pub mod symex;
+pub mod trace;
+pub mod worker;
+
+pub use cfa::FnInfo;
+pub use error::SymexError;
+pub use memory::MemModel;
+pub use symex::{Bounds, Cut, CutReason, Encoding, ErrorHit};
