@@ -6,6 +6,7 @@
 //!   post-order, dominators, back edges, reducibility, SCCs and their entry points
 //!   (petgraph's algorithms on the reachable part of the automaton), and its loops.
 //! - [`loops`]: the loop nesting forest (every cycle, irreducible too) and natural loops.
+//! - [`modset`]: what a call may change (globals, memory, the object table), transitively.
 //! - [`reach`]: interprocedural reachability (which edges a run can reach; from where an
 //!   error or the exit can be reached).
 //! - [`region`]: the intraprocedural nesting of cyclic regions (Alg. 1 and 2), with
@@ -23,6 +24,7 @@ pub mod extract;
 pub mod graph;
 pub mod liveness;
 pub mod loops;
+pub mod modset;
 pub mod reach;
 pub mod region;
 pub mod render;
@@ -31,6 +33,7 @@ pub mod rnt;
 pub use extract::{extract, ExtractError, Extracted};
 pub use graph::{FunctionGraph, Scc};
 pub use loops::{ForestLoop, LoopForest, NaturalLoop};
+pub use modset::{mod_sets, ModSet};
 pub use region::{FunctionRegions, Region};
 pub use render::assertion_str;
 pub use rnt::{build_rnt, NodeId, NodeKind, RegionId, Rnt, RntNode};

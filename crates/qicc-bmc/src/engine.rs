@@ -16,42 +16,17 @@
 use crate::BmcOptions;
 use qicc_symex::replay::replay_model;
 use qicc_symex::symex;
-use qicc_symex::{Bounds, CutReason, Encoding, FnInfo, MemModel, SymexError};
-use qicc_analysis::reach::{reachable_assertions, reachable_edges};
-use qicc_engine::{AssertionStatus, Budget, EngineResult, StopReason};
+use qicc_symex::{Bounds, CutReason, Encoding, Findings, FnInfo, MemModel, SymexError};
+use qicc_engine::{Budget, EngineResult, StopReason};
 use qicc_ir::{AssertionId, FuncId, Program, Witness};
 use qicc_smt::{
     catch_stop, CheckResult, InterruptHandle, Solver, TermId, TermStore, Z3Mode, Z3Solver,
 };
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// The default deepening schedule: 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers of two and
-/// their midpoints). Geometric, so the total work over all bounds is a small constant factor
-/// of the last bound's; ×1.5 rather than ×2 steps, so a loop needing N iterations is
-/// unwound at most 1.5·N times (unwinding cost grows faster than linearly in the bound for
-/// nested loops).
-pub(crate) fn schedule(max: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    let mut p = 1u64;
-    loop {
-        for k in [p, p + p / 2] {
-            if k as u32 as u64 == k && (k as u32) < max && out.last() != Some(&(k as u32)) {
-                out.push(k as u32);
-            }
-        }
-        if p >= max as u64 {
-            break;
-        }
-        p *= 2;
-    }
-    out.push(max.max(1));
-    out.dedup();
-    out
-}
 
 #[derive(Default)]
 struct Stats {
@@ -75,12 +50,7 @@ pub(crate) struct Engine<'a> {
     stats: Stats,
     dump: Option<std::fs::File>,
     queries: u64,
-    /// Replayed violations, in the order found.
-    violations: Vec<(AssertionId, Witness)>,
-    /// Property assertions no longer searched for (violated, or not replayable).
-    done: HashSet<AssertionId>,
-    /// Assertions whose status is known to be inconclusive, and why.
-    unknown: BTreeMap<AssertionId, String>,
+    found: Findings,
 }
 
 impl<'a> Engine<'a> {
@@ -139,9 +109,7 @@ impl<'a> Engine<'a> {
             stats: Stats::default(),
             dump,
             queries: 0,
-            violations: Vec::new(),
-            done: HashSet::new(),
-            unknown: BTreeMap::new(),
+            found: Findings::default(),
         })
     }
 
@@ -154,7 +122,7 @@ impl<'a> Engine<'a> {
     pub fn run(mut self) -> EngineResult {
         let bounds = match self.opts.unwind {
             Some(k) => vec![k],
-            None => schedule(self.opts.max_unwind),
+            None => qicc_symex::schedule(self.opts.max_unwind),
         };
         let mut last_reason = String::new();
         for (step, &k) in bounds.iter().enumerate() {
@@ -197,7 +165,7 @@ impl<'a> Engine<'a> {
             if let Err(why) = found.unwrap_or_else(|_| Err(self.stop_reason().describe().into())) {
                 return self.stopped(why, k, &last_reason);
             }
-            if !self.violations.is_empty() && !self.opts.all_violations {
+            if !self.found.violations.is_empty() && !self.opts.all_violations {
                 return self.result(None);
             }
             let open = catch_stop(|| self.incompleteness(&enc, k));
@@ -207,7 +175,7 @@ impl<'a> Engine<'a> {
                 Ok(Some(why)) => last_reason = why,
             }
         }
-        if !self.violations.is_empty() {
+        if !self.found.violations.is_empty() {
             return self.result(Some(last_reason));
         }
         if last_reason.is_empty() {
@@ -289,7 +257,7 @@ impl<'a> Engine<'a> {
     fn model_hit(&mut self, enc: &Encoding, property: bool) -> Option<AssertionId> {
         for h in &enc.errors {
             if self.is_property(h.assertion) == property
-                && !self.done.contains(&h.assertion)
+                && !self.found.done.contains(&h.assertion)
                 && self.value(h.guard) == Some(1)
             {
                 return Some(h.assertion);
@@ -305,7 +273,7 @@ impl<'a> Engine<'a> {
             let guards: Vec<TermId> = enc
                 .errors
                 .iter()
-                .filter(|h| self.is_property(h.assertion) && !self.done.contains(&h.assertion))
+                .filter(|h| self.is_property(h.assertion) && !self.found.done.contains(&h.assertion))
                 .map(|h| h.guard)
                 .collect();
             let reach = self.s.or_all(&guards);
@@ -326,8 +294,8 @@ impl<'a> Engine<'a> {
                             let a = self
                                 .model_hit(enc, true)
                                 .ok_or("internal error: the model reaches no assertion")?;
-                            self.done.insert(a);
-                            self.unknown.insert(
+                            self.found.done.insert(a);
+                            self.found.unknown.insert(
                                 a,
                                 "reachable only from memory states after havoc_memory that \
                                  a replay cannot reproduce"
@@ -352,16 +320,17 @@ impl<'a> Engine<'a> {
                     match outcome {
                         Ok((a, w, _)) => {
                             self.progress(&format!("unwind {k}: violation of {a} replayed"));
-                            self.done.insert(a);
-                            self.done.insert(hit);
-                            self.violations.push((a, w));
+                            self.found.done.insert(a);
+                            self.found.done.insert(hit);
+                            self.found.violations.push((a, w));
                             if !self.opts.all_violations {
                                 return Ok(());
                             }
                         }
                         Err(why) => {
-                            self.done.insert(hit);
-                            self.unknown
+                            self.found.done.insert(hit);
+                            self.found
+                                .unknown
                                 .insert(hit, format!("counterexample did not replay: {why}"));
                         }
                     }
@@ -380,7 +349,7 @@ impl<'a> Engine<'a> {
     ) -> Result<Option<(AssertionId, Witness, bool)>, String> {
         let mut hits = Vec::new();
         for h in &enc.errors {
-            if self.is_property(h.assertion) && !self.done.contains(&h.assertion) {
+            if self.is_property(h.assertion) && !self.found.done.contains(&h.assertion) {
                 hits.push(self.s.and(h.guard, h.clean));
             }
         }
@@ -480,7 +449,7 @@ impl<'a> Engine<'a> {
             let guards: Vec<TermId> = enc
                 .errors
                 .iter()
-                .filter(|h| !self.is_property(h.assertion) && !self.done.contains(&h.assertion))
+                .filter(|h| !self.is_property(h.assertion) && !self.found.done.contains(&h.assertion))
                 .map(|h| h.guard)
                 .collect();
             let any = self.s.or_all(&guards);
@@ -495,7 +464,7 @@ impl<'a> Engine<'a> {
                 }
                 CheckResult::Sat => match self.model_hit(enc, false) {
                     Some(a) => {
-                        self.done.insert(a);
+                        self.found.done.insert(a);
                         ub_reached.push(a);
                     }
                     None => {
@@ -506,114 +475,37 @@ impl<'a> Engine<'a> {
                 },
             }
         }
-        for a in &ub_reached {
-            let asr = self.p.assertion(*a);
-            let msg = match asr.kind {
-                qicc_ir::AssertKind::Ub(u) => format!(
-                    "undefined behaviour reachable: {} at {} ({a})",
-                    u.describe(),
-                    self.p.span_str(asr.span)
-                ),
-                _ => format!("{a} reachable"),
-            };
-            self.unknown.insert(*a, msg);
+        for a in ub_reached {
+            self.found.ub_reachable(self.p, a);
         }
         // Complete: everything not violated and not listed as unknown is safe.
-        let reason = self.unknown.values().next().cloned();
         self.stats.bound = k;
-        self.finish(reason, |_| AssertionStatus::Safe)
-    }
-
-    /// An answer with the violations found (if any) and `reason` for what is open.
-    fn result(self, reason: Option<String>) -> EngineResult {
-        let open = reason
-            .clone()
-            .unwrap_or_else(|| "not checked: the run stopped at the first violation".into());
-        let reachable = reachable_assertions(self.p, &reachable_edges(self.p));
-        self.finish(None, |a| {
-            if !reachable.contains(&a) {
-                AssertionStatus::Safe
-            } else {
-                AssertionStatus::Unknown(open.clone())
-            }
-        })
-    }
-
-    fn unknown_result(self, reason: String) -> EngineResult {
-        if !self.violations.is_empty() {
-            return self.result(Some(reason));
-        }
-        let reachable = reachable_assertions(self.p, &reachable_edges(self.p));
-        let why = reason.clone();
-        let reason = match self.unknown.values().next() {
-            Some(first) => format!("{first}; {reason}"),
-            None => reason,
-        };
-        self.finish(Some(reason), |a| {
-            if !reachable.contains(&a) {
-                AssertionStatus::Safe
-            } else {
-                AssertionStatus::Unknown(why.clone())
-            }
-        })
-    }
-
-    /// Statuses: violated, then the recorded unknowns, then `default` for the rest.
-    fn finish(
-        self,
-        reason: Option<String>,
-        default: impl Fn(AssertionId) -> AssertionStatus,
-    ) -> EngineResult {
-        let violated: HashMap<AssertionId, ()> =
-            self.violations.iter().map(|(a, _)| (*a, ())).collect();
-        let statuses = self
-            .p
-            .assertion_ids()
-            .map(|a| {
-                let st = if violated.contains_key(&a) {
-                    AssertionStatus::Violated
-                } else if let Some(m) = self.unknown.get(&a) {
-                    AssertionStatus::Unknown(m.clone())
-                } else {
-                    default(a)
-                };
-                (a, st)
-            })
-            .collect();
-        let violation = self.violations.into_iter().next();
-        let reason = if violation.is_some() { None } else { reason };
+        let stats = self.stats();
         self.solver.drop_in_background();
-        let stats = qicc_engine::Stats {
+        self.found.proven(self.p, stats)
+    }
+
+    fn stats(&self) -> qicc_engine::Stats {
+        qicc_engine::Stats {
             bound: Some(self.stats.bound),
             symex_steps: Some(self.stats.steps),
             terms: Some(self.s.len() as u64),
             solver_time_ms: Some(self.stats.solver_ms as u64),
             solver_calls: Some(self.stats.solver_calls),
             ..Default::default()
-        };
-        EngineResult {
-            statuses,
-            violation,
-            unconfirmed_violations: Vec::new(),
-            reason,
-            stats,
         }
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::schedule;
+    /// An answer with the violations found (if any) and `reason` for what is open.
+    fn result(self, reason: Option<String>) -> EngineResult {
+        let stats = self.stats();
+        self.solver.drop_in_background();
+        self.found.stopped(self.p, reason, stats)
+    }
 
-    #[test]
-    fn deepening_schedule() {
-        assert_eq!(
-            schedule(1024),
-            vec![1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024]
-        );
-        assert_eq!(schedule(10), vec![1, 2, 3, 4, 6, 8, 10]);
-        assert_eq!(schedule(1), vec![1]);
-        assert_eq!(schedule(0), vec![1]);
-        assert_eq!(schedule(5), vec![1, 2, 3, 4, 5]);
+    fn unknown_result(self, reason: String) -> EngineResult {
+        let stats = self.stats();
+        self.solver.drop_in_background();
+        self.found.unknown(self.p, reason, stats)
     }
 }

@@ -22,6 +22,11 @@ pub enum EngineArg {
     /// Impulse alone: accelerate loops with closed forms and run bmc at depth 2 — finds bugs
     /// that need thousands of iterations fast; never answers TRUE.
     Impulse,
+    /// Corral: stratified inlining — calls are summarised (what they may change made
+    /// arbitrary) and inlined only where a counterexample needs them; the bound on recursion
+    /// and loop unwinding deepens up to --recursion-bound. TRUE needs no bound: an
+    /// over-approximation with nothing blocked that reaches no error.
+    Corral,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -54,6 +59,10 @@ pub struct VerifyArgs {
     /// benchmarking the solver on qicc's queries).
     #[arg(long, value_name = "FILE")]
     pub dump_smt: Option<std::path::PathBuf>,
+    /// With --engine corral: the largest recursion bound (a call site's cost: how many
+    /// activations of its function it makes; loops are unwound as often).
+    #[arg(long, value_name = "N")]
+    pub recursion_bound: Option<u32>,
     /// Wall-clock limit in seconds; when reached the answer is UNKNOWN (timeout).
     #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
     pub timeout: f64,
@@ -111,6 +120,10 @@ pub fn run(args: VerifyArgs) -> u8 {
     };
     if args.engine != EngineArg::Bmc && (!args.unwindset.is_empty() || args.dump_smt.is_some()) {
         eprintln!("qicc: --unwindset and --dump-smt need --engine bmc");
+        return crate::EXIT_USAGE;
+    }
+    if args.engine != EngineArg::Corral && args.recursion_bound.is_some() {
+        eprintln!("qicc: --recursion-bound needs --engine corral");
         return crate::EXIT_USAGE;
     }
     let external = match args.backend {
@@ -172,10 +185,12 @@ pub fn run(args: VerifyArgs) -> u8 {
             EngineArg::Bmc => Engine::Bmc,
             EngineArg::Qicc => Engine::Qicc,
             EngineArg::Impulse => Engine::Impulse,
+            EngineArg::Corral => Engine::Corral,
         },
         unwind: args.unwind,
         max_unwind: args.max_unwind,
         unwindset: args.unwindset.clone(),
+        recursion_bound: args.recursion_bound,
         dump_smt: args.dump_smt.clone(),
         all_violations: args.all_violations,
         jobs: args.jobs,

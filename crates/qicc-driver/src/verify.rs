@@ -25,6 +25,8 @@ pub enum Engine {
     Qicc,
     /// Impulse alone: loop under-approximation, BMC at depth 2; finds bugs, proves nothing.
     Impulse,
+    /// Corral: stratified inlining with call summaries (`qicc-corral`).
+    Corral,
 }
 
 impl Engine {
@@ -33,6 +35,7 @@ impl Engine {
             Engine::Bmc => "bmc",
             Engine::Qicc => "qicc",
             Engine::Impulse => "impulse",
+            Engine::Corral => "corral",
         }
     }
 }
@@ -52,6 +55,8 @@ pub struct VerifyOptions {
     pub max_unwind: Option<u32>,
     /// BMC: per-loop bounds (function, head location, bound).
     pub unwindset: Vec<(String, u32, u32)>,
+    /// Corral: the last recursion bound (default: deepen up to `qicc_corral::DEFAULT_MAX_BOUND`).
+    pub recursion_bound: Option<u32>,
     /// BMC: write every solver query as SMT-LIB 2 to this file.
     pub dump_smt: Option<std::path::PathBuf>,
     pub all_violations: bool,
@@ -78,6 +83,7 @@ impl Default for VerifyOptions {
             unwind: None,
             max_unwind: None,
             unwindset: Vec::new(),
+            recursion_bound: None,
             dump_smt: None,
             all_violations: false,
             jobs: None,
@@ -107,6 +113,20 @@ struct EngineRun {
     contradicting: Vec<(AssertionId, Witness, String)>,
 }
 
+impl EngineRun {
+    /// The run of one engine that knows nothing beyond its result.
+    fn of(result: EngineResult) -> EngineRun {
+        EngineRun {
+            result,
+            proved_by: BTreeMap::new(),
+            attempts: Vec::new(),
+            tries: BTreeMap::new(),
+            violation_by: None,
+            contradicting: Vec::new(),
+        }
+    }
+}
+
 fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> EngineRun {
     match opts.engine {
         Engine::Bmc => {
@@ -124,23 +144,24 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 let p = p.clone();
                 bmc.progress = Some(Box::new(move |s: &str| p(s)));
             }
-            EngineRun {
-                result: qicc_bmc::verify(program, &bmc, budget),
-                proved_by: BTreeMap::new(),
-                attempts: Vec::new(),
-                tries: BTreeMap::new(),
-                violation_by: None,
-                contradicting: Vec::new(),
-            }
+            EngineRun::of(qicc_bmc::verify(program, &bmc, budget))
         }
-        Engine::Impulse => EngineRun {
-            result: qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), budget),
-            proved_by: BTreeMap::new(),
-            attempts: Vec::new(),
-            tries: BTreeMap::new(),
-            violation_by: None,
-            contradicting: Vec::new(),
-        },
+        Engine::Impulse => EngineRun::of(qicc_impulse::verify(
+            program,
+            &qicc_impulse::ImpulseOptions::default(),
+            budget,
+        )),
+        Engine::Corral => {
+            let mut corral = qicc_corral::CorralOptions::default();
+            if let Some(r) = opts.recursion_bound {
+                corral.max_bound = r;
+            }
+            if let Some(p) = &opts.progress {
+                let p = p.clone();
+                corral.progress = Some(Box::new(move |s: &str| p(s)));
+            }
+            EngineRun::of(qicc_corral::verify(program, &corral, budget))
+        }
         Engine::Qicc => {
             let backend = match &opts.external {
                 Some(tool) => qicc_gamble::Backend::External {

@@ -248,6 +248,30 @@ pub struct Stats {
     #[serde(rename = "expansion ms", skip_serializing_if = "Option::is_none")]
     pub expansion_ms: Option<u64>,
 
+    // Corral.
+    /// The last recursion bound (cost bound of Corral's stratified inlining).
+    #[serde(rename = "recursion bound", skip_serializing_if = "Option::is_none")]
+    pub recursion_bound: Option<u32>,
+    /// Iterations of stratified inlining (one query of each type per iteration), over all
+    /// bounds.
+    #[serde(
+        rename = "inlining iterations",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub inlining_iterations: Option<u64>,
+    /// Dynamic call sites inlined, over all bounds.
+    #[serde(rename = "calls inlined", skip_serializing_if = "Option::is_none")]
+    pub calls_inlined: Option<u64>,
+    /// Dynamic call sites still open (summarised or blocked) at the end.
+    #[serde(rename = "calls open", skip_serializing_if = "Option::is_none")]
+    pub calls_open: Option<u64>,
+    /// The dynamic call sites static inlining of the whole (non-recursive) program makes.
+    #[serde(
+        rename = "calls static inlining makes",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub static_inlining_calls: Option<u64>,
+
     // An external verifier.
     /// The tool's name (`cbmc`, `esbmc`, `ultimate`).
     #[serde(skip_serializing_if = "Option::is_none")]

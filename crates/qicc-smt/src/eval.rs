@@ -106,6 +106,26 @@ impl Evaluator<'_> {
         }
     }
 
+    /// Extensional equality: every index for up to 16 index bits; beyond, the indices the
+    /// two values list and one index neither lists (exact for tables and stores, whose
+    /// unlisted elements are all the default; lambdas are only sampled there).
+    fn arrays_equal(&self, a: TermId, b: TermId, index: u16) -> bool {
+        let (x, y) = (self.arr(a), self.arr(b));
+        if index <= 16 {
+            return (0..1u64 << index).all(|i| self.select(&x, i) == self.select(&y, i));
+        }
+        let mut points = Vec::new();
+        listed(&x, &mut points);
+        listed(&y, &mut points);
+        let unlisted = (0..=points.len() as u64)
+            .find(|i| !points.contains(i))
+            .unwrap_or(0);
+        points.push(unlisted);
+        points
+            .iter()
+            .all(|&i| self.select(&x, i) == self.select(&y, i))
+    }
+
     fn select(&self, a: &ArrayValue, i: u64) -> u64 {
         match a {
             ArrayValue::Table { elems, default } => elems.get(&i).copied().unwrap_or(*default),
@@ -156,6 +176,7 @@ impl Evaluator<'_> {
             Node::Xor(a, b) => Value::Bool(self.b(a) != self.b(b)),
             Node::Eq(a, b) => Value::Bool(match s.sort(a) {
                 Sort::Bool => self.b(a) == self.b(b),
+                Sort::Array { index, .. } => self.arrays_equal(a, b, index),
                 _ => self.v(a) == self.v(b),
             }),
             Node::Ite(c, a, b) => {
@@ -211,5 +232,17 @@ impl Evaluator<'_> {
                 }))
             }
         }
+    }
+}
+
+/// The indices an array value lists explicitly.
+fn listed(a: &ArrayValue, out: &mut Vec<u64>) {
+    match a {
+        ArrayValue::Table { elems, .. } => out.extend(elems.keys().copied()),
+        ArrayValue::Store { below, index, .. } => {
+            out.push(*index);
+            listed(below, out);
+        }
+        ArrayValue::Lambda { .. } => {}
     }
 }

@@ -159,7 +159,7 @@ pub enum Node {
     Or(TermId, TermId),
     /// Boolean exclusive or.
     Xor(TermId, TermId),
-    /// Equality of two terms of the same Bool or bit-vector sort.
+    /// Equality of two terms of the same sort (arrays: extensional).
     Eq(TermId, TermId),
     Ite(TermId, TermId, TermId),
     BvUn(BvUnOp, TermId),

@@ -8,7 +8,7 @@
 //! reverse post-order), and a header heads exactly one loop.
 
 use qicc_analysis::reach::Relevance;
-use qicc_analysis::{ForestLoop, FunctionGraph};
+use qicc_analysis::{mod_sets, ForestLoop, FunctionGraph, ModSet};
 use qicc_ir::{EdgeId, Loc, Program};
 
 /// Everything symex asks about one function.
@@ -22,6 +22,8 @@ pub struct FnInfo {
     pub err_from: Vec<bool>,
     /// Whether the function's `exit` can be reached from each location.
     pub exit_from: Vec<bool>,
+    /// What a call of the function may change (its default summary havocs exactly this).
+    pub modset: ModSet,
 }
 
 impl FnInfo {
@@ -32,10 +34,12 @@ impl FnInfo {
             .iter()
             .zip(rel.err_from)
             .zip(rel.exit_from)
-            .map(|((f, err_from), exit_from)| FnInfo {
+            .zip(mod_sets(p))
+            .map(|(((f, err_from), exit_from), modset)| FnInfo {
                 flow: FunctionGraph::new(f),
                 err_from,
                 exit_from,
+                modset,
             })
             .collect()
     }

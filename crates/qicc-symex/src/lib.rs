@@ -11,6 +11,7 @@
 //! - `symex`: the unwinding itself, with the bounds and the cuts where it stopped;
 //! - `trace` and `replay`: the record of a run that turns a solver model back into a
 //!   concrete path, and the interpreter replay that is the judge of every counterexample;
+//! - `findings`: what an engine found, and the one rule that turns it into statuses;
 //! - `worker`: the thread an engine runs on (a deep stack) and the watcher that interrupts
 //!   the solver when the budget runs out.
 //!
@@ -22,6 +23,7 @@
 pub mod cfa;
 pub mod encode;
 pub mod error;
+pub mod findings;
 pub mod memory;
 pub mod replay;
 pub mod state;
@@ -31,5 +33,6 @@ pub mod worker;
 
 pub use cfa::FnInfo;
 pub use error::SymexError;
+pub use findings::Findings;
 pub use memory::MemModel;
-pub use symex::{Bounds, Cut, CutReason, Encoding, ErrorHit};
+pub use symex::{schedule, Bounds, CallMode, Cut, CutReason, Encoding, ErrorHit, OpenCall};

@@ -15,7 +15,7 @@
 
 use crate::memory::MemModel;
 use crate::symex::Encoding;
-use crate::trace::{StepKind, Target};
+use crate::trace::{Instance, Step, StepKind, Target};
 use qicc_engine::Budget;
 use qicc_interp::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Outcome, RunConfig};
 use qicc_ir::{AssertionId, EdgeId, FuncId, Program, Witness};
@@ -81,16 +81,13 @@ pub struct Plan {
     pub steps: usize,
 }
 
-/// Follows the model through the trace; `value` gives model values (Bools as 0/1).
-pub fn extract_plan(
+/// Follows the model's path through the trace from the root: calls `on_step` with each step
+/// taken (and the instance it leaves), and returns where the path ends (never an instance).
+fn follow(
     enc: &Encoding,
     value: &mut dyn FnMut(TermId) -> Option<u64>,
-) -> Result<Plan, String> {
-    let mut plan = Plan::default();
-    for &t in &enc.prelude {
-        let v = value(t).ok_or("no model value for an initial havoc")?;
-        plan.havocs.push((None, v));
-    }
+    on_step: &mut dyn FnMut(&Instance, &Step, &mut dyn FnMut(TermId) -> Option<u64>) -> Result<(), String>,
+) -> Result<Target, String> {
     let trace = &enc.trace;
     if trace.instances.is_empty() {
         return Err("empty trace".into());
@@ -119,6 +116,38 @@ pub fn extract_plan(
             )
         })?;
         let step = trace.step(sid);
+        on_step(inst, step, value)?;
+        match step.target {
+            Target::Instance(next) => cur = next,
+            end => return Ok(end),
+        }
+    }
+    Err("the model's path does not end".into())
+}
+
+/// The first open call (index into `enc.opens`) the model's path makes, if it makes one
+/// before it ends.
+pub fn first_open_call(
+    enc: &Encoding,
+    value: &mut dyn FnMut(TermId) -> Option<u64>,
+) -> Result<Option<usize>, String> {
+    match follow(enc, value, &mut |_, _, _| Ok(()))? {
+        Target::Open(id) => Ok(Some(id)),
+        _ => Ok(None),
+    }
+}
+
+/// Follows the model through the trace; `value` gives model values (Bools as 0/1).
+pub fn extract_plan(
+    enc: &Encoding,
+    value: &mut dyn FnMut(TermId) -> Option<u64>,
+) -> Result<Plan, String> {
+    let mut plan = Plan::default();
+    for &t in &enc.prelude {
+        let v = value(t).ok_or("no model value for an initial havoc")?;
+        plan.havocs.push((None, v));
+    }
+    let end = follow(enc, value, &mut |inst, step, value| {
         plan.steps += 1;
         if step.kind != StepKind::Return {
             let mut enabled = Vec::new();
@@ -151,18 +180,19 @@ pub fn extract_plan(
             }
             StepKind::Plain | StepKind::Return => {}
         }
-        match step.target {
-            Target::Instance(next) => cur = next,
-            Target::Error(a) => {
-                plan.assertion = Some(a);
-                return Ok(plan);
-            }
-            Target::Halt => return Err("the model's path halts".into()),
-            Target::Cut(_) => return Err("the model's path leaves the unwinding".into()),
-            Target::Pending => return Err("the model's path leads nowhere".into()),
+        Ok(())
+    })?;
+    match end {
+        Target::Error(a) => {
+            plan.assertion = Some(a);
+            Ok(plan)
         }
+        Target::Halt => Err("the model's path halts".into()),
+        Target::Cut(_) => Err("the model's path leaves the unwinding".into()),
+        Target::Open(_) => Err("the model's path enters a call not inlined".into()),
+        Target::Pending => Err("the model's path leads nowhere".into()),
+        Target::Instance(_) => Err("internal error: a path ends at an instance".into()),
     }
-    Err("the model's path does not end".into())
 }
 
 struct PlanOracle<'a> {

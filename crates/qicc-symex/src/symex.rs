@@ -25,7 +25,7 @@ use crate::encode::{sort_of, zero_of, Encoder};
 use crate::error::SymexError;
 use crate::memory::{const_value, MemModel};
 use crate::state::{Guards, State};
-use crate::trace::{InstId, StepKind, Target, Trace};
+use crate::trace::{InstId, StepId, StepKind, Target, Trace};
 use qicc_engine::Budget;
 use qicc_ir::{AssertionId, EdgeId, FuncId, Function, Loc, Op, Program, TypeEnv, VarRef};
 use qicc_smt::{Sort, TermId, TermStore};
@@ -33,6 +33,30 @@ use std::collections::{BTreeMap, HashMap};
 
 /// Past this many terms symex stops: with their Z3 translations, about 1 KB each.
 const MAX_TERMS: usize = 10_000_000;
+
+/// The default deepening schedule: 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers of two and
+/// their midpoints). Geometric, so the total work over all bounds is a small constant factor
+/// of the last bound's; ×1.5 rather than ×2 steps, so a loop needing N iterations is
+/// unwound at most 1.5·N times (unwinding cost grows faster than linearly in the bound for
+/// nested loops).
+pub fn schedule(max: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut p = 1u64;
+    loop {
+        for k in [p, p + p / 2] {
+            if k as u32 as u64 == k && (k as u32) < max && out.last() != Some(&(k as u32)) {
+                out.push(k as u32);
+            }
+        }
+        if p >= max as u64 {
+            break;
+        }
+        p *= 2;
+    }
+    out.push(max.max(1));
+    out.dedup();
+    out
+}
 
 /// The unwinding bounds of one symbolic execution.
 #[derive(Clone, Debug)]
@@ -80,10 +104,67 @@ pub struct ErrorHit {
     pub clean: TermId,
 }
 
-/// The result of one symbolic execution.
+/// How symex treats a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallMode {
+    /// Every call is inlined (a function active more than `bounds.default + 1` times on the
+    /// call stack is cut): the BMC.
+    Inline,
+    /// Every call is left *open*: its effect is the callee's default summary (what its
+    /// mod-set names becomes fresh symbols), whether it returns and whether it fails are
+    /// Bool symbols, and [`inline_open`] can replace it by the callee's body later. Corral's
+    /// stratified inlining.
+    Open,
+}
+
+/// A call left open (see [`CallMode::Open`]): a dynamic call site, with everything needed to
+/// block it, to summarise it and to inline it later.
+#[derive(Clone, Debug)]
+pub struct OpenCall {
+    pub caller: FuncId,
+    pub edge: EdgeId,
+    pub callee: FuncId,
+    /// The functions active when the call is made, outermost first (the caller last).
+    pub stack: Vec<FuncId>,
+    /// Parallel to `stack`: [`Symex`]'s relevance of each activation's continuation.
+    cont: Vec<bool>,
+    /// Whether anything after the callee's activation returns can reach an error.
+    cont_callee: bool,
+    /// The condition under which the call is made.
+    pub guard: TermId,
+    /// The callee's state at its entry (parameters bound; `from` is the call step).
+    entry: State,
+    /// The state after the call as the caller continues with it, but for the guard and the
+    /// result: the callee's outputs as the summary leaves them (fresh symbols where the
+    /// mod-set says).
+    out: State,
+    /// Bool symbol: the callee returns (false: it halts, blocks, fails or runs forever).
+    pub returns: TermId,
+    /// Bool symbol: the callee reaches an `error` edge (`None`: no error is reachable from
+    /// its entry, so the summary needs no such possibility).
+    pub fails: Option<TermId>,
+    /// The callee's return value as the summary leaves it (a fresh symbol).
+    ret: Option<TermId>,
+    /// Trace: the callee's exit instance, whose one step returns to the caller.
+    exit_inst: InstId,
+    /// Whether the call has been inlined.
+    pub inlined: bool,
+}
+
+impl OpenCall {
+    /// Corral's cost of the call site: how many activations of the callee the call makes
+    /// (the callee's occurrences on the stack, plus one).
+    pub fn cost(&self) -> u32 {
+        self.stack.iter().filter(|&&f| f == self.callee).count() as u32 + 1
+    }
+}
+
+/// The record of a symbolic execution: what it found, and what it needs to go on (inlining
+/// open calls later extends it).
 pub struct Encoding {
     pub errors: Vec<ErrorHit>,
     pub cuts: Vec<Cut>,
+    pub opens: Vec<OpenCall>,
     pub trace: Trace,
     /// The first instance (entry of the entry function).
     pub root: InstId,
@@ -94,34 +175,30 @@ pub struct Encoding {
     pub align: TermId,
     pub uses_havoc_memory: bool,
     pub steps: u64,
+    guards: Guards,
+    n_havoc: u64,
+    n_choice: u64,
+    n_memhavoc: u64,
 }
 
-pub struct Symex<'a> {
+struct Symex<'a> {
     p: &'a Program,
     s: &'a mut TermStore,
     info: &'a [FnInfo],
     mm: &'a MemModel,
     bounds: &'a Bounds,
     budget: &'a Budget,
-    guards: Guards,
-    errors: Vec<ErrorHit>,
-    cuts: Vec<Cut>,
-    trace: Trace,
-    align: TermId,
-    uses_havoc_memory: bool,
-    steps: u64,
+    calls: CallMode,
+    enc: &'a mut Encoding,
     call_stack: Vec<FuncId>,
     /// Parallel to `call_stack`: whether anything after the activation returns can still
     /// reach an error (see [`qicc_analysis::reach::Relevance`]).
     cont_stack: Vec<bool>,
-    n_havoc: u64,
-    n_choice: u64,
-    n_memhavoc: u64,
 }
 
 type Work = BTreeMap<Vec<u32>, (Loc, Vec<State>)>;
 
-/// Symbolically executes `p` from its entry up to `bounds`.
+/// Symbolically executes `p` from its entry up to `bounds`, every call inlined.
 pub fn run(
     p: &Program,
     s: &mut TermStore,
@@ -130,8 +207,36 @@ pub fn run(
     bounds: &Bounds,
     budget: &Budget,
 ) -> Result<Encoding, SymexError> {
+    run_with(p, s, info, mm, bounds, budget, CallMode::Inline)
+}
+
+/// Symbolically executes `p` from its entry up to `bounds`, calls treated as `calls` says.
+pub fn run_with(
+    p: &Program,
+    s: &mut TermStore,
+    info: &[FnInfo],
+    mm: &MemModel,
+    bounds: &Bounds,
+    budget: &Budget,
+    calls: CallMode,
+) -> Result<Encoding, SymexError> {
     let align = s.symbol("replayable!", Sort::Bool);
     let first_obj = s.bv_const(mm.obj_w + 1, mm.statics as u64 + 1);
+    let mut enc = Encoding {
+        errors: Vec::new(),
+        cuts: Vec::new(),
+        opens: Vec::new(),
+        trace: Trace::default(),
+        root: InstId(0),
+        prelude: Vec::new(),
+        align,
+        uses_havoc_memory: false,
+        steps: 0,
+        guards: Guards::default(),
+        n_havoc: 0,
+        n_choice: 0,
+        n_memhavoc: 0,
+    };
     let mut x = Symex {
         p,
         s,
@@ -139,18 +244,10 @@ pub fn run(
         mm,
         bounds,
         budget,
-        guards: Guards::default(),
-        errors: Vec::new(),
-        cuts: Vec::new(),
-        trace: Trace::default(),
-        align,
-        uses_havoc_memory: false,
-        steps: 0,
+        calls,
+        enc: &mut enc,
         call_stack: Vec::new(),
         cont_stack: Vec::new(),
-        n_havoc: 0,
-        n_choice: 0,
-        n_memhavoc: 0,
     };
     let mut prelude = Vec::new();
     let mut globals = Vec::with_capacity(p.globals.len());
@@ -203,22 +300,95 @@ pub fn run(
     x.call_stack.push(entry);
     x.cont_stack.push(false);
     x.run_function(entry, st, None)?;
-    Ok(Encoding {
-        errors: x.errors,
-        cuts: x.cuts,
-        trace: x.trace,
-        root: InstId(0),
-        prelude,
-        align: x.align,
-        uses_havoc_memory: x.uses_havoc_memory,
-        steps: x.steps,
-    })
+    enc.prelude = prelude;
+    Ok(enc)
+}
+
+/// Replaces open call `id` of `enc` by the callee's body (its own calls are open again, as
+/// new entries of `enc.opens`). Returns the constraints that tie the call's summary symbols to
+/// the body: the caller asserts them (permanently), and from then on the summary is exact.
+/// Nothing if the call was inlined already.
+#[allow(clippy::too_many_arguments)]
+pub fn inline_open(
+    p: &Program,
+    s: &mut TermStore,
+    info: &[FnInfo],
+    mm: &MemModel,
+    bounds: &Bounds,
+    budget: &Budget,
+    enc: &mut Encoding,
+    id: usize,
+) -> Result<Vec<TermId>, SymexError> {
+    let Some(oc) = enc.opens.get(id).cloned() else {
+        return Ok(Vec::new());
+    };
+    if oc.inlined {
+        return Ok(Vec::new());
+    }
+    enc.opens[id].inlined = true;
+    let mut call_stack = oc.stack.clone();
+    call_stack.push(oc.callee);
+    let mut cont_stack = oc.cont.clone();
+    cont_stack.push(oc.cont_callee);
+    let mut x = Symex {
+        p,
+        s,
+        info,
+        mm,
+        bounds,
+        budget,
+        calls: CallMode::Open,
+        enc,
+        call_stack,
+        cont_stack,
+    };
+    let exit = x.run_activation(oc.callee, oc.entry.clone())?;
+    let s = x.s;
+    let mut links = Vec::new();
+    if let Some(fails) = oc.fails {
+        // The body's errors are in the encoding now, each under its own guard; a path that
+        // returns has not failed.
+        links.push(s.not(fails));
+    }
+    match exit {
+        None => {
+            let ff = s.ff();
+            links.push(s.eq(oc.returns, ff));
+        }
+        Some(exit) => {
+            for st in &exit.from {
+                x.enc.trace.set_target(*st, Target::Instance(oc.exit_inst));
+            }
+            links.push(s.eq(oc.returns, exit.guard));
+            let g = oc.callee;
+            let ret = p.function(g).ret;
+            let mut pairs = vec![
+                (oc.out.mem, exit.mem),
+                (oc.out.live, exit.live),
+                (oc.out.size, exit.size),
+                (oc.out.next_obj, exit.next_obj),
+                (oc.out.alloc_base, exit.alloc_base),
+                (oc.out.clean, exit.clean),
+            ];
+            pairs.extend(oc.out.globals.iter().copied().zip(exit.globals.iter().copied()));
+            if let (Some(out), Some(r)) = (oc.ret, ret) {
+                pairs.push((out, exit.locals[r.index()]));
+            }
+            for (out, val) in pairs {
+                if out != val {
+                    let eq = s.eq(out, val);
+                    links.push(s.implies(exit.guard, eq));
+                }
+            }
+        }
+    }
+    Ok(links)
 }
 
 impl Symex<'_> {
     fn tick(&mut self) -> Result<(), SymexError> {
-        self.steps += 1;
-        if self.steps.is_multiple_of(16) {
+        self.enc.steps += 1;
+        if self.enc.steps.is_multiple_of(16) {
             if let Some(r) = self.budget.exhausted() {
                 return Err(SymexError::Stopped(r));
             }
@@ -259,6 +429,27 @@ impl Symex<'_> {
         st: State,
         call: Option<(FuncId, EdgeId)>,
     ) -> Result<Option<State>, SymexError> {
+        let Some(mut exit) = self.run_activation(fid, st)? else {
+            return Ok(None);
+        };
+        let exit_loc = self.p.function(fid).exit;
+        let inst = self.enc.trace.new_instance(fid, exit_loc, &exit.from);
+        match call {
+            Some((caller, edge)) => {
+                let step =
+                    self.enc
+                        .trace
+                        .new_step(inst, caller, edge, exit.guard, StepKind::Return);
+                exit.from = vec![step];
+                Ok(Some(exit))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Runs one activation of `fid` from `st`; the merged state at its exit, whose `from` are
+    /// the steps into the exit (`None`: no path returns).
+    fn run_activation(&mut self, fid: FuncId, st: State) -> Result<Option<State>, SymexError> {
         let f = self.p.function(fid);
         let info = &self.info[fid.index()];
         let mut work: Work = BTreeMap::new();
@@ -275,18 +466,7 @@ impl Symex<'_> {
         if exits.is_empty() {
             return Ok(None);
         }
-        let mut exit = self.merge_all(exits)?;
-        let inst = self.trace.new_instance(fid, f.exit, &exit.from);
-        match call {
-            Some((caller, edge)) => {
-                let step = self
-                    .trace
-                    .new_step(inst, caller, edge, exit.guard, StepKind::Return);
-                exit.from = vec![step];
-                Ok(Some(exit))
-            }
-            None => Ok(None),
-        }
+        Ok(Some(self.merge_all(exits)?))
     }
 
     /// Merges the states waiting at one point, deepest guard first: states that left a
@@ -296,7 +476,7 @@ impl Symex<'_> {
     fn merge_all(&mut self, mut states: Vec<State>) -> Result<State, SymexError> {
         if states.len() > 1 {
             let s = &*self.s;
-            let guards = &mut self.guards;
+            let guards = &mut self.enc.guards;
             let mut keyed: Vec<(u32, State)> = states
                 .drain(..)
                 .map(|st| (guards.depth(s, st.guard), st))
@@ -308,7 +488,7 @@ impl Symex<'_> {
         let mut acc = it.next().expect("pending lists are never empty");
         for st in it {
             self.tick()?;
-            acc = self.guards.merge(self.s, acc, st);
+            acc = self.enc.guards.merge(self.s, acc, st);
         }
         Ok(acc)
     }
@@ -324,7 +504,7 @@ impl Symex<'_> {
     ) -> Result<(), SymexError> {
         let f = self.p.function(fid);
         let info = &self.info[fid.index()];
-        let inst = self.trace.new_instance(fid, loc, &st.from);
+        let inst = self.enc.trace.new_instance(fid, loc, &st.from);
         let edges = info.succ(loc);
         let mut conds = Vec::with_capacity(edges.len());
         for &e in edges {
@@ -339,7 +519,7 @@ impl Symex<'_> {
             .copied()
             .filter(|&(_, c)| c != self.s.ff())
             .collect();
-        self.trace.instances[inst.0 as usize].conds = conds;
+        self.enc.trace.instances[inst.0 as usize].conds = conds;
         let choices = self.exclusive_choices(&live);
         for (k, &(e, c)) in live.iter().enumerate() {
             let c = self.s.and(c, choices[k]);
@@ -372,8 +552,8 @@ impl Symex<'_> {
         if disjoint {
             return vec![tt; n];
         }
-        let id = self.n_choice;
-        self.n_choice += 1;
+        let id = self.enc.n_choice;
+        self.enc.n_choice += 1;
         if n == 2 {
             let ch = self.s.symbol(&format!("choice!{id}"), Sort::Bool);
             let not = self.s.not(ch);
@@ -397,8 +577,8 @@ impl Symex<'_> {
     }
 
     fn cut(&mut self, step: crate::trace::StepId, guard: TermId, reason: CutReason) {
-        self.trace.set_target(step, Target::Cut(self.cuts.len()));
-        self.cuts.push(Cut { guard, reason });
+        self.enc.trace.set_target(step, Target::Cut(self.enc.cuts.len()));
+        self.enc.cuts.push(Cut { guard, reason });
     }
 
     /// Takes edge `e` in state `st` (whose guard already includes the edge's condition).
@@ -430,8 +610,8 @@ impl Symex<'_> {
                 let ty = self.p.env(f).var_ty(*v);
                 let sym = self
                     .s
-                    .symbol(&format!("nondet!{}", self.n_havoc), sort_of(ty));
-                self.n_havoc += 1;
+                    .symbol(&format!("nondet!{}", self.enc.n_havoc), sort_of(ty));
+                self.enc.n_havoc += 1;
                 kind = StepKind::Havoc(sym);
                 Self::set_var(&mut st, *v, sym);
             }
@@ -440,13 +620,13 @@ impl Symex<'_> {
                 let n = self.ex(&st, len);
                 // Fresh bytes at every execution: an array symbol of its own.
                 let bytes = self.s.symbol(
-                    &format!("bytes!{}", self.n_havoc),
+                    &format!("bytes!{}", self.enc.n_havoc),
                     Sort::Array {
                         index: mm.ptr_w,
                         elem: 8,
                     },
                 );
-                self.n_havoc += 1;
+                self.enc.n_havoc += 1;
                 st.mem = mm.copy_in(self.s, st.mem, d, bytes, n);
                 kind = StepKind::HavocBytes {
                     bytes,
@@ -476,7 +656,7 @@ impl Symex<'_> {
                     let own = self.s.ult(room, since);
                     let g = self.s.and(st.guard, own);
                     if g != self.s.ff() {
-                        let step = self.trace.new_step(inst, fid, e, g, kind);
+                        let step = self.enc.trace.new_step(inst, fid, e, g, kind);
                         self.cut(step, g, CutReason::OutOfObjects);
                     }
                     let fits = self.s.not(exhausted);
@@ -490,7 +670,7 @@ impl Symex<'_> {
                 let too_big = self.s.ult(max, size);
                 if too_big != self.s.ff() {
                     let g = self.s.and(st.guard, too_big);
-                    let step = self.trace.new_step(inst, fid, e, g, kind);
+                    let step = self.enc.trace.new_step(inst, fid, e, g, kind);
                     self.cut(step, g, CutReason::AllocTooLarge { func: fid, edge: e });
                     let fits = self.s.not(too_big);
                     st.guard = self.s.and(st.guard, fits);
@@ -528,12 +708,12 @@ impl Symex<'_> {
             Op::HavocMemory => {
                 let (m, l, z, n) = mm.havoc(
                     self.s,
-                    self.align,
+                    self.enc.align,
                     (st.live, st.size, st.next_obj),
-                    self.n_memhavoc,
+                    self.enc.n_memhavoc,
                 );
-                self.n_memhavoc += 1;
-                self.uses_havoc_memory = true;
+                self.enc.n_memhavoc += 1;
+                self.enc.uses_havoc_memory = true;
                 st.mem = m;
                 st.live = l;
                 st.size = z;
@@ -544,9 +724,9 @@ impl Symex<'_> {
                 return self.call(fid, f, inst, e, st, *dst, *callee, args, work, exits);
             }
             Op::Error(a) => {
-                let step = self.trace.new_step(inst, fid, e, st.guard, kind);
-                self.trace.set_target(step, Target::Error(*a));
-                self.errors.push(ErrorHit {
+                let step = self.enc.trace.new_step(inst, fid, e, st.guard, kind);
+                self.enc.trace.set_target(step, Target::Error(*a));
+                self.enc.errors.push(ErrorHit {
                     assertion: *a,
                     guard: st.guard,
                     clean: st.clean,
@@ -554,12 +734,12 @@ impl Symex<'_> {
                 return Ok(());
             }
             Op::Halt(_) => {
-                let step = self.trace.new_step(inst, fid, e, st.guard, kind);
-                self.trace.set_target(step, Target::Halt);
+                let step = self.enc.trace.new_step(inst, fid, e, st.guard, kind);
+                self.enc.trace.set_target(step, Target::Halt);
                 return Ok(());
             }
         }
-        let step = self.trace.new_step(inst, fid, e, st.guard, kind);
+        let step = self.enc.trace.new_step(inst, fid, e, st.guard, kind);
         st.from = vec![step];
         self.goto(fid, edge.from, edge.to, st, work, exits);
         Ok(())
@@ -581,9 +761,9 @@ impl Symex<'_> {
     ) -> Result<(), SymexError> {
         let edge = f.edge(e);
         let argv: Vec<TermId> = args.iter().map(|a| self.ex(&st, a)).collect();
-        let step = self.trace.new_step(inst, fid, e, st.guard, StepKind::Plain);
+        let step = self.enc.trace.new_step(inst, fid, e, st.guard, StepKind::Plain);
         let active = self.call_stack.iter().filter(|&&g| g == callee).count() as u32;
-        if active > self.bounds.default {
+        if self.calls == CallMode::Inline && active > self.bounds.default {
             let bound = self.bounds.default;
             self.cut(
                 step,
@@ -618,6 +798,11 @@ impl Symex<'_> {
         let info = &self.info[fid.index()];
         let cont_callee =
             info.err_from[after.index()] || (info.exit_from[after.index()] && cont_here);
+        if self.calls == CallMode::Open {
+            let cont = self.open_call(fid, e, step, st, entry_state, callee, dst, cont_callee);
+            self.goto(fid, edge.from, edge.to, cont, work, exits);
+            return Ok(());
+        }
         self.call_stack.push(callee);
         self.cont_stack.push(cont_callee);
         let exit = self.run_function(callee, entry_state, Some((fid, e)));
@@ -642,6 +827,102 @@ impl Symex<'_> {
         }
         self.goto(fid, edge.from, edge.to, cont, work, exits);
         Ok(())
+    }
+
+    /// Leaves the call `caller --e-->` of `callee` open (see [`OpenCall`]): records it, and
+    /// returns the state the caller continues in, the callee's default summary applied.
+    #[allow(clippy::too_many_arguments)]
+    fn open_call(
+        &mut self,
+        caller: FuncId,
+        e: EdgeId,
+        call_step: StepId,
+        st: State,
+        entry: State,
+        callee: FuncId,
+        dst: Option<VarRef>,
+        cont_callee: bool,
+    ) -> State {
+        let id = self.enc.opens.len();
+        let g = self.p.function(callee);
+        let ginfo = &self.info[callee.index()];
+        let m = &ginfo.modset;
+        let s = &mut *self.s;
+        let fresh = |s: &mut TermStore, what: &str, sort: Sort| {
+            s.symbol(&format!("open!{id}!{what}"), sort)
+        };
+        let returns = if ginfo.exit_from[g.entry.index()] {
+            fresh(s, "returns", Sort::Bool)
+        } else {
+            s.ff()
+        };
+        let fails = ginfo.err_from[g.entry.index()].then(|| fresh(s, "fails", Sort::Bool));
+        // The summary: what the mod-set names is arbitrary, the rest as before the call.
+        let mut out = st.clone();
+        for gl in &m.globals {
+            let ty = self.p.globals[gl.index()].ty;
+            out.globals[gl.index()] = fresh(s, &format!("${}", self.p.globals[gl.index()].name), sort_of(ty));
+        }
+        let bytes = Sort::Array {
+            index: self.mm.ptr_w,
+            elem: 8,
+        };
+        let objects = |elem| Sort::Array {
+            index: self.mm.obj_w,
+            elem,
+        };
+        if m.memory {
+            out.mem = fresh(s, "mem", bytes);
+        }
+        if m.objects {
+            out.live = fresh(s, "live", objects(1));
+            out.size = fresh(s, "size", objects(self.mm.ptr_w));
+            out.next_obj = fresh(s, "next_obj", Sort::BitVec(self.mm.obj_w + 1));
+        }
+        if m.havoc_memory {
+            out.alloc_base = fresh(s, "alloc_base", Sort::BitVec(self.mm.obj_w + 1));
+        }
+        let clean = fresh(s, "clean", Sort::Bool);
+        out.clean = s.and(st.clean, clean);
+        let ret = g.ret.map(|r| {
+            let ty = g.local(r).ty;
+            fresh(s, "ret", sort_of(ty))
+        });
+        let mut guard = st.guard;
+        if let Some(f) = fails {
+            let ok = s.not(f);
+            guard = s.and(guard, ok);
+        }
+        guard = s.and(guard, returns);
+        let exit_inst = self.enc.trace.new_instance(callee, g.exit, &[]);
+        let ret_step = self
+            .enc
+            .trace
+            .new_step(exit_inst, caller, e, guard, StepKind::Return);
+        self.enc.trace.set_target(call_step, Target::Open(id));
+        self.enc.opens.push(OpenCall {
+            caller,
+            edge: e,
+            callee,
+            stack: self.call_stack.clone(),
+            cont: self.cont_stack.clone(),
+            cont_callee,
+            guard: st.guard,
+            entry,
+            out: out.clone(),
+            returns,
+            fails,
+            ret,
+            exit_inst,
+            inlined: false,
+        });
+        let mut cont = out;
+        cont.guard = guard;
+        cont.from = vec![ret_step];
+        if let (Some(d), Some(r)) = (dst, ret) {
+            Self::set_var(&mut cont, d, r);
+        }
+        cont
     }
 
     /// Whether a state at `loc` of the current activation of `fid` can still reach an error.
@@ -694,5 +975,22 @@ impl Symex<'_> {
         counters.resize(info.chain(to).len(), 0);
         st.counters = counters;
         Self::push_pending(work, info, to, st);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::schedule;
+
+    #[test]
+    fn deepening_schedule() {
+        assert_eq!(
+            schedule(1024),
+            vec![1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024]
+        );
+        assert_eq!(schedule(10), vec![1, 2, 3, 4, 6, 8, 10]);
+        assert_eq!(schedule(1), vec![1]);
+        assert_eq!(schedule(0), vec![1]);
+        assert_eq!(schedule(5), vec![1, 2, 3, 4, 5]);
     }
 }

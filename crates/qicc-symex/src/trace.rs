@@ -56,6 +56,8 @@ pub enum Target {
     Halt,
     /// The unwinding stopped here (index into the encoding's cuts).
     Cut(usize),
+    /// A call left open (index into the encoding's open calls; see `symex::CallMode`).
+    Open(usize),
 }
 
 #[derive(Clone, Debug)]

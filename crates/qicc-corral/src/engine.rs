@@ -1,0 +1,516 @@
+//! The stratified-inlining loop (Fig. 2) and its queries.
+//!
+//! Per recursion bound r, inside one solver frame: the symbolic execution with every call
+//! open, one *block literal* per open call (`block ⇒ ¬guard`, asserted), then the loop of
+//! query type 1 (all block literals assumed) and query type 2 (block literals of the calls of
+//! cost > r assumed, the others' `fails` symbols as errors). Inlining asserts the constraints
+//! that tie a summary to the body; the VC grows on the solver stack and every query is a new
+//! set of assumptions over it.
+
+use crate::CorralOptions;
+use qicc_engine::{Budget, EngineResult, StopReason, Stats};
+use qicc_ir::{AssertionId, FuncId, Op, Program, Witness};
+use qicc_smt::{CheckResult, InterruptHandle, Solver, Sort, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_symex::replay::{first_open_call, replay_model};
+use qicc_symex::symex::{inline_open, run_with};
+use qicc_symex::{
+    schedule, Bounds, CallMode, CutReason, Encoding, Findings, FnInfo, MemModel, SymexError,
+};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How one bound ended.
+enum Round {
+    /// A replayed violation (the first one is the answer).
+    Violation,
+    /// Safe for every bound.
+    Proof,
+    /// Not decided at this bound: why.
+    Open(String),
+}
+
+pub(crate) struct Engine<'a> {
+    p: &'a Program,
+    opts: &'a CorralOptions,
+    budget: &'a Budget,
+    s: TermStore,
+    solver: Z3Solver,
+    mm: MemModel,
+    info: Vec<FnInfo>,
+    found: Findings,
+    stats: Stats,
+    solver_ms: u64,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(
+        p: &'a Program,
+        opts: &'a CorralOptions,
+        budget: &'a Budget,
+        slot: &Mutex<Option<InterruptHandle>>,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Engine<'a>, String> {
+        if let Err(errs) = qicc_ir::verify_program(p) {
+            let first: Vec<&str> = errs.iter().take(3).map(String::as_str).collect();
+            return Err(format!("ill-formed program: {}", first.join("; ")));
+        }
+        let info = FnInfo::of_program(p);
+        let mut s = TermStore::new();
+        s.set_stop_flag(Some(stop));
+        let mm = MemModel::new(p, &mut s).map_err(|e| e.to_string())?;
+        // Incremental: the VC stays on the solver stack and grows as calls are inlined; each
+        // query is a set of assumptions over it.
+        let solver = Z3Solver::new(Z3Mode::Incremental);
+        if let Ok(mut g) = slot.lock() {
+            *g = Some(solver.interrupt_handle());
+        }
+        let stats = Stats {
+            static_inlining_calls: static_inlining_calls(p),
+            ..Stats::default()
+        };
+        Ok(Engine {
+            p,
+            opts,
+            budget,
+            s,
+            solver,
+            mm,
+            info,
+            found: Findings::default(),
+            stats,
+            solver_ms: 0,
+        })
+    }
+
+    fn progress(&self, msg: &str) {
+        if let Some(f) = &self.opts.progress {
+            f(msg);
+        }
+    }
+
+    pub fn run(mut self) -> EngineResult {
+        let mut last = String::new();
+        for r in schedule(self.opts.max_bound) {
+            if let Some(stop) = self.budget.exhausted() {
+                return self.give_up(stop.describe().to_string(), r, &last);
+            }
+            self.stats.recursion_bound = Some(r);
+            self.solver.push();
+            let round = qicc_smt::catch_stop(|| self.round(r))
+                .unwrap_or_else(|_| Err(self.stop_reason().describe().to_string()));
+            self.solver.pop();
+            match round {
+                Ok(Round::Violation) => return self.answer(None),
+                Ok(Round::Proof) => return self.proven(),
+                Ok(Round::Open(why)) => last = why,
+                Err(why) => return self.give_up(why, r, &last),
+            }
+        }
+        if last.is_empty() {
+            last = "no bound was tried".into();
+        }
+        self.unknown(last)
+    }
+
+    fn stop_reason(&self) -> StopReason {
+        self.budget.exhausted().unwrap_or(StopReason::Timeout)
+    }
+
+    /// Stratified inlining at bound `r` (Fig. 2, the loop at line 4). `Err`: no answer (the
+    /// budget, the solver, or something the encoding does not support).
+    fn round(&mut self, r: u32) -> Result<Round, String> {
+        self.progress(&format!("bound {r}: symbolic execution of the entry function…"));
+        let bounds = Bounds {
+            default: r,
+            loops: HashMap::new(),
+        };
+        let mut enc = match run_with(
+            self.p,
+            &mut self.s,
+            &self.info,
+            &self.mm,
+            &bounds,
+            self.budget,
+            CallMode::Open,
+        ) {
+            Ok(enc) => enc,
+            Err(SymexError::Stopped(r)) => {
+                return Err(format!("{} during symbolic execution", r.describe()))
+            }
+            Err(e @ SymexError::Unsupported(_)) => return Err(e.to_string()),
+        };
+        let mut block: Vec<TermId> = Vec::new();
+        self.add_block_literals(&enc, &mut block);
+        loop {
+            Stats::add(&mut self.stats.inlining_iterations, 1);
+            if let Some(stop) = self.budget.exhausted() {
+                return Err(stop.describe().to_string());
+            }
+            let open: Vec<usize> = (0..enc.opens.len())
+                .filter(|&i| !enc.opens[i].inlined)
+                .collect();
+            self.stats.calls_open = Some(open.len() as u64);
+            // Query type 1: every open call blocked; a model is a real execution.
+            if self.type1(&enc, &open, &block, r)? {
+                return Ok(Round::Violation);
+            }
+            // Query type 2: calls below the bound summarised (a summarised call may fail),
+            // the others blocked.
+            let (summarised, blocked): (Vec<usize>, Vec<usize>) =
+                open.iter().partition(|&&i| enc.opens[i].cost() <= r);
+            let mut goals = self.error_guards(&enc, false);
+            for &i in &summarised {
+                if let Some(f) = enc.opens[i].fails {
+                    goals.push(self.s.and(enc.opens[i].guard, f));
+                }
+            }
+            let blocks: Vec<TermId> = blocked.iter().map(|&i| block[i]).collect();
+            if !self.sat_with(&goals, &blocks, "error reachable through summaries", r)? {
+                return self.settle(&enc, &blocked, r);
+            }
+            // Inline the first open call on the model's path: every call a real execution
+            // makes before it fails must be inlined for query type 1 to see it, and this one
+            // comes first (the paper inlines every open call on the path; one at a time keeps
+            // the program small when most of them are not needed).
+            let first = {
+                let (solver, store) = (&mut self.solver, &self.s);
+                first_open_call(&enc, &mut |t| solver.value(store, t).map(|v| v.as_u64()))
+                    .map_err(|e| format!("internal error: {e}"))?
+            };
+            let on_path: Vec<usize> = first.into_iter().collect();
+            if on_path.iter().any(|i| blocked.contains(i)) {
+                return Err("internal error: a model of query type 2 calls a blocked call".into());
+            }
+            self.progress(&format!(
+                "bound {r}: inlining {} of {} open calls",
+                on_path.len(),
+                open.len()
+            ));
+            for i in on_path {
+                let links = inline_open(
+                    self.p,
+                    &mut self.s,
+                    &self.info,
+                    &self.mm,
+                    &bounds,
+                    self.budget,
+                    &mut enc,
+                    i,
+                )
+                .map_err(|e| match e {
+                    SymexError::Stopped(r) => format!("{} during inlining", r.describe()),
+                    e => e.to_string(),
+                })?;
+                Stats::add(&mut self.stats.calls_inlined, 1);
+                for l in links {
+                    self.solver.assert(&self.s, l);
+                }
+            }
+            self.add_block_literals(&enc, &mut block);
+        }
+    }
+
+    /// Is one of `goals` reachable with `blocks` assumed? `Err`: no answer.
+    fn sat_with(
+        &mut self,
+        goals: &[TermId],
+        blocks: &[TermId],
+        what: &str,
+        r: u32,
+    ) -> Result<bool, String> {
+        let goal = self.s.or_all(goals);
+        if goal == self.s.ff() {
+            return Ok(false);
+        }
+        let mut assumptions = vec![goal];
+        assumptions.extend_from_slice(blocks);
+        match self.check(&assumptions, what, r) {
+            CheckResult::Sat => Ok(true),
+            CheckResult::Unsat => Ok(false),
+            CheckResult::Unknown(why) => Err(self.no_answer(why)),
+        }
+    }
+
+    /// One block literal per open call without one yet: `block ⇒ ¬guard` is asserted, and a
+    /// query that assumes the literal blocks the call.
+    fn add_block_literals(&mut self, enc: &Encoding, block: &mut Vec<TermId>) {
+        for i in block.len()..enc.opens.len() {
+            let b = self.s.symbol(&format!("block!{i}"), Sort::Bool);
+            let not = self.s.not(enc.opens[i].guard);
+            let imp = self.s.implies(b, not);
+            self.solver.assert(&self.s, imp);
+            block.push(b);
+        }
+    }
+
+    fn is_property(&self, a: AssertionId) -> bool {
+        self.p
+            .assertions
+            .get(a.index())
+            .is_some_and(|x| x.kind.is_property())
+    }
+
+    /// Guards of the error hits not settled yet: of property assertions only, or of every
+    /// assertion (`false`).
+    fn error_guards(&self, enc: &Encoding, properties_only: bool) -> Vec<TermId> {
+        enc.errors
+            .iter()
+            .filter(|h| !self.found.done.contains(&h.assertion))
+            .filter(|h| !properties_only || self.is_property(h.assertion))
+            .map(|h| h.guard)
+            .collect()
+    }
+
+    /// Query type 1 (every open call blocked): `Ok(true)` when it found a replayed violation.
+    fn type1(
+        &mut self,
+        enc: &Encoding,
+        open: &[usize],
+        block: &[TermId],
+        r: u32,
+    ) -> Result<bool, String> {
+        loop {
+            let goals = self.error_guards(enc, true);
+            let goal = self.s.or_all(&goals);
+            if goal == self.s.ff() {
+                return Ok(false);
+            }
+            let mut assumptions = vec![goal];
+            assumptions.extend(open.iter().map(|&i| block[i]));
+            if enc.uses_havoc_memory {
+                assumptions.push(enc.align);
+            }
+            match self.check(&assumptions, "property violation with open calls blocked", r) {
+                CheckResult::Unsat => return Ok(false),
+                CheckResult::Unknown(why) => return Err(self.no_answer(why)),
+                CheckResult::Sat => {}
+            }
+            let hit = enc
+                .errors
+                .iter()
+                .find(|h| {
+                    self.is_property(h.assertion)
+                        && !self.found.done.contains(&h.assertion)
+                        && self.value(h.guard) == Some(1)
+                })
+                .map(|h| h.assertion)
+                .ok_or("internal error: the model reaches no assertion")?;
+            let mut outcome = replay_model(
+                self.p,
+                enc,
+                &self.mm,
+                &mut self.s,
+                &mut self.solver,
+                self.budget,
+            );
+            if matches!(outcome, Ok((_, _, true))) {
+                // Through a signed overflow (undefined in C): ask for a clean one.
+                if let Some(clean) = self.clean_violation(enc, &assumptions, r)? {
+                    outcome = Ok(clean);
+                }
+            }
+            match outcome {
+                Ok((a, w, _)) => {
+                    self.progress(&format!("bound {r}: violation of {a} replayed"));
+                    self.found.done.insert(a);
+                    self.found.done.insert(hit);
+                    self.found.violations.push((a, w));
+                    return Ok(true);
+                }
+                Err(why) => {
+                    self.found.done.insert(hit);
+                    self.found
+                        .unknown
+                        .insert(hit, format!("counterexample did not replay: {why}"));
+                }
+            }
+        }
+    }
+
+    fn clean_violation(
+        &mut self,
+        enc: &Encoding,
+        assumptions: &[TermId],
+        r: u32,
+    ) -> Result<Option<(AssertionId, Witness, bool)>, String> {
+        let mut hits = Vec::new();
+        for h in &enc.errors {
+            if self.is_property(h.assertion) && !self.found.done.contains(&h.assertion) {
+                hits.push(self.s.and(h.guard, h.clean));
+            }
+        }
+        let clean = self.s.or_all(&hits);
+        if clean == self.s.ff() {
+            return Ok(None);
+        }
+        let mut assumptions = assumptions.to_vec();
+        assumptions.push(clean);
+        match self.check(&assumptions, "violation without signed overflow", r) {
+            CheckResult::Unknown(why) => Err(self.no_answer(why)),
+            CheckResult::Unsat => Ok(None),
+            CheckResult::Sat => Ok(replay_model(
+                self.p,
+                enc,
+                &self.mm,
+                &mut self.s,
+                &mut self.solver,
+                self.budget,
+            )
+            .ok()
+            .filter(|(_, _, overflow)| !overflow)),
+        }
+    }
+
+    /// Query type 2 found nothing: safe for every bound unless a blocked call or a path cut
+    /// by the loop bound is reachable in the over-approximation.
+    fn settle(&mut self, enc: &Encoding, blocked: &[usize], r: u32) -> Result<Round, String> {
+        let mut frontier: Vec<TermId> = blocked.iter().map(|&i| enc.opens[i].guard).collect();
+        frontier.extend(enc.cuts.iter().map(|c| c.guard));
+        let any = self.s.or_all(&frontier);
+        if any == self.s.ff() {
+            return Ok(Round::Proof);
+        }
+        match self.check(&[any], "bound reached", r) {
+            CheckResult::Unsat => Ok(Round::Proof),
+            CheckResult::Unknown(why) => Err(self.no_answer(why)),
+            CheckResult::Sat => {
+                if let Some(c) = enc.cuts.iter().find(|c| self.value(c.guard) == Some(1)) {
+                    return Ok(Round::Open(self.describe_cut(c.reason)));
+                }
+                let f = blocked
+                    .iter()
+                    .find(|&&i| self.value(enc.opens[i].guard) == Some(1))
+                    .map(|&i| self.p.function(enc.opens[i].callee).name.clone())
+                    .unwrap_or_default();
+                Ok(Round::Open(format!(
+                    "recursion of {f} not fully explored at bound {r}"
+                )))
+            }
+        }
+    }
+
+    fn describe_cut(&self, c: CutReason) -> String {
+        match c {
+            CutReason::Loop { func, bound, .. } => format!(
+                "a loop of {} not fully unwound at bound {bound}",
+                self.p.function(func).name
+            ),
+            CutReason::Recursion { func, bound } => format!(
+                "recursion of {} not fully unwound at bound {bound}",
+                self.p.function(func).name
+            ),
+            CutReason::OutOfObjects => format!(
+                "unsupported: more allocations than the memory layout has object numbers ({})",
+                self.mm.max_objects
+            ),
+            CutReason::AllocTooLarge { .. } => format!(
+                "unsupported: an allocation larger than the memory layout allows ({} bytes)",
+                self.mm.max_object_size
+            ),
+        }
+    }
+
+    fn check(&mut self, assumptions: &[TermId], what: &str, r: u32) -> CheckResult {
+        if let Some(stop) = self.budget.exhausted() {
+            return CheckResult::Unknown(stop.describe().to_string());
+        }
+        let limit = match (self.opts.check_timeout, self.budget.remaining()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.solver
+            .set_timeout(limit.map(|d| d.max(Duration::from_millis(1))));
+        let t0 = Instant::now();
+        let res = self.solver.check(&self.s, assumptions);
+        let ms = t0.elapsed().as_millis() as u64;
+        self.solver_ms += ms;
+        Stats::add(&mut self.stats.solver_calls, 1);
+        self.progress(&format!("bound {r}: {what}: {res:?} in {ms} ms"));
+        match (res, self.budget.exhausted()) {
+            (CheckResult::Unknown(_), Some(stop)) => {
+                CheckResult::Unknown(stop.describe().to_string())
+            }
+            (res, _) => res,
+        }
+    }
+
+    fn no_answer(&self, solver_reason: String) -> String {
+        match self.budget.exhausted() {
+            Some(r) => r.describe().to_string(),
+            None => format!("solver gave no answer ({solver_reason})"),
+        }
+    }
+
+    fn value(&mut self, t: TermId) -> Option<u64> {
+        self.solver.value(&self.s, t).map(|v| v.as_u64())
+    }
+
+    fn final_stats(&mut self) -> Stats {
+        let mut stats = std::mem::take(&mut self.stats);
+        stats.terms = Some(self.s.len() as u64);
+        stats.solver_time_ms = Some(self.solver_ms);
+        stats
+    }
+
+    fn answer(mut self, reason: Option<String>) -> EngineResult {
+        let stats = self.final_stats();
+        self.solver.drop_in_background();
+        self.found.stopped(self.p, reason, stats)
+    }
+
+    fn proven(mut self) -> EngineResult {
+        let stats = self.final_stats();
+        self.solver.drop_in_background();
+        self.found.proven(self.p, stats)
+    }
+
+    fn unknown(mut self, reason: String) -> EngineResult {
+        let stats = self.final_stats();
+        self.solver.drop_in_background();
+        self.found.unknown(self.p, reason, stats)
+    }
+
+    /// No answer at bound `r`: why, and what the previous bound left open.
+    fn give_up(self, why: String, r: u32, last: &str) -> EngineResult {
+        let reason = if last.is_empty() {
+            format!("{why} at bound {r}")
+        } else {
+            format!("{why} at bound {r}; before: {last}")
+        };
+        self.unknown(reason)
+    }
+}
+
+/// The dynamic call sites static inlining of the program from its entry makes (`None` when
+/// the call graph is recursive: then it depends on the bound).
+fn static_inlining_calls(p: &Program) -> Option<u64> {
+    fn count(
+        p: &Program,
+        f: FuncId,
+        memo: &mut HashMap<FuncId, Option<u64>>,
+        active: &mut Vec<FuncId>,
+    ) -> Option<u64> {
+        if let Some(&c) = memo.get(&f) {
+            return c;
+        }
+        if active.contains(&f) {
+            return None;
+        }
+        active.push(f);
+        let mut total: Option<u64> = Some(0);
+        for e in &p.function(f).edges {
+            if let Op::Call { callee, .. } = &e.op {
+                total = match (total, count(p, *callee, memo, active)) {
+                    (Some(t), Some(c)) => Some(t.saturating_add(c).saturating_add(1)),
+                    _ => None,
+                };
+            }
+        }
+        active.pop();
+        memo.insert(f, total);
+        total
+    }
+    count(p, p.entry, &mut HashMap::new(), &mut Vec::new())
+}
