@@ -68,6 +68,7 @@ impl<'a> Engine<'a> {
         }
         let stats = Stats {
             static_inlining_calls: static_inlining_calls(p),
+            calls_inlined: Some(0),
             ..Stats::default()
         };
         Ok(Engine {

@@ -23,7 +23,8 @@
 //!   would assume (over every local and global);
 //! - `test impulse`: the loops Impulse accelerates (path, split, closed forms, memory effect)
 //!   and those it skips, with the reason;
-//! - `test verify ENGINE [--unwind N]`: the verdict of `bmc`, `qicc` or `impulse` through the
+//! - `test verify ENGINE [--unwind N | --recursion-bound N]`: the verdict of `bmc`, `qicc`,
+//!   `impulse` or `corral` (which also prints how many calls it inlined and left open) through the
 //!   driver (with replay), and each assertion's status.
 //!
 //! Running with `QICC_BLESS=1` rewrites the expected part of every failing file with the actual
@@ -209,6 +210,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
         "bmc" => Engine::Bmc,
         "qicc" => Engine::Qicc,
         "impulse" => Engine::Impulse,
+        "corral" => Engine::Corral,
         other => return Err(format!("unknown engine `{other}`")),
     };
     let mut opts = VerifyOptions {
@@ -219,6 +221,9 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
     match rest {
         [] => {}
         ["--unwind", n] => opts.unwind = Some(n.parse().map_err(|_| format!("bad bound `{n}`"))?),
+        ["--recursion-bound", n] => {
+            opts.recursion_bound = Some(n.parse().map_err(|_| format!("bad bound `{n}`"))?)
+        }
         _ => return Err(format!("unknown options `{}`", rest.join(" "))),
     }
     let loaded = qicc_driver::input::Loaded {
@@ -235,6 +240,14 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
     }
     if let Some(v) = &report.violation {
         let _ = writeln!(out, "violated #{}", v.assertion);
+    }
+    if engine == Engine::Corral {
+        // How much of the program stratified inlining needed (the point of Corral).
+        for key in ["calls inlined", "calls open"] {
+            if let Some(n) = report.stats.get(key) {
+                let _ = writeln!(out, "{key} {n}");
+            }
+        }
     }
     Ok(out)
 }

@@ -50,6 +50,17 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-symex",
         ],
     ),
+    // Corral: stratified inlining on the symbolic-execution seam.
+    (
+        "qicc-corral",
+        &[
+            "qicc-ir",
+            "qicc-engine",
+            "qicc-analysis",
+            "qicc-smt",
+            "qicc-symex",
+        ],
+    ),
     (
         "qicc-impulse",
         &[
@@ -86,6 +97,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-engine",
             "qicc-analysis",
             "qicc-bmc",
+            "qicc-corral",
             "qicc-impulse",
             "qicc-gamble",
             "qicc-external",
