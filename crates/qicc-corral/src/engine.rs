@@ -7,6 +7,7 @@
 //! that tie a summary to the body; the VC grows on the solver stack and every query is a new
 //! set of assumptions over it.
 
+use crate::summary::{houdini, HoudiniStats, Summaries};
 use crate::CorralOptions;
 use qicc_engine::{Budget, EngineResult, StopReason, Stats};
 use qicc_ir::{AssertionId, FuncId, Op, Program, Witness};
@@ -42,6 +43,8 @@ pub(crate) struct Engine<'a> {
     found: Findings,
     stats: Stats,
     solver_ms: u64,
+    /// Proven post-conditions, applied to every open call.
+    summaries: Summaries,
 }
 
 impl<'a> Engine<'a> {
@@ -82,6 +85,7 @@ impl<'a> Engine<'a> {
             found: Findings::default(),
             stats,
             solver_ms: 0,
+            summaries: Summaries::none(p),
         })
     }
 
@@ -92,6 +96,7 @@ impl<'a> Engine<'a> {
     }
 
     pub fn run(mut self) -> EngineResult {
+        self.summarise();
         let mut last = String::new();
         for r in schedule(self.opts.max_bound) {
             if let Some(stop) = self.budget.exhausted() {
@@ -113,6 +118,40 @@ impl<'a> Engine<'a> {
             last = "no bound was tried".into();
         }
         self.unknown(last)
+    }
+
+    /// Houdini's summaries (see `summary`); without them when it cannot finish.
+    fn summarise(&mut self) {
+        self.progress("summaries: Houdini over typestate candidates…");
+        let mut hs = HoudiniStats::default();
+        let t0 = Instant::now();
+        let r = qicc_smt::catch_stop(|| {
+            houdini(
+                self.p,
+                &mut self.s,
+                &mut self.solver,
+                &self.info,
+                &self.mm,
+                self.budget,
+                &mut hs,
+            )
+        });
+        self.solver_ms += t0.elapsed().as_millis() as u64;
+        Stats::add(&mut self.stats.solver_calls, hs.queries);
+        self.stats.summary_candidates = Some(hs.candidates as u64);
+        match r {
+            Ok(Ok(sums)) => {
+                self.stats.summaries_proven = Some(sums.len() as u64);
+                self.progress(&format!(
+                    "summaries: {} of {} candidates proven",
+                    sums.len(),
+                    hs.candidates
+                ));
+                self.summaries = sums;
+            }
+            Ok(Err(why)) => self.progress(&format!("summaries: none ({why})")),
+            Err(_) => self.progress("summaries: none (stopped)"),
+        }
     }
 
     fn stop_reason(&self) -> StopReason {
@@ -234,8 +273,9 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// One block literal per open call without one yet: `block ⇒ ¬guard` is asserted, and a
-    /// query that assumes the literal blocks the call.
+    /// For each open call without a block literal yet: the literal (`block ⇒ ¬guard` is
+    /// asserted, so a query that assumes it blocks the call), and its callee's proven
+    /// summary, asserted.
     fn add_block_literals(&mut self, enc: &Encoding, block: &mut Vec<TermId>) {
         for i in block.len()..enc.opens.len() {
             let b = self.s.symbol(&format!("block!{i}"), Sort::Bool);
@@ -243,6 +283,9 @@ impl<'a> Engine<'a> {
             let imp = self.s.implies(b, not);
             self.solver.assert(&self.s, imp);
             block.push(b);
+            for c in self.summaries.constraints(self.p, &mut self.s, &enc.opens[i]) {
+                self.solver.assert(&self.s, c);
+            }
         }
     }
 

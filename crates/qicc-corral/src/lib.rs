@@ -31,6 +31,7 @@
 //! over-approximation with nothing blocked; everything else is UNKNOWN with the reason.
 
 mod engine;
+pub mod summary;
 
 use qicc_engine::{Budget, EngineResult};
 use qicc_ir::Program;

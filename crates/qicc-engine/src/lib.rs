@@ -265,6 +265,14 @@ pub struct Stats {
     /// Dynamic call sites still open (summarised or blocked) at the end.
     #[serde(rename = "calls open", skip_serializing_if = "Option::is_none")]
     pub calls_open: Option<u64>,
+    /// Houdini's candidate post-conditions, and how many it proved.
+    #[serde(
+        rename = "summary candidates",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub summary_candidates: Option<u64>,
+    #[serde(rename = "summaries proven", skip_serializing_if = "Option::is_none")]
+    pub summaries_proven: Option<u64>,
     /// The dynamic call sites static inlining of the whole (non-recursive) program makes.
     #[serde(
         rename = "calls static inlining makes",

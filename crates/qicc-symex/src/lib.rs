@@ -35,4 +35,4 @@ pub use cfa::FnInfo;
 pub use error::SymexError;
 pub use findings::Findings;
 pub use memory::MemModel;
-pub use symex::{schedule, Bounds, CallMode, Cut, CutReason, Encoding, ErrorHit, OpenCall};
+pub use symex::{schedule, Alone, Bounds, CallMode, Cut, CutReason, Encoding, ErrorHit, OpenCall};

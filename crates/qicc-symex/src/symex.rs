@@ -152,6 +152,16 @@ pub struct OpenCall {
 }
 
 impl OpenCall {
+    /// The globals when the call is made.
+    pub fn in_globals(&self) -> &[TermId] {
+        &self.entry.globals
+    }
+
+    /// The globals after the call returns, as the summary leaves them.
+    pub fn out_globals(&self) -> &[TermId] {
+        &self.out.globals
+    }
+
     /// Corral's cost of the call site: how many activations of the callee the call makes
     /// (the callee's occurrences on the stack, plus one).
     pub fn cost(&self) -> u32 {
@@ -302,6 +312,95 @@ pub fn run_with(
     x.run_function(entry, st, None)?;
     enc.prelude = prelude;
     Ok(enc)
+}
+
+/// What [`run_alone`] found at the function's exit.
+pub struct Alone {
+    /// The globals at entry (fresh symbols: any values).
+    pub old_globals: Vec<TermId>,
+    /// The merged exit: its guard and the globals there (`None`: no path returns).
+    pub exit: Option<(TermId, Vec<TermId>)>,
+}
+
+/// Symbolically executes one activation of `fid` alone, from an arbitrary entry state (any
+/// globals, parameters and memory), every call open: the VC of one procedure, as a
+/// modular analysis (Houdini) checks it.
+#[allow(clippy::too_many_arguments)]
+pub fn run_alone(
+    p: &Program,
+    s: &mut TermStore,
+    info: &[FnInfo],
+    mm: &MemModel,
+    bounds: &Bounds,
+    budget: &Budget,
+    fid: FuncId,
+) -> Result<(Encoding, Alone), SymexError> {
+    let align = s.symbol("replayable!", Sort::Bool);
+    let first_obj = s.bv_const(mm.obj_w + 1, mm.statics as u64 + 1);
+    let mut enc = Encoding {
+        errors: Vec::new(),
+        cuts: Vec::new(),
+        opens: Vec::new(),
+        trace: Trace::default(),
+        root: InstId(0),
+        prelude: Vec::new(),
+        align,
+        uses_havoc_memory: true,
+        steps: 0,
+        guards: Guards::default(),
+        n_havoc: 0,
+        n_choice: 0,
+        n_memhavoc: 1,
+    };
+    let f = p.function(fid);
+    let globals: Vec<TermId> = p
+        .globals
+        .iter()
+        .map(|g| s.symbol(&format!("old!{}", g.name), sort_of(g.ty)))
+        .collect();
+    let mut locals: Vec<TermId> = f.locals.iter().map(|l| zero_of(s, l.ty)).collect();
+    for prm in &f.params {
+        let l = f.local(*prm);
+        locals[prm.index()] = s.symbol(&format!("param!{}", l.name), sort_of(l.ty));
+    }
+    let (mem, live, size, next_obj) =
+        mm.havoc(s, align, (mm.init_live, mm.init_size, first_obj), 0);
+    let st = State {
+        guard: s.tt(),
+        locals,
+        globals: globals.clone(),
+        mem,
+        live,
+        size,
+        next_obj,
+        alloc_base: next_obj,
+        clean: s.tt(),
+        counters: vec![0; info[fid.index()].chain(f.entry).len()],
+        from: Vec::new(),
+    };
+    let mut x = Symex {
+        p,
+        s,
+        info,
+        mm,
+        bounds,
+        budget,
+        calls: CallMode::Open,
+        enc: &mut enc,
+        // The exit matters whether or not an error is reachable after it.
+        call_stack: vec![fid],
+        cont_stack: vec![true],
+    };
+    let exit = x
+        .run_activation(fid, st)?
+        .map(|st| (st.guard, st.globals));
+    Ok((
+        enc,
+        Alone {
+            old_globals: globals,
+            exit,
+        },
+    ))
 }
 
 /// Replaces open call `id` of `enc` by the callee's body (its own calls are open again, as
