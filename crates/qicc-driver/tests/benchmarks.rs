@@ -1,11 +1,13 @@
 //! The default pipeline (`qicc verify`: Qicc with Impulse alongside, every FALSE replayed on
-//! the original program) on every task under `shared/benchmarks`: never a wrong verdict.
+//! the original program), and Corral through the same pipeline, on every task under
+//! `shared/benchmarks`: never a wrong verdict.
 //! Prints a table (verdict, expected, time); a task the front-end rejects is listed as such,
 //! never skipped silently.
 //!
 //! Minutes (up to `QICC_TASK_TIMEOUT` seconds per task, default 10), so `#[ignore]`d in a plain
 //! `cargo test`; the README's test command (and CI) passes `--include-ignored`.
 
+use qicc_driver::verify::Engine;
 use qicc_driver::{load, verify, LoadOptions, Verdict, VerifyOptions};
 use qicc_engine::Budget;
 use std::time::{Duration, Instant};
@@ -13,6 +15,20 @@ use std::time::{Duration, Instant};
 #[test]
 #[ignore = "minutes: the README's test command runs it with --include-ignored"]
 fn default_engine_never_gives_a_wrong_verdict() {
+    never_wrong(&VerifyOptions::default());
+}
+
+/// Corral (`--engine corral`) through the same pipeline.
+#[test]
+#[ignore = "minutes: the README's test command runs it with --include-ignored"]
+fn corral_never_gives_a_wrong_verdict() {
+    never_wrong(&VerifyOptions {
+        engine: Engine::Corral,
+        ..VerifyOptions::default()
+    });
+}
+
+fn never_wrong(opts: &VerifyOptions) {
     let root = qicc_testkit::require_benchmarks_dir();
     let secs: u64 = std::env::var("QICC_TASK_TIMEOUT")
         .ok()
@@ -49,7 +65,7 @@ fn default_engine_never_gives_a_wrong_verdict() {
         let start = Instant::now();
         let report = verify(
             &loaded,
-            &VerifyOptions::default(),
+            opts,
             &Budget::with_timeout(Duration::from_secs(secs)),
         );
         let ms = start.elapsed().as_millis();

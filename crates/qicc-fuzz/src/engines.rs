@@ -19,15 +19,18 @@ pub enum Mode {
     QiccNoFacts,
     /// `--engine impulse`
     Impulse,
+    /// `--engine corral`
+    Corral,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [
+    pub const ALL: [Mode; 6] = [
         Mode::Bmc,
         Mode::QiccJ1,
         Mode::QiccJ2,
         Mode::QiccNoFacts,
         Mode::Impulse,
+        Mode::Corral,
     ];
 
     pub fn name(self) -> &'static str {
@@ -37,6 +40,7 @@ impl Mode {
             Mode::QiccJ2 => "qicc-j2",
             Mode::QiccNoFacts => "qicc-nofacts",
             Mode::Impulse => "impulse",
+            Mode::Corral => "corral",
         }
     }
 
@@ -48,6 +52,7 @@ impl Mode {
             Mode::QiccJ2 => "qicc verify --engine qicc --jobs 2",
             Mode::QiccNoFacts => "qicc verify --engine qicc --jobs 1 --no-facts",
             Mode::Impulse => "qicc verify --engine impulse",
+            Mode::Corral => "qicc verify --engine corral",
         }
     }
 
@@ -62,6 +67,7 @@ impl Mode {
                 o.facts = false;
             }
             Mode::Impulse => o.engine = Engine::Impulse,
+            Mode::Corral => o.engine = Engine::Corral,
         }
         o
     }

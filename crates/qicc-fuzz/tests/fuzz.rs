@@ -1,6 +1,6 @@
 //! The soundness fuzzer in CI: a fixed set of seeds (small programs), every program through
 //! `bmc`, and a rotating share through each other mode (`qicc` with 1 and 2 jobs, `qicc`
-//! without facts, `impulse`), every tenth program cross-checked against gcc. Any verdict that
+//! without facts, `impulse`, `corral`), every tenth program cross-checked against gcc. Any verdict that
 //! contradicts the exhaustive ground truth, any panic or internal error, and any generator
 //! problem fails the test, with the program printed.
 
@@ -22,7 +22,13 @@ const WORKERS: usize = 2;
 
 /// The modes program number `i` goes through: `bmc` always, one other mode in rotation.
 fn modes_for(i: u64) -> Vec<Mode> {
-    let others = [Mode::QiccJ1, Mode::QiccJ2, Mode::QiccNoFacts, Mode::Impulse];
+    let others = [
+        Mode::QiccJ1,
+        Mode::QiccJ2,
+        Mode::QiccNoFacts,
+        Mode::Impulse,
+        Mode::Corral,
+    ];
     vec![Mode::Bmc, others[(i % others.len() as u64) as usize]]
 }
 
