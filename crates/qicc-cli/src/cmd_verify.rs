@@ -86,6 +86,10 @@ pub struct VerifyArgs {
     /// Qicc: do not run Impulse alongside.
     #[arg(long)]
     pub no_impulse: bool,
+    /// Qicc: do not run Corral alongside (it runs only when static inlining of the calls
+    /// would make more than 256 call sites, or the program recurses).
+    #[arg(long)]
+    pub no_corral: bool,
     /// What a signed integer overflow means. `ub` (default, as C): undefined behaviour, so a
     /// counterexample that overflows before the violation is not accepted (UNKNOWN, naming the
     /// overflow). `wrap` (as `gcc -fwrapv`): two's complement wrap-around, such a
@@ -201,6 +205,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         facts: !args.no_facts,
         external,
         impulse: !args.no_impulse,
+        corral: !args.no_corral,
         progress,
         signed_overflow_wraps: args.signed_overflow == SignedOverflow::Wrap,
     };

@@ -529,7 +529,7 @@ impl<'a> Engine<'a> {
 
 /// The dynamic call sites static inlining of the program from its entry makes (`None` when
 /// the call graph is recursive: then it depends on the bound).
-fn static_inlining_calls(p: &Program) -> Option<u64> {
+pub(crate) fn static_inlining_calls(p: &Program) -> Option<u64> {
     fn count(
         p: &Program,
         f: FuncId,

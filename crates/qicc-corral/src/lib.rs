@@ -63,6 +63,17 @@ impl Default for CorralOptions {
     }
 }
 
+/// Static inlining of the program makes more call sites than this, and Corral is worth
+/// running beside the other engines.
+const BLOWUP_CALLS: u64 = 256;
+
+/// Whether static inlining of `p`'s calls (what the BMC does) blows up: more than
+/// `BLOWUP_CALLS` dynamic call sites, or recursion. The default engine runs Corral beside
+/// the gamble only then.
+pub fn inlining_blows_up(p: &Program) -> bool {
+    engine::static_inlining_calls(p).is_none_or(|n| n > BLOWUP_CALLS)
+}
+
 /// Stratified inlining on `program` (see the crate docs for what each answer means).
 pub fn verify(program: &Program, opts: &CorralOptions, budget: &Budget) -> EngineResult {
     run_on_worker("qicc-corral", program, budget, |slot, stop| {

@@ -1,23 +1,26 @@
 //! The portfolio: the one place where several engines run on one program side by side, and
 //! the one rule that combines their answers.
 //!
-//! Members: a *prover* (the gamble, which proves and finds) and *finders* (Impulse today,
-//! which only find violations). Each runs on a thread of its own with its own child budget.
+//! Members: the *prover* (the gamble, which proves and finds) and *members* beside it, each a
+//! finder (Impulse, which only finds violations) or a finder that also proves (Corral, whose
+//! safe statuses are proofs too). Each runs on a thread of its own with its own child budget.
 //!
-//! Stopping: a finder's violation stops the prover once the driver's check confirms it (it
-//! replays to a property assertion as a C execution; a counterexample only through a signed
-//! overflow does not stop the prover, which may still find a real one); a conclusive prover (a
-//! violation, or every assertion safe) stops the finders.
+//! Stopping: a member's violation stops the prover and the other members once the driver's
+//! check confirms it (it replays to a property assertion as a C execution; a counterexample
+//! only through a signed overflow does not stop the prover, which may still find a real one);
+//! so does a member's proof of every assertion. A conclusive prover (a violation, or every
+//! assertion safe) stops the members.
 //!
 //! Combining ([`combine`]), per assertion:
-//! - a member's `Safe` is a proof and is never overridden;
-//! - a finder's violation replaces an inconclusive answer (the prover was stopped for it), and
+//! - a `Safe` of any run is a proof and is never overridden: a member's proof turns the
+//!   prover's inconclusive status into `Safe`;
+//! - a member's violation replaces an inconclusive answer (the prover was stopped for it), and
 //!   a violation of the prover's that the driver's check does not confirm (one only through a
 //!   signed overflow, which the prover may have had no time to refine) when its own is
 //!   confirmed;
-//! - a violation of an assertion the prover proved safe is a contradiction: one of the two
+//! - a violation of an assertion another run proved safe is a contradiction: one of the two
 //!   engines is unsound. It is never resolved by preferring one answer; the witness is kept
-//!   (as the violation when the prover has none, else beside it) so that the driver replays it
+//!   (as the violation when there is no other, else beside it) so that the driver replays it
 //!   and, if it replays, reports an internal error naming both runs (the consistency check of
 //!   `verify::report`).
 
@@ -25,48 +28,64 @@ use qicc_engine::{AssertionStatus, Budget, EngineResult};
 use qicc_gamble::{GambleOptions, GambleResult};
 use qicc_ir::{AssertionId, Program, Witness};
 
-/// A member that only looks for violations.
-pub(crate) struct Finder<'a> {
-    /// How the report names it when it found the violation.
+/// A member beside the prover.
+pub(crate) struct Member<'a> {
+    /// How the report names it when it found the violation or proved an assertion.
     pub name: &'static str,
+    /// Whether its `Safe` statuses are proofs (else it only finds violations).
+    pub proves: bool,
     pub run: Box<dyn FnOnce(&Budget) -> EngineResult + Send + 'a>,
 }
 
-/// A violation a finder found: the finder's name, the violation, and whether the driver's
-/// check confirmed it (asked once, in the finder's thread: a deep witness's replay is long).
+/// What a member found: its name, its violation and whether the driver's check confirmed it
+/// (asked once, in the member's thread: a deep witness's replay is long), and the assertions
+/// it proved safe.
 pub(crate) struct Found {
     pub by: String,
-    pub violation: (AssertionId, Witness),
+    pub violation: Option<(AssertionId, Witness)>,
     pub confirmed: bool,
+    pub safe: Vec<AssertionId>,
 }
 
-/// Runs the gamble and the finders side by side (see the module docs for when each stops);
+/// Runs the gamble and the members side by side (see the module docs for when each stops);
 /// `confirmed` is the driver's check of a witness.
 pub(crate) fn run(
     program: &Program,
     gamble: &GambleOptions,
-    finders: Vec<Finder<'_>>,
+    members: Vec<Member<'_>>,
     confirmed: &(dyn Fn(&Witness) -> bool + Sync),
     budget: &Budget,
 ) -> (GambleResult, Vec<Found>) {
     let prover_budget = budget.child(None);
-    let finder_budget = budget.child(None);
+    let member_budget = budget.child(None);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = finders
+        let handles: Vec<_> = members
             .into_iter()
-            .map(|f| {
+            .map(|m| {
                 let stop_prover = prover_budget.cancel.clone();
-                let fb = &finder_budget;
+                let mb = &member_budget;
                 scope.spawn(move || {
-                    let violation = (f.run)(fb).violation?;
-                    let confirmed = confirmed(&violation.1);
-                    if confirmed {
+                    let r = (m.run)(mb);
+                    let safe: Vec<AssertionId> = if m.proves {
+                        r.statuses
+                            .iter()
+                            .filter(|(_, s)| *s == AssertionStatus::Safe)
+                            .map(|(a, _)| *a)
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    let proved_all = m.proves && safe.len() == r.statuses.len();
+                    let confirmed = r.violation.as_ref().is_some_and(|v| confirmed(&v.1));
+                    if confirmed || proved_all {
                         stop_prover.cancel();
+                        mb.cancel.cancel();
                     }
-                    Some(Found {
-                        by: f.name.to_string(),
-                        violation,
+                    (r.violation.is_some() || !safe.is_empty()).then(|| Found {
+                        by: m.name.to_string(),
+                        violation: r.violation,
                         confirmed,
+                        safe,
                     })
                 })
             })
@@ -78,7 +97,7 @@ pub(crate) fn run(
                 .iter()
                 .all(|(_, s)| *s == AssertionStatus::Safe);
         if conclusive {
-            finder_budget.cancel.cancel();
+            member_budget.cancel.cancel();
         }
         let found = handles
             .into_iter()
@@ -88,27 +107,65 @@ pub(crate) fn run(
     })
 }
 
-/// Merges the finders' violations into the prover's answer by the rule of the module docs.
-/// Returns which run found the answer's violation and the contradicting witnesses (with the
-/// run that found each).
+/// What [`combine`] tells the report besides the merged answer.
+#[derive(Default)]
+pub(crate) struct Combined {
+    /// Which run found the answer's violation.
+    pub violation_by: Option<String>,
+    /// Violations of assertions another run proved safe, with the run that found each.
+    pub contradicting: Vec<(AssertionId, Witness, String)>,
+    /// Assertions a member proved (the prover had not), with the member's name.
+    pub proved_by: Vec<(AssertionId, String)>,
+}
+
+/// Merges the members' proofs and violations into the prover's answer by the rule of the
+/// module docs.
 pub(crate) fn combine(
     r: &mut GambleResult,
     found: Vec<Found>,
     confirmed: &dyn Fn(&Witness) -> bool,
-) -> (Option<String>, Vec<(AssertionId, Witness, String)>) {
-    let mut by = r.violation_found_by.clone();
-    let mut contradicting = Vec::new();
-    for Found {
-        by: name,
-        violation: (a, w),
-        confirmed: w_confirmed,
-    } in found
-    {
-        let proven = r
-            .result
+) -> Combined {
+    let mut out = Combined {
+        violation_by: r.violation_found_by.clone(),
+        ..Combined::default()
+    };
+    let status = |r: &GambleResult, a: AssertionId| {
+        r.result
             .statuses
             .iter()
-            .any(|(id, s)| *id == a && *s == AssertionStatus::Safe);
+            .find(|(id, _)| *id == a)
+            .map(|(_, s)| s.clone())
+    };
+    // Proofs first: a violation of a proven assertion is then a contradiction, whoever found it.
+    for f in &found {
+        for &a in &f.safe {
+            match status(r, a) {
+                Some(AssertionStatus::Safe) | None => continue,
+                Some(AssertionStatus::Violated) => {
+                    if let Some((va, w)) = r.result.violation.take_if(|(va, _)| *va == a) {
+                        let by = out.violation_by.take().unwrap_or_else(|| "gamble".into());
+                        out.contradicting.push((va, w, by));
+                    }
+                }
+                Some(AssertionStatus::Unknown(_)) => {}
+            }
+            for (id, st) in r.result.statuses.iter_mut() {
+                if *id == a {
+                    *st = AssertionStatus::Safe;
+                }
+            }
+            out.proved_by.push((a, f.by.clone()));
+        }
+    }
+    for Found {
+        by: name,
+        violation,
+        confirmed: w_confirmed,
+        ..
+    } in found
+    {
+        let Some((a, w)) = violation else { continue };
+        let proven = status(r, a) == Some(AssertionStatus::Safe);
         let replace = match &r.result.violation {
             None => true,
             // The prover's own witness is checked only here, where it competes.
@@ -124,10 +181,18 @@ pub(crate) fn combine(
             }
             r.result.violation = Some((a, w));
             r.result.reason = None;
-            by = Some(name);
+            out.violation_by = Some(name);
         } else if proven {
-            contradicting.push((a, w, name));
+            out.contradicting.push((a, w, name));
         }
     }
-    (by, contradicting)
+    if r.result.violation.is_none()
+        && r.result
+            .statuses
+            .iter()
+            .all(|(_, s)| *s == AssertionStatus::Safe)
+    {
+        r.result.reason = None;
+    }
+    out
 }

@@ -7,7 +7,7 @@
 //! proven safe.
 
 use crate::input::Loaded;
-use crate::portfolio::{self, Finder, Found};
+use crate::portfolio::{self, Found, Member};
 use crate::report::{assertion_report, InternalError, Report, UbSummary, Verdict, Violation};
 use qicc_engine::{AssertionStatus, Budget, EngineResult};
 use qicc_interp::{replay, trace, Outcome, RunConfig};
@@ -70,6 +70,9 @@ pub struct VerifyOptions {
     pub external: Option<qicc_external::ExternalBackend>,
     /// Qicc: run Impulse alongside, for deep counterexamples.
     pub impulse: bool,
+    /// Qicc: run Corral alongside when static inlining of the program's calls blows up
+    /// ([`qicc_corral::inlining_blows_up`]).
+    pub corral: bool,
     pub progress: Option<Progress>,
     /// Signed overflow wraps around (`gcc -fwrapv`): a counterexample through one is a
     /// FALSE. Default (C): undefined behaviour, so such a counterexample gives UNKNOWN.
@@ -92,6 +95,7 @@ impl Default for VerifyOptions {
             signed_overflow_wraps: false,
             external: None,
             impulse: true,
+            corral: true,
             progress: None,
         }
     }
@@ -184,18 +188,27 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if let Some(j) = opts.jobs {
                 g.jobs = j.max(1);
             }
-            let finders = if opts.impulse {
-                vec![Finder {
+            let mut members = Vec::new();
+            if opts.impulse {
+                members.push(Member {
                     name: IMPULSE,
+                    proves: false,
                     run: Box::new(|b: &Budget| {
                         qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), b)
                     }),
-                }]
-            } else {
-                Vec::new()
-            };
+                });
+            }
+            if opts.corral && qicc_corral::inlining_blows_up(program) {
+                members.push(Member {
+                    name: CORRAL,
+                    proves: true,
+                    run: Box::new(|b: &Budget| {
+                        qicc_corral::verify(program, &qicc_corral::CorralOptions::default(), b)
+                    }),
+                });
+            }
             let confirmed = |w: &Witness| confirms(program, opts, w);
-            let (r, found) = portfolio::run(program, &g, finders, &confirmed, budget);
+            let (r, found) = portfolio::run(program, &g, members, &confirmed, budget);
             gamble_run(program, r, found, &confirmed)
         }
     }
@@ -203,20 +216,27 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
 
 /// Impulse's name in reports, as a member of the portfolio.
 const IMPULSE: &str = "impulse (run alongside the gamble)";
+/// Corral's name in reports, as a member of the portfolio.
+const CORRAL: &str = "corral (run alongside the gamble)";
 
-/// The answer of Qicc: the gamble's result with the finders' violations combined in
-/// ([`portfolio::combine`]), and which region proved each assertion.
+/// The answer of Qicc: the gamble's result with the members' proofs and violations combined
+/// in ([`portfolio::combine`]), and which region (or member) proved each assertion.
 fn gamble_run(
     program: &Program,
     mut r: qicc_gamble::GambleResult,
     found: Vec<Found>,
     confirmed: &dyn Fn(&Witness) -> bool,
 ) -> EngineRun {
-    let (violation_by, contradicting) = portfolio::combine(&mut r, found, confirmed);
-    let proved_by = program
+    let combined = portfolio::combine(&mut r, found, confirmed);
+    let mut proved_by: BTreeMap<AssertionId, String> = program
         .assertion_ids()
         .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
         .collect();
+    // Only assertions the prover had not proven are listed: the member's proof is the one.
+    for (a, by) in combined.proved_by {
+        proved_by.insert(a, by);
+    }
+    let (violation_by, contradicting) = (combined.violation_by, combined.contradicting);
     let tries = r
         .history
         .iter()
@@ -628,8 +648,9 @@ int main(void) {
     fn found(violation: (AssertionId, Witness), confirmed: bool) -> Found {
         Found {
             by: IMPULSE.to_string(),
-            violation,
+            violation: Some(violation),
             confirmed,
+            safe: Vec::new(),
         }
     }
 
@@ -682,5 +703,51 @@ int main(void) {
         assert!(rep.internal_error.is_none());
         assert_eq!(rep.verdict, Verdict::False);
         assert!(rep.violation.is_some());
+    }
+
+    /// Corral's proof as the portfolio hands it over (a stand-in: these tests check how
+    /// answers combine, not Corral).
+    fn proof(l: &Loaded) -> Found {
+        Found {
+            by: CORRAL.to_string(),
+            violation: None,
+            confirmed: false,
+            safe: l.program.assertion_ids().collect(),
+        }
+    }
+
+    #[test]
+    fn a_members_proof_settles_what_the_gamble_left_open() {
+        let l = loaded();
+        let mut g = gamble(&l, None);
+        for (_, s) in g.result.statuses.iter_mut() {
+            *s = AssertionStatus::Unknown("time limit reached".into());
+        }
+        g.result.reason = Some("time limit reached".into());
+        let run = gamble_run(&l.program, g, vec![proof(&l)], &|_| true);
+        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        assert!(rep.internal_error.is_none());
+        assert_eq!(rep.verdict, Verdict::True, "{}", rep.to_text());
+        assert!(rep
+            .assertions
+            .iter()
+            .all(|a| a.proved_by.as_deref() == Some(CORRAL)));
+    }
+
+    #[test]
+    fn a_members_proof_against_the_gambles_violation_is_an_internal_error() {
+        let l = loaded();
+        let w = witness(&l);
+        let mut g = gamble(&l, Some(w));
+        for (_, s) in g.result.statuses.iter_mut() {
+            *s = AssertionStatus::Violated;
+        }
+        let run = gamble_run(&l.program, g, vec![proof(&l)], &|_| true);
+        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        let e = rep.internal_error.as_ref().expect("an internal error");
+        assert_eq!(rep.verdict, Verdict::Unknown);
+        assert!(rep.violation.is_none(), "no FALSE from contradictory results");
+        assert_eq!(e.proved_safe_by, CORRAL);
+        assert_eq!(e.violated_by, "the run on the whole program (early start)");
     }
 }
