@@ -63,6 +63,10 @@ pub struct VerifyArgs {
     /// activations of its function it makes; loops are unwound as often).
     #[arg(long, value_name = "N")]
     pub recursion_bound: Option<u32>,
+    /// With --engine corral: abstract the globals away and track only those a spurious
+    /// counterexample needs (Corral's variable abstraction with hierarchical refinement).
+    #[arg(long)]
+    pub abstraction: bool,
     /// Wall-clock limit in seconds; when reached the answer is UNKNOWN (timeout).
     #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
     pub timeout: f64,
@@ -126,8 +130,8 @@ pub fn run(args: VerifyArgs) -> u8 {
         eprintln!("qicc: --unwindset and --dump-smt need --engine bmc");
         return crate::EXIT_USAGE;
     }
-    if args.engine != EngineArg::Corral && args.recursion_bound.is_some() {
-        eprintln!("qicc: --recursion-bound needs --engine corral");
+    if args.engine != EngineArg::Corral && (args.recursion_bound.is_some() || args.abstraction) {
+        eprintln!("qicc: --recursion-bound and --abstraction need --engine corral");
         return crate::EXIT_USAGE;
     }
     let external = match args.backend {
@@ -195,6 +199,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         max_unwind: args.max_unwind,
         unwindset: args.unwindset.clone(),
         recursion_bound: args.recursion_bound,
+        abstraction: args.abstraction,
         dump_smt: args.dump_smt.clone(),
         all_violations: args.all_violations,
         jobs: args.jobs,

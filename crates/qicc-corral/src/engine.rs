@@ -17,7 +17,8 @@ use qicc_symex::symex::{inline_open, run_with};
 use qicc_symex::{
     schedule, Bounds, CallMode, CutReason, Encoding, Findings, FnInfo, MemModel, SymexError,
 };
-use std::collections::HashMap;
+use crate::refine::hierarchical;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -45,6 +46,10 @@ pub(crate) struct Engine<'a> {
     solver_ms: u64,
     /// Proven post-conditions, applied to every open call.
     summaries: Summaries,
+    /// Variable abstraction: whether it is on, and the globals tracked so far (they stay
+    /// tracked across bounds).
+    abstraction: bool,
+    tracked: BTreeSet<usize>,
 }
 
 impl<'a> Engine<'a> {
@@ -86,6 +91,8 @@ impl<'a> Engine<'a> {
             stats,
             solver_ms: 0,
             summaries: Summaries::none(p),
+            abstraction: opts.abstraction,
+            tracked: BTreeSet::new(),
         })
     }
 
@@ -96,6 +103,9 @@ impl<'a> Engine<'a> {
     }
 
     pub fn run(mut self) -> EngineResult {
+        if self.abstraction {
+            self.stats.globals_tracked = Some(0);
+        }
         self.summarise();
         let mut last = String::new();
         for r in schedule(self.opts.max_bound) {
@@ -174,6 +184,7 @@ impl<'a> Engine<'a> {
             &bounds,
             self.budget,
             CallMode::Open,
+            self.abstraction,
         ) {
             Ok(enc) => enc,
             Err(SymexError::Stopped(r)) => {
@@ -207,7 +218,9 @@ impl<'a> Engine<'a> {
                 }
             }
             let blocks: Vec<TermId> = blocked.iter().map(|&i| block[i]).collect();
-            if !self.sat_with(&goals, &blocks, "error reachable through summaries", r)? {
+            let mut abstract_blocks = blocks.clone();
+            abstract_blocks.extend(self.psi(&enc, false));
+            if !self.sat_with(&goals, &abstract_blocks, "error reachable through summaries", r)? {
                 return self.settle(&enc, &blocked, r);
             }
             // Inline the first open call on the model's path: every call a real execution
@@ -219,37 +232,142 @@ impl<'a> Engine<'a> {
                 first_open_call(&enc, &mut |t| solver.value(store, t).map(|v| v.as_u64()))
                     .map_err(|e| format!("internal error: {e}"))?
             };
-            let on_path: Vec<usize> = first.into_iter().collect();
-            if on_path.iter().any(|i| blocked.contains(i)) {
+            let Some(first) = first else {
+                // The path reaches an error through inlined code only, and query type 1 found
+                // no property violation: an undefined-behaviour check, if the abstraction
+                // did not make it up.
+                let concrete = self.with_psi(&enc, &blocks, true);
+                if !self.sat_with(&goals, &concrete, "error reachable (every global tracked)", r)? {
+                    let goal = self.s.or_all(&goals);
+                    let mut base = vec![goal];
+                    base.extend_from_slice(&blocks);
+                    self.refine(&enc, &base, r)?;
+                    continue;
+                }
+                let hit = enc
+                    .errors
+                    .iter()
+                    .find(|h| {
+                        !self.found.done.contains(&h.assertion) && self.value(h.guard) == Some(1)
+                    })
+                    .map(|h| h.assertion);
+                match hit {
+                    Some(a) if !self.is_property(a) => self.found.ub_reachable(self.p, a),
+                    Some(a) => {
+                        return Err(format!(
+                            "internal error: query type 2 reaches property {a} through inlined code, query type 1 did not"
+                        ))
+                    }
+                    None => {
+                        // Only through a summarised call's failure: inline it after all.
+                        let i = summarised
+                            .iter()
+                            .copied()
+                            .find(|&i| self.value(enc.opens[i].guard) == Some(1))
+                            .ok_or("internal error: the model reaches no error and no open call")?;
+                        self.inline(&mut enc, &bounds, i)?;
+                        self.add_block_literals(&enc, &mut block);
+                    }
+                }
+                continue;
+            };
+            if blocked.contains(&first) {
                 return Err("internal error: a model of query type 2 calls a blocked call".into());
             }
+            let on_path = vec![first];
             self.progress(&format!(
                 "bound {r}: inlining {} of {} open calls",
                 on_path.len(),
                 open.len()
             ));
             for i in on_path {
-                let links = inline_open(
-                    self.p,
-                    &mut self.s,
-                    &self.info,
-                    &self.mm,
-                    &bounds,
-                    self.budget,
-                    &mut enc,
-                    i,
-                )
-                .map_err(|e| match e {
-                    SymexError::Stopped(r) => format!("{} during inlining", r.describe()),
-                    e => e.to_string(),
-                })?;
-                Stats::add(&mut self.stats.calls_inlined, 1);
-                for l in links {
-                    self.solver.assert(&self.s, l);
-                }
+                self.inline(&mut enc, &bounds, i)?;
             }
             self.add_block_literals(&enc, &mut block);
         }
+    }
+
+    /// Inlines open call `i` and ties its summary to the body on the solver stack.
+    fn inline(&mut self, enc: &mut Encoding, bounds: &Bounds, i: usize) -> Result<(), String> {
+        let links = inline_open(
+            self.p,
+            &mut self.s,
+            &self.info,
+            &self.mm,
+            bounds,
+            self.budget,
+            enc,
+            i,
+        )
+        .map_err(|e| match e {
+            SymexError::Stopped(r) => format!("{} during inlining", r.describe()),
+            e => e.to_string(),
+        })?;
+        Stats::add(&mut self.stats.calls_inlined, 1);
+        for l in links {
+            self.solver.assert(&self.s, l);
+        }
+        Ok(())
+    }
+
+    /// The assumptions that track exactly the globals in `tracked` (nothing without
+    /// abstraction).
+    fn psi_of(&mut self, enc: &Encoding, tracked: &BTreeSet<usize>) -> Vec<TermId> {
+        let Some(bs) = &enc.tracked else {
+            return Vec::new();
+        };
+        bs.iter()
+            .enumerate()
+            .map(|(v, &b)| if tracked.contains(&v) { b } else { self.s.not(b) })
+            .collect()
+    }
+
+    /// The assumptions of the current abstraction, or (`all`) of tracking every global.
+    fn psi(&mut self, enc: &Encoding, all: bool) -> Vec<TermId> {
+        let tracked = if all {
+            (0..self.p.globals.len()).collect()
+        } else {
+            self.tracked.clone()
+        };
+        self.psi_of(enc, &tracked)
+    }
+
+    /// `base` followed by [`Engine::psi`].
+    fn with_psi(&mut self, enc: &Encoding, base: &[TermId], all: bool) -> Vec<TermId> {
+        let mut a = base.to_vec();
+        a.extend(self.psi(enc, all));
+        a
+    }
+
+    /// Hierarchical refinement (Alg. 2): the query `base` is satisfiable with the current
+    /// globals tracked and unsatisfiable with all of them; track a minimal set more that makes
+    /// it unsatisfiable, found by assumptions over the one parameterized VC.
+    fn refine(&mut self, enc: &Encoding, base: &[TermId], r: u32) -> Result<(), String> {
+        let t0 = Instant::now();
+        let universe: BTreeSet<usize> = (0..self.p.globals.len()).collect();
+        let before = self.tracked.len();
+        let tracked = self.tracked.clone();
+        let mut queries = 0u64;
+        let found = hierarchical(&tracked, &BTreeSet::new(), &universe, &mut |t| {
+            queries += 1;
+            let mut a = base.to_vec();
+            a.extend(self.psi_of(enc, t));
+            match self.check(&a, "refinement", r) {
+                CheckResult::Unsat => Ok(true),
+                CheckResult::Sat => Ok(false),
+                CheckResult::Unknown(why) => Err(self.no_answer(why)),
+            }
+        })?;
+        self.tracked = found;
+        Stats::add(&mut self.stats.refinements, 1);
+        Stats::add(&mut self.stats.refinement_queries, queries);
+        Stats::add(&mut self.stats.refinement_ms, t0.elapsed().as_millis() as u64);
+        self.stats.globals_tracked = Some(self.tracked.len() as u64);
+        self.progress(&format!(
+            "bound {r}: refinement tracks {} more global(s) ({queries} queries)",
+            self.tracked.len() - before
+        ));
+        Ok(())
     }
 
     /// Is one of `goals` reachable with `blocks` assumed? `Err`: no answer.
@@ -326,10 +444,26 @@ impl<'a> Engine<'a> {
             if enc.uses_havoc_memory {
                 assumptions.push(enc.align);
             }
-            match self.check(&assumptions, "property violation with open calls blocked", r) {
+            let abstracted = self.with_psi(enc, &assumptions, false);
+            match self.check(&abstracted, "property violation with open calls blocked", r) {
                 CheckResult::Unsat => return Ok(false),
                 CheckResult::Unknown(why) => return Err(self.no_answer(why)),
                 CheckResult::Sat => {}
+            }
+            if enc.tracked.is_some() && self.tracked.len() < self.p.globals.len() {
+                // Concretize: the same query with every global tracked.
+                let concrete = self.with_psi(enc, &assumptions, true);
+                match self.check(&concrete, "the same, every global tracked", r) {
+                    CheckResult::Unsat => {
+                        self.refine(enc, &assumptions, r)?;
+                        continue;
+                    }
+                    CheckResult::Unknown(why) => return Err(self.no_answer(why)),
+                    CheckResult::Sat => {}
+                }
+                assumptions = concrete;
+            } else {
+                assumptions = abstracted;
             }
             let hit = enc
                 .errors
@@ -416,7 +550,9 @@ impl<'a> Engine<'a> {
         if any == self.s.ff() {
             return Ok(Round::Proof);
         }
-        match self.check(&[any], "bound reached", r) {
+        // Reached concretely (every global tracked): the abstraction only over-approximates.
+        let assumptions = self.with_psi(enc, &[any], true);
+        match self.check(&assumptions, "bound reached", r) {
             CheckResult::Unsat => Ok(Round::Proof),
             CheckResult::Unknown(why) => Err(self.no_answer(why)),
             CheckResult::Sat => {

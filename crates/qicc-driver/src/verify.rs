@@ -57,6 +57,8 @@ pub struct VerifyOptions {
     pub unwindset: Vec<(String, u32, u32)>,
     /// Corral: the last recursion bound (default: deepen up to `qicc_corral::DEFAULT_MAX_BOUND`).
     pub recursion_bound: Option<u32>,
+    /// Corral: variable abstraction over the globals with hierarchical refinement.
+    pub abstraction: bool,
     /// BMC: write every solver query as SMT-LIB 2 to this file.
     pub dump_smt: Option<std::path::PathBuf>,
     pub all_violations: bool,
@@ -87,6 +89,7 @@ impl Default for VerifyOptions {
             max_unwind: None,
             unwindset: Vec::new(),
             recursion_bound: None,
+            abstraction: false,
             dump_smt: None,
             all_violations: false,
             jobs: None,
@@ -156,7 +159,10 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             budget,
         )),
         Engine::Corral => {
-            let mut corral = qicc_corral::CorralOptions::default();
+            let mut corral = qicc_corral::CorralOptions {
+                abstraction: opts.abstraction,
+                ..Default::default()
+            };
             if let Some(r) = opts.recursion_bound {
                 corral.max_bound = r;
             }

@@ -265,6 +265,19 @@ pub struct Stats {
     /// Dynamic call sites still open (summarised or blocked) at the end.
     #[serde(rename = "calls open", skip_serializing_if = "Option::is_none")]
     pub calls_open: Option<u64>,
+    /// Variable abstraction: globals tracked at the end, refinements (spurious
+    /// counterexamples ruled out), the solver queries they made, and their time.
+    #[serde(rename = "globals tracked", skip_serializing_if = "Option::is_none")]
+    pub globals_tracked: Option<u64>,
+    #[serde(rename = "refinements", skip_serializing_if = "Option::is_none")]
+    pub refinements: Option<u64>,
+    #[serde(
+        rename = "refinement queries",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub refinement_queries: Option<u64>,
+    #[serde(rename = "refinement ms", skip_serializing_if = "Option::is_none")]
+    pub refinement_ms: Option<u64>,
     /// Houdini's candidate post-conditions, and how many it proved.
     #[serde(
         rename = "summary candidates",

@@ -23,7 +23,7 @@
 //!   would assume (over every local and global);
 //! - `test impulse`: the loops Impulse accelerates (path, split, closed forms, memory effect)
 //!   and those it skips, with the reason;
-//! - `test verify ENGINE [--unwind N | --recursion-bound N]`: the verdict of `bmc`, `qicc`,
+//! - `test verify ENGINE [--unwind N | --recursion-bound N | --abstraction]`: the verdict of `bmc`, `qicc`,
 //!   `impulse` or `corral` (which also prints how many calls it inlined and left open) through the
 //!   driver (with replay), and each assertion's status.
 //!
@@ -224,6 +224,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
         ["--recursion-bound", n] => {
             opts.recursion_bound = Some(n.parse().map_err(|_| format!("bad bound `{n}`"))?)
         }
+        ["--abstraction"] => opts.abstraction = true,
         _ => return Err(format!("unknown options `{}`", rest.join(" "))),
     }
     let loaded = qicc_driver::input::Loaded {
@@ -243,7 +244,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
     }
     if engine == Engine::Corral {
         // How much of the program stratified inlining needed (the point of Corral).
-        for key in ["calls inlined", "calls open"] {
+        for key in ["calls inlined", "calls open", "globals tracked"] {
             if let Some(n) = report.stats.get(key) {
                 let _ = writeln!(out, "{key} {n}");
             }

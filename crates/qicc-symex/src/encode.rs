@@ -14,13 +14,27 @@ pub use qicc_smt::ir::{sort_of, zero_of};
 pub struct Encoder<'a> {
     pub mm: &'a MemModel,
     pub st: &'a State,
+    /// Parameterized variable abstraction (Corral, Fig. 5): the Bool constant `b_v` of each
+    /// global and the count of fresh values made so far; a read of global `v` is
+    /// `ite(b_v, value, fresh)`, so with `b_v` false the global is not tracked.
+    pub abstraction: Option<(&'a [TermId], &'a mut u64)>,
 }
 
 impl ExprView for Encoder<'_> {
-    fn var(&mut self, _: &mut TermStore, v: VarRef) -> TermId {
+    fn var(&mut self, s: &mut TermStore, v: VarRef) -> TermId {
         match v {
             VarRef::Local(l) => self.st.locals[l.index()],
-            VarRef::Global(g) => self.st.globals[g.index()],
+            VarRef::Global(g) => {
+                let value = self.st.globals[g.index()];
+                match &mut self.abstraction {
+                    Some((tracked, n)) => {
+                        let fresh = s.symbol(&format!("untracked!{n}"), s.sort(value));
+                        **n += 1;
+                        s.ite(tracked[g.index()], value, fresh)
+                    }
+                    None => value,
+                }
+            }
         }
     }
 

@@ -185,6 +185,10 @@ pub struct Encoding {
     pub align: TermId,
     pub uses_havoc_memory: bool,
     pub steps: u64,
+    /// With variable abstraction: the Bool constant `b_v` of each global (see
+    /// `encode::Encoder::abstraction`); a query decides what is tracked by assuming them.
+    pub tracked: Option<Vec<TermId>>,
+    n_untracked: u64,
     guards: Guards,
     n_havoc: u64,
     n_choice: u64,
@@ -217,10 +221,13 @@ pub fn run(
     bounds: &Bounds,
     budget: &Budget,
 ) -> Result<Encoding, SymexError> {
-    run_with(p, s, info, mm, bounds, budget, CallMode::Inline)
+    run_with(p, s, info, mm, bounds, budget, CallMode::Inline, false)
 }
 
-/// Symbolically executes `p` from its entry up to `bounds`, calls treated as `calls` says.
+/// Symbolically executes `p` from its entry up to `bounds`, calls treated as `calls` says;
+/// with `abstraction`, every read of a global is parameterized by its Bool constant
+/// (`Encoding::tracked`).
+#[allow(clippy::too_many_arguments)]
 pub fn run_with(
     p: &Program,
     s: &mut TermStore,
@@ -229,8 +236,15 @@ pub fn run_with(
     bounds: &Bounds,
     budget: &Budget,
     calls: CallMode,
+    abstraction: bool,
 ) -> Result<Encoding, SymexError> {
     let align = s.symbol("replayable!", Sort::Bool);
+    let tracked = abstraction.then(|| {
+        p.globals
+            .iter()
+            .map(|g| s.symbol(&format!("tracked!{}", g.name), Sort::Bool))
+            .collect::<Vec<_>>()
+    });
     let first_obj = s.bv_const(mm.obj_w + 1, mm.statics as u64 + 1);
     let mut enc = Encoding {
         errors: Vec::new(),
@@ -242,6 +256,8 @@ pub fn run_with(
         align,
         uses_havoc_memory: false,
         steps: 0,
+        tracked,
+        n_untracked: 0,
         guards: Guards::default(),
         n_havoc: 0,
         n_choice: 0,
@@ -347,6 +363,8 @@ pub fn run_alone(
         align,
         uses_havoc_memory: true,
         steps: 0,
+        tracked: None,
+        n_untracked: 0,
         guards: Guards::default(),
         n_havoc: 0,
         n_choice: 0,
@@ -502,7 +520,17 @@ impl Symex<'_> {
 
     /// The term of an IR expression in state `st`.
     fn ex(&mut self, st: &State, e: &qicc_ir::Expr) -> TermId {
-        Encoder { mm: self.mm, st }.expr(self.s, e)
+        let abstraction = self
+            .enc
+            .tracked
+            .as_deref()
+            .map(|t| (t, &mut self.enc.n_untracked));
+        Encoder {
+            mm: self.mm,
+            st,
+            abstraction,
+        }
+        .expr(self.s, e)
     }
 
     fn push_pending(work: &mut Work, info: &FnInfo, loc: Loc, st: State) {
