@@ -6,6 +6,7 @@
 //!   post-order, dominators, back edges, reducibility, SCCs and their entry points
 //!   (petgraph's algorithms on the reachable part of the automaton), and its loops.
 //! - [`loops`]: the loop nesting forest (every cycle, irreducible too) and natural loops.
+//! - [`loop_procs`]: loops as tail-recursive procedures (Corral's view of loops).
 //! - [`modset`]: what a call may change (globals, memory, the object table), transitively.
 //! - [`reach`]: interprocedural reachability (which edges a run can reach; from where an
 //!   error or the exit can be reached).
@@ -23,6 +24,7 @@
 pub mod extract;
 pub mod graph;
 pub mod liveness;
+pub mod loop_procs;
 pub mod loops;
 pub mod modset;
 pub mod reach;
@@ -32,6 +34,7 @@ pub mod rnt;
 
 pub use extract::{extract, ExtractError, Extracted};
 pub use graph::{FunctionGraph, Scc};
+pub use loop_procs::loops_to_procedures;
 pub use loops::{ForestLoop, LoopForest, NaturalLoop};
 pub use modset::{mod_sets, ModSet};
 pub use region::{FunctionRegions, Region};

@@ -67,6 +67,10 @@ pub struct VerifyArgs {
     /// counterexample needs (Corral's variable abstraction with hierarchical refinement).
     #[arg(long)]
     pub abstraction: bool,
+    /// With --engine corral: turn loops into tail-recursive procedures, so that the recursion
+    /// bound bounds them and summaries cover them (default: unwind them up to the bound).
+    #[arg(long)]
+    pub loops_as_procedures: bool,
     /// Wall-clock limit in seconds; when reached the answer is UNKNOWN (timeout).
     #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
     pub timeout: f64,
@@ -130,8 +134,12 @@ pub fn run(args: VerifyArgs) -> u8 {
         eprintln!("qicc: --unwindset and --dump-smt need --engine bmc");
         return crate::EXIT_USAGE;
     }
-    if args.engine != EngineArg::Corral && (args.recursion_bound.is_some() || args.abstraction) {
-        eprintln!("qicc: --recursion-bound and --abstraction need --engine corral");
+    if args.engine != EngineArg::Corral
+        && (args.recursion_bound.is_some() || args.abstraction || args.loops_as_procedures)
+    {
+        eprintln!(
+            "qicc: --recursion-bound, --abstraction and --loops-as-procedures need --engine corral"
+        );
         return crate::EXIT_USAGE;
     }
     let external = match args.backend {
@@ -200,6 +208,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         unwindset: args.unwindset.clone(),
         recursion_bound: args.recursion_bound,
         abstraction: args.abstraction,
+        loops_as_procedures: args.loops_as_procedures,
         dump_smt: args.dump_smt.clone(),
         all_violations: args.all_violations,
         jobs: args.jobs,

@@ -56,6 +56,10 @@ pub struct CorralOptions {
     /// constants and share structure, so untracked globals save the solver less than they
     /// cost in fresh values.
     pub abstraction: bool,
+    /// Loops as tail-recursive procedures (`qicc_analysis::loop_procs`), so that the
+    /// recursion bound bounds them and summaries cover them; otherwise the symbolic execution
+    /// unwinds each loop up to the bound.
+    pub loops_as_procedures: bool,
     /// Limit of each solver check (the budget's deadline applies as well).
     pub check_timeout: Option<Duration>,
     pub progress: Option<ProgressFn>,
@@ -66,6 +70,7 @@ impl Default for CorralOptions {
         CorralOptions {
             max_bound: DEFAULT_MAX_BOUND,
             abstraction: false,
+            loops_as_procedures: false,
             check_timeout: None,
             progress: None,
         }
@@ -85,6 +90,15 @@ pub fn inlining_blows_up(p: &Program) -> bool {
 
 /// Stratified inlining on `program` (see the crate docs for what each answer means).
 pub fn verify(program: &Program, opts: &CorralOptions, budget: &Budget) -> EngineResult {
+    // Loops as procedures: the witness of the result replays on `program` itself (the
+    // transformation keeps the order of nondeterministic requests), and assertion ids stay.
+    let converted;
+    let program = if opts.loops_as_procedures {
+        converted = qicc_analysis::loops_to_procedures(program).0;
+        &converted
+    } else {
+        program
+    };
     run_on_worker("qicc-corral", program, budget, |slot, stop| {
         match engine::Engine::new(program, opts, budget, slot, stop) {
             Ok(e) => e.run(),

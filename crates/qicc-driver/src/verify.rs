@@ -59,6 +59,8 @@ pub struct VerifyOptions {
     pub recursion_bound: Option<u32>,
     /// Corral: variable abstraction over the globals with hierarchical refinement.
     pub abstraction: bool,
+    /// Corral: loops as tail-recursive procedures.
+    pub loops_as_procedures: bool,
     /// BMC: write every solver query as SMT-LIB 2 to this file.
     pub dump_smt: Option<std::path::PathBuf>,
     pub all_violations: bool,
@@ -90,6 +92,7 @@ impl Default for VerifyOptions {
             unwindset: Vec::new(),
             recursion_bound: None,
             abstraction: false,
+            loops_as_procedures: false,
             dump_smt: None,
             all_violations: false,
             jobs: None,
@@ -161,6 +164,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
         Engine::Corral => {
             let mut corral = qicc_corral::CorralOptions {
                 abstraction: opts.abstraction,
+                loops_as_procedures: opts.loops_as_procedures,
                 ..Default::default()
             };
             if let Some(r) = opts.recursion_bound {

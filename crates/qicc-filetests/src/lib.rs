@@ -19,11 +19,14 @@
 //! - `test regions`: the Region Nesting Tree (`Rnt::to_text`);
 //! - `test extract NODE`: the program extraction makes of the RNT node named `NODE` (as the
 //!   tree prints it, e.g. `main/L4`), keeping every assertion the node holds;
+//! - `test procedures`: the program with its loops as tail-recursive procedures (Corral's
+//!   view of loops, `qicc_analysis::loop_procs`);
 //! - `test facts`: the interval facts at every location, as the condition a region head
 //!   would assume (over every local and global);
 //! - `test impulse`: the loops Impulse accelerates (path, split, closed forms, memory effect)
 //!   and those it skips, with the reason;
-//! - `test verify ENGINE [--unwind N | --recursion-bound N | --abstraction]`: the verdict of `bmc`, `qicc`,
+//! - `test verify ENGINE [--unwind N | --recursion-bound N | --abstraction |
+//!   --loops-as-procedures]`: the verdict of `bmc`, `qicc`,
 //!   `impulse` or `corral` (which also prints how many calls it inlined and left open) through the
 //!   driver (with replay), and each assertion's status.
 //!
@@ -117,6 +120,13 @@ impl FileTest {
             ["regions"] => Ok(build_rnt(&p).to_text(&p)),
             ["extract", node] => run_extract(&p, node),
             ["facts"] => Ok(run_facts(&p)),
+            ["procedures"] => {
+                let (q, n) = qicc_analysis::loops_to_procedures(&p);
+                qicc_ir::verify_program(&q).map_err(|e| {
+                    format!("the transformation made an ill-formed program: {}", e.join("; "))
+                })?;
+                Ok(format!("; {n} loop(s) converted\n{}", print_program(&q)))
+            }
             ["impulse"] => Ok(run_impulse(&p)),
             ["verify", engine, rest @ ..] => run_verify(p, path, engine, rest),
             _ => Err(format!("unknown test `{}`", self.command.join(" "))),
@@ -225,6 +235,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
             opts.recursion_bound = Some(n.parse().map_err(|_| format!("bad bound `{n}`"))?)
         }
         ["--abstraction"] => opts.abstraction = true,
+        ["--loops-as-procedures"] => opts.loops_as_procedures = true,
         _ => return Err(format!("unknown options `{}`", rest.join(" "))),
     }
     let loaded = qicc_driver::input::Loaded {
