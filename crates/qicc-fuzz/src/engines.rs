@@ -21,16 +21,19 @@ pub enum Mode {
     Impulse,
     /// `--engine corral`
     Corral,
+    /// `--engine corral --abstraction --loops-as-procedures`
+    CorralX,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 6] = [
+    pub const ALL: [Mode; 7] = [
         Mode::Bmc,
         Mode::QiccJ1,
         Mode::QiccJ2,
         Mode::QiccNoFacts,
         Mode::Impulse,
         Mode::Corral,
+        Mode::CorralX,
     ];
 
     pub fn name(self) -> &'static str {
@@ -41,6 +44,7 @@ impl Mode {
             Mode::QiccNoFacts => "qicc-nofacts",
             Mode::Impulse => "impulse",
             Mode::Corral => "corral",
+            Mode::CorralX => "corral-x",
         }
     }
 
@@ -53,6 +57,7 @@ impl Mode {
             Mode::QiccNoFacts => "qicc verify --engine qicc --jobs 1 --no-facts",
             Mode::Impulse => "qicc verify --engine impulse",
             Mode::Corral => "qicc verify --engine corral",
+            Mode::CorralX => "qicc verify --engine corral --abstraction --loops-as-procedures",
         }
     }
 
@@ -68,6 +73,11 @@ impl Mode {
             }
             Mode::Impulse => o.engine = Engine::Impulse,
             Mode::Corral => o.engine = Engine::Corral,
+            Mode::CorralX => {
+                o.engine = Engine::Corral;
+                o.abstraction = true;
+                o.loops_as_procedures = true;
+            }
         }
         o
     }

@@ -25,7 +25,7 @@ struct Args {
     profile: Profile,
 }
 
-const USAGE: &str = "usage: qicc-fuzz [--seeds N] [--start S] [--time-cap SECS] [--timeout SECS] [--out DIR] [--gcc-every K] [--modes bmc,qicc-j1,qicc-j2,qicc-nofacts,impulse] [--print SEED] [--profile small|normal]";
+const USAGE: &str = "usage: qicc-fuzz [--seeds N] [--start S] [--time-cap SECS] [--timeout SECS] [--out DIR] [--gcc-every K] [--modes bmc,qicc-j1,qicc-j2,qicc-nofacts,impulse,corral,corral-x] [--print SEED] [--profile small|normal]";
 
 fn parse() -> Result<Args, String> {
     let mut a = Args {

@@ -1,6 +1,7 @@
 //! The soundness fuzzer in CI: a fixed set of seeds (small programs), every program through
 //! `bmc`, and a rotating share through each other mode (`qicc` with 1 and 2 jobs, `qicc`
-//! without facts, `impulse`, `corral`), every tenth program cross-checked against gcc. Any verdict that
+//! without facts, `impulse`, `corral` and `corral` with abstraction and loops as procedures),
+//! every tenth program cross-checked against gcc. Any verdict that
 //! contradicts the exhaustive ground truth, any panic or internal error, and any generator
 //! problem fails the test, with the program printed.
 
@@ -28,6 +29,7 @@ fn modes_for(i: u64) -> Vec<Mode> {
         Mode::QiccNoFacts,
         Mode::Impulse,
         Mode::Corral,
+        Mode::CorralX,
     ];
     vec![Mode::Bmc, others[(i % others.len() as u64) as usize]]
 }
@@ -84,7 +86,7 @@ fn engines_never_contradict_the_ground_truth() {
             .get(&m)
             .map(|e| e[0] + e[1] + e[2])
             .unwrap_or(0.0);
-        assert!(runs >= 100.0, "{} ran on {runs} programs only", m.name());
+        assert!(runs >= 80.0, "{} ran on {runs} programs only", m.name());
     }
     assert!(
         tally.truth_true * 4 >= tally.programs && tally.truth_false * 4 >= tally.programs,
