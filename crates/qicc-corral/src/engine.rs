@@ -344,10 +344,26 @@ impl<'a> Engine<'a> {
     /// it unsatisfiable, found by assumptions over the one parameterized VC.
     fn refine(&mut self, enc: &Encoding, base: &[TermId], r: u32) -> Result<(), String> {
         let t0 = Instant::now();
-        let universe: BTreeSet<usize> = (0..self.p.globals.len()).collect();
         let before = self.tracked.len();
         let tracked = self.tracked.clone();
-        let mut queries = 0u64;
+        let mut queries = 1u64;
+        // The unsat core of the concrete query names the globals that can matter: the
+        // search runs over those (it still needs tracking all of them to be enough).
+        let concrete = self.with_psi(enc, base, true);
+        let core = match self.check(&concrete, "refinement (every global tracked)", r) {
+            CheckResult::Unsat => self.solver.unsat_core(),
+            CheckResult::Sat => {
+                return Err("internal error: refinement of a counterexample that is real".into())
+            }
+            CheckResult::Unknown(why) => return Err(self.no_answer(why)),
+        };
+        let bs = enc.tracked.clone().unwrap_or_default();
+        let universe: BTreeSet<usize> = match core {
+            Some(core) => (0..self.p.globals.len())
+                .filter(|v| tracked.contains(v) || core.contains(&bs[*v]))
+                .collect(),
+            None => (0..self.p.globals.len()).collect(),
+        };
         let found = hierarchical(&tracked, &BTreeSet::new(), &universe, &mut |t| {
             queries += 1;
             let mut a = base.to_vec();

@@ -55,6 +55,10 @@ pub trait Solver {
     /// those the solver has seen: unconstrained parts get some value). `None` if there is no
     /// model.
     fn value(&mut self, store: &TermStore, t: TermId) -> Option<ModelValue>;
+    /// After a check that answered [`CheckResult::Unsat`]: a subset of its assumptions that is
+    /// unsatisfiable together with the assertions (an unsat core; not necessarily minimal —
+    /// a back-end may give all of them). `None` after any other answer.
+    fn unsat_core(&mut self) -> Option<Vec<TermId>>;
     /// Limit for each later check (`None`: no limit).
     fn set_timeout(&mut self, timeout: Option<Duration>);
     /// A handle that stops a running check from another thread.

@@ -232,3 +232,29 @@ fn smtlib_script_is_read_by_z3_with_the_same_answer() {
         assert_eq!(answer.trim(), "unsat", "{text}");
     }
 }
+
+#[test]
+fn unsat_cores_are_subsets_that_stay_unsat() {
+    for mode in MODES {
+        let mut s = TermStore::new();
+        let mut z = Z3Solver::new(mode);
+        let x = s.symbol("x", Sort::BitVec(8));
+        let y = s.symbol("y", Sort::BitVec(8));
+        let one = s.bv_const(8, 1);
+        let two = s.bv_const(8, 2);
+        let x1 = s.eq(x, one);
+        let x2 = s.eq(x, two);
+        let y1 = s.eq(y, one);
+        let b = s.symbol("b", Sort::Bool);
+        assert_eq!(z.check(&s, &[y1, x1, b, x2]), CheckResult::Unsat, "{mode:?}");
+        let core = z.unsat_core().expect("a core after Unsat");
+        assert!(core.contains(&x1) && core.contains(&x2), "{mode:?}: {core:?}");
+        if mode == Z3Mode::Incremental {
+            // Z3's core leaves out what the contradiction does not need.
+            assert!(!core.contains(&y1) && !core.contains(&b), "{core:?}");
+        }
+        assert_eq!(z.check(&s, &core), CheckResult::Unsat, "{mode:?}");
+        assert_eq!(z.check(&s, &[y1, b]), CheckResult::Sat);
+        assert_eq!(z.unsat_core(), None, "no core after Sat");
+    }
+}

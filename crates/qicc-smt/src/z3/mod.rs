@@ -52,6 +52,9 @@ pub struct Z3Solver {
     interrupt: InterruptHandle,
     /// The first error the back-end met; every later check answers `Unknown` with it.
     error: Option<String>,
+    /// The last check's assumptions with their translations, while its answer is Unsat (for
+    /// the unsat core).
+    last_unsat: Option<Vec<(TermId, Z3_ast)>>,
 }
 
 /// The raw context pointer, sent to the interrupt hook (`Z3_interrupt` is the one call Z3
@@ -92,6 +95,7 @@ impl Z3Solver {
             timeout: None,
             interrupt,
             error: None,
+            last_unsat: None,
         };
         if mode == Z3Mode::Incremental {
             s.solver = Some(s.new_solver());
@@ -255,6 +259,7 @@ impl Solver for Z3Solver {
 
     fn check(&mut self, store: &TermStore, assumptions: &[TermId]) -> CheckResult {
         self.drop_model();
+        self.last_unsat = None;
         if self.interrupt.is_interrupted() {
             return CheckResult::Unknown("interrupted".to_string());
         }
@@ -329,7 +334,20 @@ impl Solver for Z3Solver {
                 }
                 CheckResult::Sat
             }
-            Z3_L_FALSE => CheckResult::Unsat,
+            Z3_L_FALSE => {
+                // The translations are kept alive by `memo` (every term's, inc_ref'ed).
+                self.last_unsat = Some(match self.mode {
+                    Z3Mode::Incremental => {
+                        assumptions.iter().copied().zip(asts.iter().copied()).collect()
+                    }
+                    // The assumptions were asserted: all of them are the core.
+                    Z3Mode::FreshPerCheck => assumptions
+                        .iter()
+                        .map(|&t| (t, std::ptr::null_mut()))
+                        .collect(),
+                });
+                CheckResult::Unsat
+            }
             _ => CheckResult::Unknown(self.reason_unknown(solver)),
         }
     }
@@ -366,6 +384,36 @@ impl Solver for Z3Solver {
             let _ = self.take_error();
             v
         }
+    }
+
+    fn unsat_core(&mut self) -> Option<Vec<TermId>> {
+        let last = self.last_unsat.clone()?;
+        let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) else {
+            return Some(last.iter().map(|(t, _)| *t).collect());
+        };
+        // SAFETY: the solver is alive and its last check answered Unsat; the vector is
+        // inc_ref'ed while it is read and released after.
+        let core: Vec<Z3_ast> = unsafe {
+            let v = Z3_solver_get_unsat_core(self.ctx, s);
+            if v.is_null() {
+                return None;
+            }
+            Z3_ast_vector_inc_ref(self.ctx, v);
+            let n = Z3_ast_vector_size(self.ctx, v);
+            let out = (0..n).map(|i| Z3_ast_vector_get(self.ctx, v, i)).collect();
+            Z3_ast_vector_dec_ref(self.ctx, v);
+            out
+        };
+        if self.take_error().is_some() {
+            return None;
+        }
+        // Z3 shares equal ASTs, so an assumption is in the core iff its translation is.
+        Some(
+            last.iter()
+                .filter(|(_, a)| core.contains(a))
+                .map(|(t, _)| *t)
+                .collect(),
+        )
     }
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {
