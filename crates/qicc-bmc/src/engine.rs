@@ -14,43 +14,33 @@
 //! simplified twice) and the solver has translated them already.
 
 use crate::BmcOptions;
-use qicc_symex::replay::replay_model;
 use qicc_symex::symex;
-use qicc_symex::{Bounds, CutReason, Encoding, Findings, FnInfo, MemModel, SymexError};
+use qicc_symex::{Bounds, CutReason, Encoding, Findings, FnInfo, MemModel, Solving, SymexError};
 use qicc_engine::{Budget, EngineResult, StopReason};
-use qicc_ir::{AssertionId, FuncId, Program, Witness};
+use qicc_ir::{AssertionId, FuncId, Program};
 use qicc_smt::{
     catch_stop, CheckResult, InterruptHandle, Solver, TermId, TermStore, Z3Mode, Z3Solver,
 };
 use std::collections::HashMap;
-use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
 #[derive(Default)]
 struct Stats {
     bound: u32,
     steps: u64,
-    solver_ms: u128,
-    solver_calls: u64,
 }
 
 pub(crate) struct Engine<'a> {
     p: &'a Program,
     opts: &'a BmcOptions,
     budget: &'a Budget,
-    s: TermStore,
-    solver: Z3Solver,
-    mm: MemModel,
+    q: Solving<'a>,
     info: Vec<FnInfo>,
     loop_overrides: HashMap<(FuncId, u32), u32>,
     /// Iteration hints per loop (see [`crate::hints`]); used from the second deepening step.
     hints: HashMap<(FuncId, u32), u32>,
     stats: Stats,
-    dump: Option<std::fs::File>,
-    queries: u64,
-    found: Findings,
 }
 
 impl<'a> Engine<'a> {
@@ -100,23 +90,24 @@ impl<'a> Engine<'a> {
             p,
             opts,
             budget,
-            s,
-            solver,
-            mm,
+            q: Solving {
+                p,
+                budget,
+                s,
+                solver,
+                mm,
+                found: Findings::default(),
+                check_timeout: opts.check_timeout,
+                progress: opts.progress.as_ref(),
+                dump,
+                solver_ms: 0,
+                solver_calls: 0,
+            },
             info,
             hints,
             loop_overrides,
             stats: Stats::default(),
-            dump,
-            queries: 0,
-            found: Findings::default(),
         })
-    }
-
-    fn progress(&self, msg: &str) {
-        if let Some(f) = &self.opts.progress {
-            f(msg);
-        }
     }
 
     pub fn run(mut self) -> EngineResult {
@@ -129,7 +120,7 @@ impl<'a> Engine<'a> {
             if let Some(r) = self.budget.exhausted() {
                 return self.stopped(r.describe().to_string(), k, &last_reason);
             }
-            self.progress(&format!("unwind {k}: symbolic execution…"));
+            self.q.progress(&format!("unwind {k}: symbolic execution…"));
             // The first step is plain (shallow bugs are cheapest there); later steps unwind
             // loops with a hint to it at once. User overrides always win.
             let mut loops = HashMap::new();
@@ -144,7 +135,7 @@ impl<'a> Engine<'a> {
             loops.extend(self.loop_overrides.iter().map(|(a, b)| (*a, *b)));
             let b = Bounds { default: k, loops };
             let symex = catch_stop(|| {
-                symex::run(self.p, &mut self.s, &self.info, &self.mm, &b, self.budget)
+                symex::run(self.p, &mut self.q.s, &self.info, &self.q.mm, &b, self.budget)
             });
             let enc = match symex.unwrap_or_else(|_| Err(SymexError::Stopped(self.stop_reason()))) {
                 Ok(enc) => enc,
@@ -156,16 +147,16 @@ impl<'a> Engine<'a> {
             };
             self.stats.bound = k;
             self.stats.steps = enc.steps;
-            self.progress(&format!(
+            self.q.progress(&format!(
                 "unwind {k}: {} steps, {} terms, solving…",
                 enc.steps,
-                self.s.len()
+                self.q.s.len()
             ));
             let found = catch_stop(|| self.find_violations(&enc, k));
             if let Err(why) = found.unwrap_or_else(|_| Err(self.stop_reason().describe().into())) {
                 return self.stopped(why, k, &last_reason);
             }
-            if !self.found.violations.is_empty() && !self.opts.all_violations {
+            if !self.q.found.violations.is_empty() && !self.opts.all_violations {
                 return self.result(None);
             }
             let open = catch_stop(|| self.incompleteness(&enc, k));
@@ -175,7 +166,7 @@ impl<'a> Engine<'a> {
                 Ok(Some(why)) => last_reason = why,
             }
         }
-        if !self.found.violations.is_empty() {
+        if !self.q.found.violations.is_empty() {
             return self.result(Some(last_reason));
         }
         if last_reason.is_empty() {
@@ -204,68 +195,6 @@ impl<'a> Engine<'a> {
         self.unknown_result(reason)
     }
 
-    /// Checks `assumptions` with the per-check and remaining time.
-    fn check(&mut self, assumptions: &[TermId], what: &str, bound: u32) -> CheckResult {
-        if let Some(r) = self.budget.exhausted() {
-            return CheckResult::Unknown(r.describe().to_string());
-        }
-        let limit = match (self.opts.check_timeout, self.budget.remaining()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        self.solver
-            .set_timeout(limit.map(|d| d.max(Duration::from_millis(1))));
-        self.queries += 1;
-        if let Some(f) = self.dump.as_mut() {
-            let text = qicc_smt::smtlib::script(&self.s, assumptions);
-            let _ = writeln!(f, "; query {} at bound {bound}: {what}", self.queries);
-            let _ = f.write_all(text.as_bytes());
-            let _ = writeln!(f, "(reset)");
-        }
-        let t0 = Instant::now();
-        let r = self.solver.check(&self.s, assumptions);
-        let ms = t0.elapsed().as_millis();
-        self.stats.solver_ms += ms;
-        self.stats.solver_calls += 1;
-        self.progress(&format!("unwind {bound}: {what}: {r:?} in {ms} ms"));
-        match (r, self.budget.exhausted()) {
-            (CheckResult::Unknown(_), Some(stop)) => CheckResult::Unknown(stop.describe().into()),
-            (r, _) => r,
-        }
-    }
-
-    /// Why a check has no answer: the budget if it ran out, else the solver's reason.
-    fn no_answer(&self, solver_reason: String) -> String {
-        match self.budget.exhausted() {
-            Some(r) => r.describe().to_string(),
-            None => format!("solver gave no answer ({solver_reason})"),
-        }
-    }
-
-    fn value(&mut self, t: TermId) -> Option<u64> {
-        self.solver.value(&self.s, t).map(|v| v.as_u64())
-    }
-
-    fn is_property(&self, a: AssertionId) -> bool {
-        self.p
-            .assertions
-            .get(a.index())
-            .is_some_and(|x| x.kind.is_property())
-    }
-
-    /// The first not-yet-handled assertion among `hits` whose guard the model satisfies.
-    fn model_hit(&mut self, enc: &Encoding, property: bool) -> Option<AssertionId> {
-        for h in &enc.errors {
-            if self.is_property(h.assertion) == property
-                && !self.found.done.contains(&h.assertion)
-                && self.value(h.guard) == Some(1)
-            {
-                return Some(h.assertion);
-            }
-        }
-        None
-    }
-
     /// Query 1: reachable property assertions; replays each model. `Err`: the solver gave
     /// no answer.
     fn find_violations(&mut self, enc: &Encoding, k: u32) -> Result<(), String> {
@@ -273,29 +202,30 @@ impl<'a> Engine<'a> {
             let guards: Vec<TermId> = enc
                 .errors
                 .iter()
-                .filter(|h| self.is_property(h.assertion) && !self.found.done.contains(&h.assertion))
+                .filter(|h| self.q.is_property(h.assertion) && !self.q.found.done.contains(&h.assertion))
                 .map(|h| h.guard)
                 .collect();
-            let reach = self.s.or_all(&guards);
-            if reach == self.s.ff() {
+            let reach = self.q.s.or_all(&guards);
+            if reach == self.q.s.ff() {
                 return Ok(());
             }
             let mut assumptions = vec![reach];
             if enc.uses_havoc_memory {
                 assumptions.push(enc.align);
             }
-            match self.check(&assumptions, "property assertion reachable", k) {
-                CheckResult::Unknown(r) => return Err(self.no_answer(r)),
+            match self.q.check(&assumptions, &format!("unwind {k}"), "property assertion reachable") {
+                CheckResult::Unknown(r) => return Err(self.q.no_answer(r)),
                 CheckResult::Unsat if enc.uses_havoc_memory => {
-                    match self.check(&[reach], "property assertion reachable (any memory)", k) {
+                    match self.q.check(&[reach], &format!("unwind {k}"), "property assertion reachable (any memory)") {
                         CheckResult::Unsat => return Ok(()),
-                        CheckResult::Unknown(r) => return Err(self.no_answer(r)),
+                        CheckResult::Unknown(r) => return Err(self.q.no_answer(r)),
                         CheckResult::Sat => {
                             let a = self
+                                .q
                                 .model_hit(enc, true)
                                 .ok_or("internal error: the model reaches no assertion")?;
-                            self.found.done.insert(a);
-                            self.found.unknown.insert(
+                            self.q.found.done.insert(a);
+                            self.q.found.unknown.insert(
                                 a,
                                 "reachable only from memory states after havoc_memory that \
                                  a replay cannot reproduce"
@@ -307,98 +237,38 @@ impl<'a> Engine<'a> {
                 CheckResult::Unsat => return Ok(()),
                 CheckResult::Sat => {
                     let hit = self
+                        .q
                         .model_hit(enc, true)
                         .ok_or("internal error: the model reaches no assertion")?;
-                    let mut outcome = self.replay_model(enc);
-                    if matches!(outcome, Ok((_, _, true))) {
-                        // C leaves a run through a signed overflow undefined: ask for a
-                        // counterexample without one (the driver rejects the first).
-                        if let Some(clean) = self.clean_violation(enc, &assumptions, k)? {
-                            outcome = Ok(clean);
-                        }
-                    }
-                    match outcome {
-                        Ok((a, w, _)) => {
-                            self.progress(&format!("unwind {k}: violation of {a} replayed"));
-                            self.found.done.insert(a);
-                            self.found.done.insert(hit);
-                            self.found.violations.push((a, w));
-                            if !self.opts.all_violations {
-                                return Ok(());
-                            }
-                        }
-                        Err(why) => {
-                            self.found.done.insert(hit);
-                            self.found
-                                .unknown
-                                .insert(hit, format!("counterexample did not replay: {why}"));
-                        }
+                    let stage = format!("unwind {k}");
+                    if self.q.replay_hit(enc, hit, &assumptions, &stage)?
+                        && !self.opts.all_violations
+                    {
+                        return Ok(());
                     }
                 }
             }
         }
     }
 
-    /// A replayed violation whose run has no signed overflow, if the encoding has one at this
-    /// bound (`Err`: the solver gave no answer).
-    fn clean_violation(
-        &mut self,
-        enc: &Encoding,
-        assumptions: &[TermId],
-        k: u32,
-    ) -> Result<Option<(AssertionId, Witness, bool)>, String> {
-        let mut hits = Vec::new();
-        for h in &enc.errors {
-            if self.is_property(h.assertion) && !self.found.done.contains(&h.assertion) {
-                hits.push(self.s.and(h.guard, h.clean));
-            }
-        }
-        let reach_clean = self.s.or_all(&hits);
-        if reach_clean == self.s.ff() {
-            return Ok(None);
-        }
-        let mut assumptions = assumptions.to_vec();
-        assumptions.push(reach_clean);
-        match self.check(
-            &assumptions,
-            "property assertion reachable without signed overflow",
-            k,
-        ) {
-            CheckResult::Unknown(r) => Err(self.no_answer(r)),
-            CheckResult::Unsat => Ok(None),
-            CheckResult::Sat => Ok(self.replay_model(enc).ok().filter(|(_, _, o)| !o)),
-        }
-    }
-
-    fn replay_model(&mut self, enc: &Encoding) -> Result<(AssertionId, Witness, bool), String> {
-        replay_model(
-            self.p,
-            enc,
-            &self.mm,
-            &mut self.s,
-            &mut self.solver,
-            self.budget,
-        )
-    }
-
     /// Query 2: is some path cut by the bound? `Ok(None)`: the unwinding is complete.
     fn incompleteness(&mut self, enc: &Encoding, k: u32) -> Result<Option<String>, String> {
         let guards: Vec<TermId> = enc.cuts.iter().map(|c| c.guard).collect();
-        let any = self.s.or_all(&guards);
-        if any == self.s.ff() {
+        let any = self.q.s.or_all(&guards);
+        if any == self.q.s.ff() {
             return Ok(None);
         }
         // A cut every execution reaches needs no solver.
-        if let Some(c) = enc.cuts.iter().find(|c| c.guard == self.s.tt()) {
+        if let Some(c) = enc.cuts.iter().find(|c| c.guard == self.q.s.tt()) {
             return Ok(Some(self.describe_cut(c.reason)));
         }
-        match self.check(&[any], "unwinding incomplete", k) {
+        match self.q.check(&[any], &format!("unwind {k}"), "unwinding incomplete") {
             CheckResult::Unsat => Ok(None),
-            CheckResult::Unknown(r) => Err(self.no_answer(r)),
+            CheckResult::Unknown(r) => Err(self.q.no_answer(r)),
             CheckResult::Sat => {
                 let mut reason = None;
                 for c in &enc.cuts {
-                    if self.value(c.guard) == Some(1) {
+                    if self.q.value(c.guard) == Some(1) {
                         reason = Some(self.describe_cut(c.reason));
                         break;
                     }
@@ -432,12 +302,12 @@ impl<'a> Engine<'a> {
             ),
             CutReason::OutOfObjects => format!(
                 "unsupported: more allocations than the memory layout has object numbers ({})",
-                self.mm.max_objects
+                self.q.mm.max_objects
             ),
             CutReason::AllocTooLarge { func, edge } => format!(
                 "unsupported: allocation at {} larger than the memory layout allows ({} bytes)",
                 self.p.span_str(self.p.function(func).edge(edge).span),
-                self.mm.max_object_size
+                self.q.mm.max_object_size
             ),
         }
     }
@@ -449,22 +319,22 @@ impl<'a> Engine<'a> {
             let guards: Vec<TermId> = enc
                 .errors
                 .iter()
-                .filter(|h| !self.is_property(h.assertion) && !self.found.done.contains(&h.assertion))
+                .filter(|h| !self.q.is_property(h.assertion) && !self.q.found.done.contains(&h.assertion))
                 .map(|h| h.guard)
                 .collect();
-            let any = self.s.or_all(&guards);
-            if any == self.s.ff() {
+            let any = self.q.s.or_all(&guards);
+            if any == self.q.s.ff() {
                 break;
             }
-            match self.check(&[any], "undefined behaviour reachable", k) {
+            match self.q.check(&[any], &format!("unwind {k}"), "undefined behaviour reachable") {
                 CheckResult::Unsat => break,
                 CheckResult::Unknown(r) => {
-                    let why = self.no_answer(r);
+                    let why = self.q.no_answer(r);
                     return self.stopped(why, k, "");
                 }
-                CheckResult::Sat => match self.model_hit(enc, false) {
+                CheckResult::Sat => match self.q.model_hit(enc, false) {
                     Some(a) => {
-                        self.found.done.insert(a);
+                        self.q.found.done.insert(a);
                         ub_reached.push(a);
                     }
                     None => {
@@ -476,22 +346,22 @@ impl<'a> Engine<'a> {
             }
         }
         for a in ub_reached {
-            self.found.ub_reachable(self.p, a);
+            self.q.found.ub_reachable(self.p, a);
         }
         // Complete: everything not violated and not listed as unknown is safe.
         self.stats.bound = k;
         let stats = self.stats();
-        self.solver.drop_in_background();
-        self.found.proven(self.p, stats)
+        self.q.solver.drop_in_background();
+        self.q.found.proven(self.p, stats)
     }
 
     fn stats(&self) -> qicc_engine::Stats {
         qicc_engine::Stats {
             bound: Some(self.stats.bound),
             symex_steps: Some(self.stats.steps),
-            terms: Some(self.s.len() as u64),
-            solver_time_ms: Some(self.stats.solver_ms as u64),
-            solver_calls: Some(self.stats.solver_calls),
+            terms: Some(self.q.s.len() as u64),
+            solver_time_ms: Some(self.q.solver_ms as u64),
+            solver_calls: Some(self.q.solver_calls),
             ..Default::default()
         }
     }
@@ -499,13 +369,13 @@ impl<'a> Engine<'a> {
     /// An answer with the violations found (if any) and `reason` for what is open.
     fn result(self, reason: Option<String>) -> EngineResult {
         let stats = self.stats();
-        self.solver.drop_in_background();
-        self.found.stopped(self.p, reason, stats)
+        self.q.solver.drop_in_background();
+        self.q.found.stopped(self.p, reason, stats)
     }
 
     fn unknown_result(self, reason: String) -> EngineResult {
         let stats = self.stats();
-        self.solver.drop_in_background();
-        self.found.unknown(self.p, reason, stats)
+        self.q.solver.drop_in_background();
+        self.q.found.unknown(self.p, reason, stats)
     }
 }

@@ -50,7 +50,7 @@ use std::time::Duration;
 pub const DEFAULT_MAX_UNWIND: u32 = 1024;
 
 /// Receiver of progress lines.
-pub type ProgressFn = Box<dyn Fn(&str) + Send + Sync>;
+pub use qicc_symex::ProgressFn;
 
 pub struct BmcOptions {
     /// A fixed bound (no deepening): every loop's back-edges at most this often per entry

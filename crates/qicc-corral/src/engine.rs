@@ -10,18 +10,19 @@
 use crate::summary::{houdini, HoudiniStats, Summaries};
 use crate::CorralOptions;
 use qicc_engine::{Budget, EngineResult, StopReason, Stats};
-use qicc_ir::{AssertionId, FuncId, Op, Program, Witness};
+use qicc_ir::{FuncId, Op, Program};
 use qicc_smt::{CheckResult, InterruptHandle, Solver, Sort, TermId, TermStore, Z3Mode, Z3Solver};
-use qicc_symex::replay::{first_open_call, replay_model};
+use qicc_symex::replay::first_open_call;
 use qicc_symex::symex::{inline_open, run_with};
 use qicc_symex::{
-    schedule, Bounds, CallMode, CutReason, Encoding, Findings, FnInfo, MemModel, SymexError,
+    schedule, Bounds, CallMode, CutReason, Encoding, Findings, FnInfo, MemModel, Solving,
+    SymexError,
 };
 use crate::refine::hierarchical;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// How one bound ended.
 enum Round {
@@ -37,13 +38,9 @@ pub(crate) struct Engine<'a> {
     p: &'a Program,
     opts: &'a CorralOptions,
     budget: &'a Budget,
-    s: TermStore,
-    solver: Z3Solver,
-    mm: MemModel,
+    q: Solving<'a>,
     info: Vec<FnInfo>,
-    found: Findings,
     stats: Stats,
-    solver_ms: u64,
     /// Proven post-conditions, applied to every open call.
     summaries: Summaries,
     /// Variable abstraction: whether it is on, and the globals tracked so far (they stay
@@ -83,23 +80,25 @@ impl<'a> Engine<'a> {
             p,
             opts,
             budget,
-            s,
-            solver,
-            mm,
+            q: Solving {
+                p,
+                budget,
+                s,
+                solver,
+                mm,
+                found: Findings::default(),
+                check_timeout: opts.check_timeout,
+                progress: opts.progress.as_ref(),
+                dump: None,
+                solver_ms: 0,
+                solver_calls: 0,
+            },
             info,
-            found: Findings::default(),
             stats,
-            solver_ms: 0,
             summaries: Summaries::none(p),
             abstraction: opts.abstraction,
             tracked: BTreeSet::new(),
         })
-    }
-
-    fn progress(&self, msg: &str) {
-        if let Some(f) = &self.opts.progress {
-            f(msg);
-        }
     }
 
     pub fn run(mut self) -> EngineResult {
@@ -113,10 +112,10 @@ impl<'a> Engine<'a> {
                 return self.give_up(stop.describe().to_string(), r, &last);
             }
             self.stats.recursion_bound = Some(r);
-            self.solver.push();
+            self.q.solver.push();
             let round = qicc_smt::catch_stop(|| self.round(r))
                 .unwrap_or_else(|_| Err(self.stop_reason().describe().to_string()));
-            self.solver.pop();
+            self.q.solver.pop();
             match round {
                 Ok(Round::Violation) => return self.answer(None),
                 Ok(Round::Proof) => return self.proven(),
@@ -132,35 +131,35 @@ impl<'a> Engine<'a> {
 
     /// Houdini's summaries (see `summary`); without them when it cannot finish.
     fn summarise(&mut self) {
-        self.progress("summaries: Houdini over typestate candidates…");
+        self.q.progress("summaries: Houdini over typestate candidates…");
         let mut hs = HoudiniStats::default();
         let t0 = Instant::now();
         let r = qicc_smt::catch_stop(|| {
             houdini(
                 self.p,
-                &mut self.s,
-                &mut self.solver,
+                &mut self.q.s,
+                &mut self.q.solver,
                 &self.info,
-                &self.mm,
+                &self.q.mm,
                 self.budget,
                 &mut hs,
             )
         });
-        self.solver_ms += t0.elapsed().as_millis() as u64;
-        Stats::add(&mut self.stats.solver_calls, hs.queries);
+        self.q.solver_ms += t0.elapsed().as_millis() as u64;
+        self.q.solver_calls += hs.queries;
         self.stats.summary_candidates = Some(hs.candidates as u64);
         match r {
             Ok(Ok(sums)) => {
                 self.stats.summaries_proven = Some(sums.len() as u64);
-                self.progress(&format!(
+                self.q.progress(&format!(
                     "summaries: {} of {} candidates proven",
                     sums.len(),
                     hs.candidates
                 ));
                 self.summaries = sums;
             }
-            Ok(Err(why)) => self.progress(&format!("summaries: none ({why})")),
-            Err(_) => self.progress("summaries: none (stopped)"),
+            Ok(Err(why)) => self.q.progress(&format!("summaries: none ({why})")),
+            Err(_) => self.q.progress("summaries: none (stopped)"),
         }
     }
 
@@ -171,16 +170,16 @@ impl<'a> Engine<'a> {
     /// Stratified inlining at bound `r` (Fig. 2, the loop at line 4). `Err`: no answer (the
     /// budget, the solver, or something the encoding does not support).
     fn round(&mut self, r: u32) -> Result<Round, String> {
-        self.progress(&format!("bound {r}: symbolic execution of the entry function…"));
+        self.q.progress(&format!("bound {r}: symbolic execution of the entry function…"));
         let bounds = Bounds {
             default: r,
             loops: HashMap::new(),
         };
         let mut enc = match run_with(
             self.p,
-            &mut self.s,
+            &mut self.q.s,
             &self.info,
-            &self.mm,
+            &self.q.mm,
             &bounds,
             self.budget,
             CallMode::Open,
@@ -211,10 +210,10 @@ impl<'a> Engine<'a> {
             // the others blocked.
             let (summarised, blocked): (Vec<usize>, Vec<usize>) =
                 open.iter().partition(|&&i| enc.opens[i].cost() <= r);
-            let mut goals = self.error_guards(&enc, false);
+            let mut goals = self.q.open_hits(&enc, false);
             for &i in &summarised {
                 if let Some(f) = enc.opens[i].fails {
-                    goals.push(self.s.and(enc.opens[i].guard, f));
+                    goals.push(self.q.s.and(enc.opens[i].guard, f));
                 }
             }
             let blocks: Vec<TermId> = blocked.iter().map(|&i| block[i]).collect();
@@ -228,7 +227,7 @@ impl<'a> Engine<'a> {
             // comes first (the paper inlines every open call on the path; one at a time keeps
             // the program small when most of them are not needed).
             let first = {
-                let (solver, store) = (&mut self.solver, &self.s);
+                let (solver, store) = (&mut self.q.solver, &self.q.s);
                 first_open_call(&enc, &mut |t| solver.value(store, t).map(|v| v.as_u64()))
                     .map_err(|e| format!("internal error: {e}"))?
             };
@@ -238,7 +237,7 @@ impl<'a> Engine<'a> {
                 // did not make it up.
                 let concrete = self.with_psi(&enc, &blocks, true);
                 if !self.sat_with(&goals, &concrete, "error reachable (every global tracked)", r)? {
-                    let goal = self.s.or_all(&goals);
+                    let goal = self.q.s.or_all(&goals);
                     let mut base = vec![goal];
                     base.extend_from_slice(&blocks);
                     self.refine(&enc, &base, r)?;
@@ -248,11 +247,11 @@ impl<'a> Engine<'a> {
                     .errors
                     .iter()
                     .find(|h| {
-                        !self.found.done.contains(&h.assertion) && self.value(h.guard) == Some(1)
+                        !self.q.found.done.contains(&h.assertion) && self.q.value(h.guard) == Some(1)
                     })
                     .map(|h| h.assertion);
                 match hit {
-                    Some(a) if !self.is_property(a) => self.found.ub_reachable(self.p, a),
+                    Some(a) if !self.q.is_property(a) => self.q.found.ub_reachable(self.p, a),
                     Some(a) => {
                         return Err(format!(
                             "internal error: query type 2 reaches property {a} through inlined code, query type 1 did not"
@@ -263,7 +262,7 @@ impl<'a> Engine<'a> {
                         let i = summarised
                             .iter()
                             .copied()
-                            .find(|&i| self.value(enc.opens[i].guard) == Some(1))
+                            .find(|&i| self.q.value(enc.opens[i].guard) == Some(1))
                             .ok_or("internal error: the model reaches no error and no open call")?;
                         self.inline(&mut enc, &bounds, i)?;
                         self.add_block_literals(&enc, &mut block);
@@ -275,7 +274,7 @@ impl<'a> Engine<'a> {
                 return Err("internal error: a model of query type 2 calls a blocked call".into());
             }
             let on_path = vec![first];
-            self.progress(&format!(
+            self.q.progress(&format!(
                 "bound {r}: inlining {} of {} open calls",
                 on_path.len(),
                 open.len()
@@ -291,9 +290,9 @@ impl<'a> Engine<'a> {
     fn inline(&mut self, enc: &mut Encoding, bounds: &Bounds, i: usize) -> Result<(), String> {
         let links = inline_open(
             self.p,
-            &mut self.s,
+            &mut self.q.s,
             &self.info,
-            &self.mm,
+            &self.q.mm,
             bounds,
             self.budget,
             enc,
@@ -305,7 +304,7 @@ impl<'a> Engine<'a> {
         })?;
         Stats::add(&mut self.stats.calls_inlined, 1);
         for l in links {
-            self.solver.assert(&self.s, l);
+            self.q.solver.assert(&self.q.s, l);
         }
         Ok(())
     }
@@ -318,7 +317,7 @@ impl<'a> Engine<'a> {
         };
         bs.iter()
             .enumerate()
-            .map(|(v, &b)| if tracked.contains(&v) { b } else { self.s.not(b) })
+            .map(|(v, &b)| if tracked.contains(&v) { b } else { self.q.s.not(b) })
             .collect()
     }
 
@@ -350,12 +349,12 @@ impl<'a> Engine<'a> {
         // The unsat core of the concrete query names the globals that can matter: the
         // search runs over those (it still needs tracking all of them to be enough).
         let concrete = self.with_psi(enc, base, true);
-        let core = match self.check(&concrete, "refinement (every global tracked)", r) {
-            CheckResult::Unsat => self.solver.unsat_core(),
+        let core = match self.q.check(&concrete, &format!("bound {r}"), "refinement (every global tracked)") {
+            CheckResult::Unsat => self.q.solver.unsat_core(),
             CheckResult::Sat => {
                 return Err("internal error: refinement of a counterexample that is real".into())
             }
-            CheckResult::Unknown(why) => return Err(self.no_answer(why)),
+            CheckResult::Unknown(why) => return Err(self.q.no_answer(why)),
         };
         let bs = enc.tracked.clone().unwrap_or_default();
         let universe: BTreeSet<usize> = match core {
@@ -368,10 +367,10 @@ impl<'a> Engine<'a> {
             queries += 1;
             let mut a = base.to_vec();
             a.extend(self.psi_of(enc, t));
-            match self.check(&a, "refinement", r) {
+            match self.q.check(&a, &format!("bound {r}"), "refinement") {
                 CheckResult::Unsat => Ok(true),
                 CheckResult::Sat => Ok(false),
-                CheckResult::Unknown(why) => Err(self.no_answer(why)),
+                CheckResult::Unknown(why) => Err(self.q.no_answer(why)),
             }
         })?;
         self.tracked = found;
@@ -379,7 +378,7 @@ impl<'a> Engine<'a> {
         Stats::add(&mut self.stats.refinement_queries, queries);
         Stats::add(&mut self.stats.refinement_ms, t0.elapsed().as_millis() as u64);
         self.stats.globals_tracked = Some(self.tracked.len() as u64);
-        self.progress(&format!(
+        self.q.progress(&format!(
             "bound {r}: refinement tracks {} more global(s) ({queries} queries)",
             self.tracked.len() - before
         ));
@@ -394,16 +393,16 @@ impl<'a> Engine<'a> {
         what: &str,
         r: u32,
     ) -> Result<bool, String> {
-        let goal = self.s.or_all(goals);
-        if goal == self.s.ff() {
+        let goal = self.q.s.or_all(goals);
+        if goal == self.q.s.ff() {
             return Ok(false);
         }
         let mut assumptions = vec![goal];
         assumptions.extend_from_slice(blocks);
-        match self.check(&assumptions, what, r) {
+        match self.q.check(&assumptions, &format!("bound {r}"), what) {
             CheckResult::Sat => Ok(true),
             CheckResult::Unsat => Ok(false),
-            CheckResult::Unknown(why) => Err(self.no_answer(why)),
+            CheckResult::Unknown(why) => Err(self.q.no_answer(why)),
         }
     }
 
@@ -412,33 +411,15 @@ impl<'a> Engine<'a> {
     /// summary, asserted.
     fn add_block_literals(&mut self, enc: &Encoding, block: &mut Vec<TermId>) {
         for i in block.len()..enc.opens.len() {
-            let b = self.s.symbol(&format!("block!{i}"), Sort::Bool);
-            let not = self.s.not(enc.opens[i].guard);
-            let imp = self.s.implies(b, not);
-            self.solver.assert(&self.s, imp);
+            let b = self.q.s.symbol(&format!("block!{i}"), Sort::Bool);
+            let not = self.q.s.not(enc.opens[i].guard);
+            let imp = self.q.s.implies(b, not);
+            self.q.solver.assert(&self.q.s, imp);
             block.push(b);
-            for c in self.summaries.constraints(self.p, &mut self.s, &enc.opens[i]) {
-                self.solver.assert(&self.s, c);
+            for c in self.summaries.constraints(self.p, &mut self.q.s, &enc.opens[i]) {
+                self.q.solver.assert(&self.q.s, c);
             }
         }
-    }
-
-    fn is_property(&self, a: AssertionId) -> bool {
-        self.p
-            .assertions
-            .get(a.index())
-            .is_some_and(|x| x.kind.is_property())
-    }
-
-    /// Guards of the error hits not settled yet: of property assertions only, or of every
-    /// assertion (`false`).
-    fn error_guards(&self, enc: &Encoding, properties_only: bool) -> Vec<TermId> {
-        enc.errors
-            .iter()
-            .filter(|h| !self.found.done.contains(&h.assertion))
-            .filter(|h| !properties_only || self.is_property(h.assertion))
-            .map(|h| h.guard)
-            .collect()
     }
 
     /// Query type 1 (every open call blocked): `Ok(true)` when it found a replayed violation.
@@ -450,9 +431,9 @@ impl<'a> Engine<'a> {
         r: u32,
     ) -> Result<bool, String> {
         loop {
-            let goals = self.error_guards(enc, true);
-            let goal = self.s.or_all(&goals);
-            if goal == self.s.ff() {
+            let goals = self.q.open_hits(enc, true);
+            let goal = self.q.s.or_all(&goals);
+            if goal == self.q.s.ff() {
                 return Ok(false);
             }
             let mut assumptions = vec![goal];
@@ -461,20 +442,20 @@ impl<'a> Engine<'a> {
                 assumptions.push(enc.align);
             }
             let abstracted = self.with_psi(enc, &assumptions, false);
-            match self.check(&abstracted, "property violation with open calls blocked", r) {
+            match self.q.check(&abstracted, &format!("bound {r}"), "property violation with open calls blocked") {
                 CheckResult::Unsat => return Ok(false),
-                CheckResult::Unknown(why) => return Err(self.no_answer(why)),
+                CheckResult::Unknown(why) => return Err(self.q.no_answer(why)),
                 CheckResult::Sat => {}
             }
             if enc.tracked.is_some() && self.tracked.len() < self.p.globals.len() {
                 // Concretize: the same query with every global tracked.
                 let concrete = self.with_psi(enc, &assumptions, true);
-                match self.check(&concrete, "the same, every global tracked", r) {
+                match self.q.check(&concrete, &format!("bound {r}"), "the same, every global tracked") {
                     CheckResult::Unsat => {
                         self.refine(enc, &assumptions, r)?;
                         continue;
                     }
-                    CheckResult::Unknown(why) => return Err(self.no_answer(why)),
+                    CheckResult::Unknown(why) => return Err(self.q.no_answer(why)),
                     CheckResult::Sat => {}
                 }
                 assumptions = concrete;
@@ -485,75 +466,15 @@ impl<'a> Engine<'a> {
                 .errors
                 .iter()
                 .find(|h| {
-                    self.is_property(h.assertion)
-                        && !self.found.done.contains(&h.assertion)
-                        && self.value(h.guard) == Some(1)
+                    self.q.is_property(h.assertion)
+                        && !self.q.found.done.contains(&h.assertion)
+                        && self.q.value(h.guard) == Some(1)
                 })
                 .map(|h| h.assertion)
                 .ok_or("internal error: the model reaches no assertion")?;
-            let mut outcome = replay_model(
-                self.p,
-                enc,
-                &self.mm,
-                &mut self.s,
-                &mut self.solver,
-                self.budget,
-            );
-            if matches!(outcome, Ok((_, _, true))) {
-                // Through a signed overflow (undefined in C): ask for a clean one.
-                if let Some(clean) = self.clean_violation(enc, &assumptions, r)? {
-                    outcome = Ok(clean);
-                }
+            if self.q.replay_hit(enc, hit, &assumptions, &format!("bound {r}"))? {
+                return Ok(true);
             }
-            match outcome {
-                Ok((a, w, _)) => {
-                    self.progress(&format!("bound {r}: violation of {a} replayed"));
-                    self.found.done.insert(a);
-                    self.found.done.insert(hit);
-                    self.found.violations.push((a, w));
-                    return Ok(true);
-                }
-                Err(why) => {
-                    self.found.done.insert(hit);
-                    self.found
-                        .unknown
-                        .insert(hit, format!("counterexample did not replay: {why}"));
-                }
-            }
-        }
-    }
-
-    fn clean_violation(
-        &mut self,
-        enc: &Encoding,
-        assumptions: &[TermId],
-        r: u32,
-    ) -> Result<Option<(AssertionId, Witness, bool)>, String> {
-        let mut hits = Vec::new();
-        for h in &enc.errors {
-            if self.is_property(h.assertion) && !self.found.done.contains(&h.assertion) {
-                hits.push(self.s.and(h.guard, h.clean));
-            }
-        }
-        let clean = self.s.or_all(&hits);
-        if clean == self.s.ff() {
-            return Ok(None);
-        }
-        let mut assumptions = assumptions.to_vec();
-        assumptions.push(clean);
-        match self.check(&assumptions, "violation without signed overflow", r) {
-            CheckResult::Unknown(why) => Err(self.no_answer(why)),
-            CheckResult::Unsat => Ok(None),
-            CheckResult::Sat => Ok(replay_model(
-                self.p,
-                enc,
-                &self.mm,
-                &mut self.s,
-                &mut self.solver,
-                self.budget,
-            )
-            .ok()
-            .filter(|(_, _, overflow)| !overflow)),
         }
     }
 
@@ -562,22 +483,22 @@ impl<'a> Engine<'a> {
     fn settle(&mut self, enc: &Encoding, blocked: &[usize], r: u32) -> Result<Round, String> {
         let mut frontier: Vec<TermId> = blocked.iter().map(|&i| enc.opens[i].guard).collect();
         frontier.extend(enc.cuts.iter().map(|c| c.guard));
-        let any = self.s.or_all(&frontier);
-        if any == self.s.ff() {
+        let any = self.q.s.or_all(&frontier);
+        if any == self.q.s.ff() {
             return Ok(Round::Proof);
         }
         // Reached concretely (every global tracked): the abstraction only over-approximates.
         let assumptions = self.with_psi(enc, &[any], true);
-        match self.check(&assumptions, "bound reached", r) {
+        match self.q.check(&assumptions, &format!("bound {r}"), "bound reached") {
             CheckResult::Unsat => Ok(Round::Proof),
-            CheckResult::Unknown(why) => Err(self.no_answer(why)),
+            CheckResult::Unknown(why) => Err(self.q.no_answer(why)),
             CheckResult::Sat => {
-                if let Some(c) = enc.cuts.iter().find(|c| self.value(c.guard) == Some(1)) {
+                if let Some(c) = enc.cuts.iter().find(|c| self.q.value(c.guard) == Some(1)) {
                     return Ok(Round::Open(self.describe_cut(c.reason)));
                 }
                 let f = blocked
                     .iter()
-                    .find(|&&i| self.value(enc.opens[i].guard) == Some(1))
+                    .find(|&&i| self.q.value(enc.opens[i].guard) == Some(1))
                     .map(|&i| self.p.function(enc.opens[i].callee).name.clone())
                     .unwrap_or_default();
                 Ok(Round::Open(format!(
@@ -599,73 +520,39 @@ impl<'a> Engine<'a> {
             ),
             CutReason::OutOfObjects => format!(
                 "unsupported: more allocations than the memory layout has object numbers ({})",
-                self.mm.max_objects
+                self.q.mm.max_objects
             ),
             CutReason::AllocTooLarge { .. } => format!(
                 "unsupported: an allocation larger than the memory layout allows ({} bytes)",
-                self.mm.max_object_size
+                self.q.mm.max_object_size
             ),
         }
-    }
-
-    fn check(&mut self, assumptions: &[TermId], what: &str, r: u32) -> CheckResult {
-        if let Some(stop) = self.budget.exhausted() {
-            return CheckResult::Unknown(stop.describe().to_string());
-        }
-        let limit = match (self.opts.check_timeout, self.budget.remaining()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        self.solver
-            .set_timeout(limit.map(|d| d.max(Duration::from_millis(1))));
-        let t0 = Instant::now();
-        let res = self.solver.check(&self.s, assumptions);
-        let ms = t0.elapsed().as_millis() as u64;
-        self.solver_ms += ms;
-        Stats::add(&mut self.stats.solver_calls, 1);
-        self.progress(&format!("bound {r}: {what}: {res:?} in {ms} ms"));
-        match (res, self.budget.exhausted()) {
-            (CheckResult::Unknown(_), Some(stop)) => {
-                CheckResult::Unknown(stop.describe().to_string())
-            }
-            (res, _) => res,
-        }
-    }
-
-    fn no_answer(&self, solver_reason: String) -> String {
-        match self.budget.exhausted() {
-            Some(r) => r.describe().to_string(),
-            None => format!("solver gave no answer ({solver_reason})"),
-        }
-    }
-
-    fn value(&mut self, t: TermId) -> Option<u64> {
-        self.solver.value(&self.s, t).map(|v| v.as_u64())
     }
 
     fn final_stats(&mut self) -> Stats {
         let mut stats = std::mem::take(&mut self.stats);
-        stats.terms = Some(self.s.len() as u64);
-        stats.solver_time_ms = Some(self.solver_ms);
+        stats.terms = Some(self.q.s.len() as u64);
+        stats.solver_time_ms = Some(self.q.solver_ms);
+        stats.solver_calls = Some(self.q.solver_calls);
         stats
     }
 
     fn answer(mut self, reason: Option<String>) -> EngineResult {
         let stats = self.final_stats();
-        self.solver.drop_in_background();
-        self.found.stopped(self.p, reason, stats)
+        self.q.solver.drop_in_background();
+        self.q.found.stopped(self.p, reason, stats)
     }
 
     fn proven(mut self) -> EngineResult {
         let stats = self.final_stats();
-        self.solver.drop_in_background();
-        self.found.proven(self.p, stats)
+        self.q.solver.drop_in_background();
+        self.q.found.proven(self.p, stats)
     }
 
     fn unknown(mut self, reason: String) -> EngineResult {
         let stats = self.final_stats();
-        self.solver.drop_in_background();
-        self.found.unknown(self.p, reason, stats)
+        self.q.solver.drop_in_background();
+        self.q.found.unknown(self.p, reason, stats)
     }
 
     /// No answer at bound `r`: why, and what the previous bound left open.

@@ -44,7 +44,7 @@ use std::time::Duration;
 pub const DEFAULT_MAX_BOUND: u32 = 1024;
 
 /// Receiver of progress lines.
-pub type ProgressFn = Box<dyn Fn(&str) + Send + Sync>;
+pub use qicc_symex::ProgressFn;
 
 pub struct CorralOptions {
     /// The last recursion bound tried (`--recursion-bound`); bounds deepen 1, 2, 3, 4, 6, 8,

@@ -11,6 +11,8 @@
 //! - `symex`: the unwinding itself, with the bounds and the cuts where it stopped;
 //! - `trace` and `replay`: the record of a run that turns a solver model back into a
 //!   concrete path, and the interpreter replay that is the judge of every counterexample;
+//! - `solving`: checks within the budget, model values and hits, a model made a replayed
+//!   violation (with the re-query for one without signed overflow);
 //! - `findings`: what an engine found, and the one rule that turns it into statuses;
 //! - `worker`: the thread an engine runs on (a deep stack) and the watcher that interrupts
 //!   the solver when the budget runs out.
@@ -26,6 +28,7 @@ pub mod error;
 pub mod findings;
 pub mod memory;
 pub mod replay;
+pub mod solving;
 pub mod state;
 pub mod symex;
 pub mod trace;
@@ -34,5 +37,6 @@ pub mod worker;
 pub use cfa::FnInfo;
 pub use error::SymexError;
 pub use findings::Findings;
+pub use solving::{ProgressFn, Solving};
 pub use memory::MemModel;
 pub use symex::{schedule, Alone, Bounds, CallMode, Cut, CutReason, Encoding, ErrorHit, OpenCall};
