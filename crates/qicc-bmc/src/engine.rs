@@ -15,11 +15,11 @@
 
 use crate::BmcOptions;
 use qicc_symex::symex;
-use qicc_symex::{Bounds, CutReason, Encoding, Findings, FnInfo, MemModel, Solving, SymexError};
+use qicc_symex::{Bounds, CutReason, Encoding, FnInfo, Solving, SolvingOptions, SymexError};
 use qicc_engine::{Budget, EngineResult, StopReason};
 use qicc_ir::{AssertionId, FuncId, Program};
 use qicc_smt::{
-    catch_stop, CheckResult, InterruptHandle, Solver, TermId, TermStore, Z3Mode, Z3Solver,
+    catch_stop, CheckResult, InterruptHandle, TermId, Z3Mode,
 };
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -51,10 +51,18 @@ impl<'a> Engine<'a> {
         slot: &Mutex<Option<InterruptHandle>>,
         stop: Arc<AtomicBool>,
     ) -> Result<Engine<'a>, String> {
-        if let Err(errs) = qicc_ir::verify_program(p) {
-            let first: Vec<&str> = errs.iter().take(3).map(String::as_str).collect();
-            return Err(format!("ill-formed program: {}", first.join("; ")));
-        }
+        let q = Solving::new(
+            p,
+            budget,
+            SolvingOptions {
+                mode: Z3Mode::FreshPerCheck,
+                check_timeout: opts.check_timeout,
+                progress: opts.progress.as_ref(),
+                dump: opts.dump_smt.as_deref(),
+            },
+            slot,
+            stop,
+        )?;
         let info = FnInfo::of_program(p);
         let mut loop_overrides = HashMap::new();
         for (fname, head, bound) in &opts.loop_unwind {
@@ -72,37 +80,11 @@ impl<'a> Engine<'a> {
         } else {
             HashMap::new()
         };
-        let mut s = TermStore::new();
-        s.set_stop_flag(Some(stop));
-        let mm = MemModel::new(p, &mut s).map_err(|e| e.to_string())?;
-        let solver = Z3Solver::new(Z3Mode::FreshPerCheck);
-        if let Ok(mut g) = slot.lock() {
-            *g = Some(solver.interrupt_handle());
-        }
-        let dump = match &opts.dump_smt {
-            Some(path) => Some(
-                std::fs::File::create(path)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-            ),
-            None => None,
-        };
         Ok(Engine {
             p,
             opts,
             budget,
-            q: Solving {
-                p,
-                budget,
-                s,
-                solver,
-                mm,
-                found: Findings::default(),
-                check_timeout: opts.check_timeout,
-                progress: opts.progress.as_ref(),
-                dump,
-                solver_ms: 0,
-                solver_calls: 0,
-            },
+            q,
             info,
             hints,
             loop_overrides,

@@ -11,12 +11,11 @@ use crate::summary::{houdini, HoudiniStats, Summaries};
 use crate::CorralOptions;
 use qicc_engine::{Budget, EngineResult, StopReason, Stats};
 use qicc_ir::{FuncId, Op, Program};
-use qicc_smt::{CheckResult, InterruptHandle, Solver, Sort, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_smt::{CheckResult, InterruptHandle, Solver, Sort, TermId, Z3Mode};
 use qicc_symex::replay::first_open_call;
 use qicc_symex::symex::{inline_open, run_with};
 use qicc_symex::{
-    schedule, Bounds, CallMode, CutReason, Encoding, Findings, FnInfo, MemModel, Solving,
-    SymexError,
+    schedule, Bounds, CallMode, CutReason, Encoding, FnInfo, Solving, SolvingOptions, SymexError,
 };
 use crate::refine::hierarchical;
 use std::collections::{BTreeSet, HashMap};
@@ -57,20 +56,21 @@ impl<'a> Engine<'a> {
         slot: &Mutex<Option<InterruptHandle>>,
         stop: Arc<AtomicBool>,
     ) -> Result<Engine<'a>, String> {
-        if let Err(errs) = qicc_ir::verify_program(p) {
-            let first: Vec<&str> = errs.iter().take(3).map(String::as_str).collect();
-            return Err(format!("ill-formed program: {}", first.join("; ")));
-        }
-        let info = FnInfo::of_program(p);
-        let mut s = TermStore::new();
-        s.set_stop_flag(Some(stop));
-        let mm = MemModel::new(p, &mut s).map_err(|e| e.to_string())?;
         // Incremental: the VC stays on the solver stack and grows as calls are inlined; each
         // query is a set of assumptions over it.
-        let solver = Z3Solver::new(Z3Mode::Incremental);
-        if let Ok(mut g) = slot.lock() {
-            *g = Some(solver.interrupt_handle());
-        }
+        let q = Solving::new(
+            p,
+            budget,
+            SolvingOptions {
+                mode: Z3Mode::Incremental,
+                check_timeout: opts.check_timeout,
+                progress: opts.progress.as_ref(),
+                dump: None,
+            },
+            slot,
+            stop,
+        )?;
+        let info = FnInfo::of_program(p);
         let stats = Stats {
             static_inlining_calls: static_inlining_calls(p),
             calls_inlined: Some(0),
@@ -80,19 +80,7 @@ impl<'a> Engine<'a> {
             p,
             opts,
             budget,
-            q: Solving {
-                p,
-                budget,
-                s,
-                solver,
-                mm,
-                found: Findings::default(),
-                check_timeout: opts.check_timeout,
-                progress: opts.progress.as_ref(),
-                dump: None,
-                solver_ms: 0,
-                solver_calls: 0,
-            },
+            q,
             info,
             stats,
             summaries: Summaries::none(p),

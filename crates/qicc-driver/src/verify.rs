@@ -137,6 +137,13 @@ impl EngineRun {
     }
 }
 
+/// The driver's progress receiver as the solver engines take it (the BMC's and Corral's are
+/// the same type).
+fn progress_fn(opts: &VerifyOptions) -> Option<qicc_bmc::ProgressFn> {
+    let p = opts.progress.clone()?;
+    Some(Box::new(move |s: &str| p(s)))
+}
+
 fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> EngineRun {
     match opts.engine {
         Engine::Bmc => {
@@ -150,10 +157,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if let Some(m) = opts.max_unwind {
                 bmc.max_unwind = m;
             }
-            if let Some(p) = &opts.progress {
-                let p = p.clone();
-                bmc.progress = Some(Box::new(move |s: &str| p(s)));
-            }
+            bmc.progress = progress_fn(opts);
             EngineRun::of(qicc_bmc::verify(program, &bmc, budget))
         }
         Engine::Impulse => EngineRun::of(qicc_impulse::verify(
@@ -170,10 +174,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if let Some(r) = opts.recursion_bound {
                 corral.max_bound = r;
             }
-            if let Some(p) = &opts.progress {
-                let p = p.clone();
-                corral.progress = Some(Box::new(move |s: &str| p(s)));
-            }
+            corral.progress = progress_fn(opts);
             EngineRun::of(qicc_corral::verify(program, &corral, budget))
         }
         Engine::Qicc => {

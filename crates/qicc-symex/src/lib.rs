@@ -37,6 +37,6 @@ pub mod worker;
 pub use cfa::FnInfo;
 pub use error::SymexError;
 pub use findings::Findings;
-pub use solving::{ProgressFn, Solving};
+pub use solving::{ProgressFn, Solving, SolvingOptions};
 pub use memory::MemModel;
 pub use symex::{schedule, Alone, Bounds, CallMode, Cut, CutReason, Encoding, ErrorHit, OpenCall};

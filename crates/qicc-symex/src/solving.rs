@@ -10,8 +10,11 @@ use crate::replay::replay_model;
 use crate::symex::Encoding;
 use qicc_engine::Budget;
 use qicc_ir::{AssertionId, Program, Witness};
-use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Solver};
+use crate::worker::SolverSlot;
+use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Mode, Z3Solver};
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Receiver of progress lines.
@@ -37,6 +40,59 @@ pub struct Solving<'a> {
 /// The outcome of replaying a model: the violation, its witness, and whether the run
 /// overflowed a signed integer on the way.
 pub type Replayed = (AssertionId, Witness, bool);
+
+/// How an engine wants its solver.
+pub struct SolvingOptions<'a> {
+    pub mode: Z3Mode,
+    pub check_timeout: Option<Duration>,
+    pub progress: Option<&'a ProgressFn>,
+    /// Write every query as SMT-LIB 2 to this file.
+    pub dump: Option<&'a std::path::Path>,
+}
+
+impl<'a> Solving<'a> {
+    /// Checks that `p` is well-formed, then makes the term store (stopped by `stop`), the
+    /// memory model and the solver (registered in `slot` for the budget watcher).
+    pub fn new(
+        p: &'a Program,
+        budget: &'a Budget,
+        opts: SolvingOptions<'a>,
+        slot: &SolverSlot,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Solving<'a>, String> {
+        if let Err(errs) = qicc_ir::verify_program(p) {
+            let first: Vec<&str> = errs.iter().take(3).map(String::as_str).collect();
+            return Err(format!("ill-formed program: {}", first.join("; ")));
+        }
+        let mut s = TermStore::new();
+        s.set_stop_flag(Some(stop));
+        let mm = MemModel::new(p, &mut s).map_err(|e| e.to_string())?;
+        let solver = Z3Solver::new(opts.mode);
+        if let Ok(mut g) = slot.lock() {
+            *g = Some(solver.interrupt_handle());
+        }
+        let dump = match opts.dump {
+            Some(path) => Some(
+                std::fs::File::create(path)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        Ok(Solving {
+            p,
+            budget,
+            s,
+            solver,
+            mm,
+            found: Findings::default(),
+            check_timeout: opts.check_timeout,
+            progress: opts.progress,
+            dump,
+            solver_ms: 0,
+            solver_calls: 0,
+        })
+    }
+}
 
 impl Solving<'_> {
     pub fn progress(&self, msg: &str) {

@@ -104,6 +104,28 @@ pub struct ErrorHit {
     pub clean: TermId,
 }
 
+impl Encoding {
+    fn new(align: TermId, tracked: Option<Vec<TermId>>) -> Encoding {
+        Encoding {
+            errors: Vec::new(),
+            cuts: Vec::new(),
+            opens: Vec::new(),
+            trace: Trace::default(),
+            root: InstId(0),
+            prelude: Vec::new(),
+            align,
+            uses_havoc_memory: false,
+            steps: 0,
+            tracked,
+            n_untracked: 0,
+            guards: Guards::default(),
+            n_havoc: 0,
+            n_choice: 0,
+            n_memhavoc: 0,
+        }
+    }
+}
+
 /// How symex treats a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CallMode {
@@ -246,23 +268,7 @@ pub fn run_with(
             .collect::<Vec<_>>()
     });
     let first_obj = s.bv_const(mm.obj_w + 1, mm.statics as u64 + 1);
-    let mut enc = Encoding {
-        errors: Vec::new(),
-        cuts: Vec::new(),
-        opens: Vec::new(),
-        trace: Trace::default(),
-        root: InstId(0),
-        prelude: Vec::new(),
-        align,
-        uses_havoc_memory: false,
-        steps: 0,
-        tracked,
-        n_untracked: 0,
-        guards: Guards::default(),
-        n_havoc: 0,
-        n_choice: 0,
-        n_memhavoc: 0,
-    };
+    let mut enc = Encoding::new(align, tracked);
     let mut x = Symex {
         p,
         s,
@@ -353,23 +359,10 @@ pub fn run_alone(
 ) -> Result<(Encoding, Alone), SymexError> {
     let align = s.symbol("replayable!", Sort::Bool);
     let first_obj = s.bv_const(mm.obj_w + 1, mm.statics as u64 + 1);
-    let mut enc = Encoding {
-        errors: Vec::new(),
-        cuts: Vec::new(),
-        opens: Vec::new(),
-        trace: Trace::default(),
-        root: InstId(0),
-        prelude: Vec::new(),
-        align,
-        uses_havoc_memory: true,
-        steps: 0,
-        tracked: None,
-        n_untracked: 0,
-        guards: Guards::default(),
-        n_havoc: 0,
-        n_choice: 0,
-        n_memhavoc: 1,
-    };
+    let mut enc = Encoding::new(align, None);
+    // The entry's memory is the first `havoc_memory` (the program's own get numbers after it).
+    enc.uses_havoc_memory = true;
+    enc.n_memhavoc = 1;
     let f = p.function(fid);
     let globals: Vec<TermId> = p
         .globals
