@@ -1,5 +1,6 @@
 //! Variable abstraction as a program transformation (Fig. 3): the program with only the
-//! globals in `tracked` kept.
+//! globals in `tracked` kept, and the memory as a whole kept or not (qicc's one more
+//! "variable": a load or `valid` of untracked memory is any value).
 //!
 //! Each read of an untracked global evaluates to an arbitrary value of its own (a fresh
 //! local, havocked just before the edge: the paper's "any value", per occurrence as the
@@ -18,8 +19,13 @@
 use qicc_ir::{Expr, GlobalId, HavocKind, Op, Program, VarRef};
 use std::collections::BTreeSet;
 
-/// `p` with the globals outside `tracked` abstracted away (see the module docs).
-pub fn abstract_globals(p: &Program, tracked: &BTreeSet<GlobalId>) -> Program {
+/// `p` with the globals outside `tracked` abstracted away, and the memory too unless
+/// `memory_tracked` (see the module docs).
+pub fn abstract_globals(
+    p: &Program,
+    tracked: &BTreeSet<GlobalId>,
+    memory_tracked: bool,
+) -> Program {
     let mut out = p.clone();
     let untracked = |v: &VarRef| matches!(v, VarRef::Global(g) if !tracked.contains(g));
     for f in &mut out.functions {
@@ -34,15 +40,28 @@ pub fn abstract_globals(p: &Program, tracked: &BTreeSet<GlobalId>) -> Program {
             // havocked before the edge.
             let mut fresh = Vec::new();
             let op = op.map_exprs(&mut |x| {
-                x.substitute(&mut |v| match v {
-                    VarRef::Global(g) if !tracked.contains(&g) => {
+                x.rewrite(&mut |node| match node {
+                    Expr::Var(VarRef::Global(g)) if !tracked.contains(&g) => {
                         let global = &p.globals[g.index()];
                         let name = format!("untracked.{}.{}", global.name, f.locals.len());
                         let l = f.add_local(name, global.ty);
                         fresh.push(l);
-                        Some(Expr::local(l))
+                        Expr::local(l)
                     }
-                    _ => None,
+                    Expr::Load(ty, _) if !memory_tracked => {
+                        let l = f.add_local(format!("untracked.load.{}", f.locals.len()), ty);
+                        fresh.push(l);
+                        Expr::local(l)
+                    }
+                    Expr::Valid(..) if !memory_tracked => {
+                        let l = f.add_local(
+                            format!("untracked.valid.{}", f.locals.len()),
+                            qicc_ir::Ty::Bool,
+                        );
+                        fresh.push(l);
+                        Expr::local(l)
+                    }
+                    other => other,
                 })
             });
             let mut at = e.from;

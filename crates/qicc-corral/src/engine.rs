@@ -91,7 +91,7 @@ impl<'a> Engine<'a> {
 
     pub fn run(mut self) -> EngineResult {
         if self.abstraction {
-            self.stats.globals_tracked = Some(0);
+            self.stats.variables_tracked = Some(0);
         }
         self.summarise();
         let mut last = String::new();
@@ -297,7 +297,12 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    /// The assumptions that track exactly the globals in `tracked` (nothing without
+    /// What the abstraction may leave untracked: every global, then the memory as a whole.
+    fn abstracted_vars(&self) -> usize {
+        self.p.globals.len() + 1
+    }
+
+    /// The assumptions that track exactly the variables in `tracked` (nothing without
     /// abstraction).
     fn psi_of(&mut self, enc: &Encoding, tracked: &BTreeSet<usize>) -> Vec<TermId> {
         let Some(bs) = &enc.tracked else {
@@ -312,7 +317,7 @@ impl<'a> Engine<'a> {
     /// The assumptions of the current abstraction, or (`all`) of tracking every global.
     fn psi(&mut self, enc: &Encoding, all: bool) -> Vec<TermId> {
         let tracked = if all {
-            (0..self.p.globals.len()).collect()
+            (0..self.abstracted_vars()).collect()
         } else {
             self.tracked.clone()
         };
@@ -346,10 +351,10 @@ impl<'a> Engine<'a> {
         };
         let bs = enc.tracked.clone().unwrap_or_default();
         let universe: BTreeSet<usize> = match core {
-            Some(core) => (0..self.p.globals.len())
+            Some(core) => (0..self.abstracted_vars())
                 .filter(|v| tracked.contains(v) || core.contains(&bs[*v]))
                 .collect(),
-            None => (0..self.p.globals.len()).collect(),
+            None => (0..self.abstracted_vars()).collect(),
         };
         let found = hierarchical(&tracked, &BTreeSet::new(), &universe, &mut |t| {
             queries += 1;
@@ -365,7 +370,7 @@ impl<'a> Engine<'a> {
         Stats::add(&mut self.stats.refinements, 1);
         Stats::add(&mut self.stats.refinement_queries, queries);
         Stats::add(&mut self.stats.refinement_ms, t0.elapsed().as_millis() as u64);
-        self.stats.globals_tracked = Some(self.tracked.len() as u64);
+        self.stats.variables_tracked = Some(self.tracked.len() as u64);
         self.q.progress(&format!(
             "bound {r}: refinement tracks {} more global(s) ({queries} queries)",
             self.tracked.len() - before
@@ -435,7 +440,7 @@ impl<'a> Engine<'a> {
                 CheckResult::Unknown(why) => return Err(self.q.no_answer(why)),
                 CheckResult::Sat => {}
             }
-            if enc.tracked.is_some() && self.tracked.len() < self.p.globals.len() {
+            if enc.tracked.is_some() && self.tracked.len() < self.abstracted_vars() {
                 // Concretize: the same query with every global tracked.
                 let concrete = self.with_psi(enc, &assumptions, true);
                 match self.q.check(&concrete, &format!("bound {r}"), "the same, every global tracked") {

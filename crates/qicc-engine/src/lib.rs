@@ -267,8 +267,8 @@ pub struct Stats {
     pub calls_open: Option<u64>,
     /// Variable abstraction: globals tracked at the end, refinements (spurious
     /// counterexamples ruled out), the solver queries they made, and their time.
-    #[serde(rename = "globals tracked", skip_serializing_if = "Option::is_none")]
-    pub globals_tracked: Option<u64>,
+    #[serde(rename = "variables tracked", skip_serializing_if = "Option::is_none")]
+    pub variables_tracked: Option<u64>,
     #[serde(rename = "refinements", skip_serializing_if = "Option::is_none")]
     pub refinements: Option<u64>,
     #[serde(

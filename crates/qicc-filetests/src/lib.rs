@@ -255,7 +255,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
     }
     if engine == Engine::Corral {
         // How much of the program stratified inlining needed (the point of Corral).
-        for key in ["calls inlined", "calls open", "summaries proven", "globals tracked"] {
+        for key in ["calls inlined", "calls open", "summaries proven", "variables tracked"] {
             if let Some(n) = report.stats.get(key) {
                 let _ = writeln!(out, "{key} {n}");
             }

@@ -15,9 +15,24 @@ pub struct Encoder<'a> {
     pub mm: &'a MemModel,
     pub st: &'a State,
     /// Parameterized variable abstraction (Corral, Fig. 5): the Bool constant `b_v` of each
-    /// global and the count of fresh values made so far; a read of global `v` is
-    /// `ite(b_v, value, fresh)`, so with `b_v` false the global is not tracked.
+    /// global, then one for the memory as a whole, and the count of fresh values made so far;
+    /// a read of global `v` is `ite(b_v, value, fresh)`, a load or `valid` is
+    /// `ite(b_mem, value, fresh)`, so with the constant false the variable is not tracked.
     pub abstraction: Option<(&'a [TermId], &'a mut u64)>,
+}
+
+impl Encoder<'_> {
+    /// `value` as the abstraction reads it: tracked by `tracked[index]` or else fresh.
+    fn abstracted(&mut self, s: &mut TermStore, index: usize, value: TermId) -> TermId {
+        match &mut self.abstraction {
+            Some((tracked, n)) => {
+                let fresh = s.symbol(&format!("untracked!{n}"), s.sort(value));
+                **n += 1;
+                s.ite(tracked[index], value, fresh)
+            }
+            None => value,
+        }
+    }
 }
 
 impl ExprView for Encoder<'_> {
@@ -26,14 +41,7 @@ impl ExprView for Encoder<'_> {
             VarRef::Local(l) => self.st.locals[l.index()],
             VarRef::Global(g) => {
                 let value = self.st.globals[g.index()];
-                match &mut self.abstraction {
-                    Some((tracked, n)) => {
-                        let fresh = s.symbol(&format!("untracked!{n}"), s.sort(value));
-                        **n += 1;
-                        s.ite(tracked[g.index()], value, fresh)
-                    }
-                    None => value,
-                }
+                self.abstracted(s, g.index(), value)
             }
         }
     }
@@ -43,11 +51,15 @@ impl ExprView for Encoder<'_> {
     }
 
     fn load(&mut self, s: &mut TermStore, bytes: u16, addr: TermId) -> TermId {
-        self.mm.load(s, self.st.mem, addr, bytes)
+        let value = self.mm.load(s, self.st.mem, addr, bytes);
+        let memory = self.st.globals.len();
+        self.abstracted(s, memory, value)
     }
 
     fn valid(&mut self, s: &mut TermStore, bytes: u32, addr: TermId) -> TermId {
-        self.mm.valid(s, self.st.live, self.st.size, bytes, addr)
+        let value = self.mm.valid(s, self.st.live, self.st.size, bytes, addr);
+        let memory = self.st.globals.len();
+        self.abstracted(s, memory, value)
     }
 }
 

@@ -207,8 +207,8 @@ pub struct Encoding {
     pub align: TermId,
     pub uses_havoc_memory: bool,
     pub steps: u64,
-    /// With variable abstraction: the Bool constant `b_v` of each global (see
-    /// `encode::Encoder::abstraction`); a query decides what is tracked by assuming them.
+    /// With variable abstraction: the Bool constant `b_v` of each global, then the memory's
+    /// (see `encode::Encoder::abstraction`); a query decides what is tracked by assuming them.
     pub tracked: Option<Vec<TermId>>,
     n_untracked: u64,
     guards: Guards,
@@ -262,10 +262,13 @@ pub fn run_with(
 ) -> Result<Encoding, SymexError> {
     let align = s.symbol("replayable!", Sort::Bool);
     let tracked = abstraction.then(|| {
-        p.globals
+        let mut bs: Vec<TermId> = p
+            .globals
             .iter()
             .map(|g| s.symbol(&format!("tracked!{}", g.name), Sort::Bool))
-            .collect::<Vec<_>>()
+            .collect();
+        bs.push(s.symbol("tracked!memory", Sort::Bool));
+        bs
     });
     let first_obj = s.bv_const(mm.obj_w + 1, mm.statics as u64 + 1);
     let mut enc = Encoding::new(align, tracked);
