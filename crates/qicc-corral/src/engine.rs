@@ -231,6 +231,17 @@ impl<'a> Engine<'a> {
                     self.refine(&enc, &base, r)?;
                     continue;
                 }
+                // The concrete model is a new one: its path may run through an open call.
+                let again = {
+                    let (solver, store) = (&mut self.q.solver, &self.q.s);
+                    first_open_call(&enc, &mut |t| solver.value(store, t).map(|v| v.as_u64()))
+                        .map_err(|e| format!("internal error: {e}"))?
+                };
+                if let Some(i) = again.filter(|i| !blocked.contains(i)) {
+                    self.inline(&mut enc, &bounds, i)?;
+                    self.add_block_literals(&enc, &mut block);
+                    continue;
+                }
                 let hit = enc
                     .errors
                     .iter()
@@ -241,19 +252,16 @@ impl<'a> Engine<'a> {
                 match hit {
                     Some(a) if !self.q.is_property(a) => self.q.found.ub_reachable(self.p, a),
                     Some(a) => {
-                        return Err(format!(
-                            "internal error: query type 2 reaches property {a} through inlined code, query type 1 did not"
-                        ))
+                        // Query type 1 missed it (it also asks for a replayable memory
+                        // state): the replay decides, as for every counterexample.
+                        if self.q.replay_hit(&enc, a, &concrete, &format!("bound {r}"))? {
+                            return Ok(Round::Violation);
+                        }
                     }
                     None => {
-                        // Only through a summarised call's failure: inline it after all.
-                        let i = summarised
-                            .iter()
-                            .copied()
-                            .find(|&i| self.q.value(enc.opens[i].guard) == Some(1))
-                            .ok_or("internal error: the model reaches no error and no open call")?;
-                        self.inline(&mut enc, &bounds, i)?;
-                        self.add_block_literals(&enc, &mut block);
+                        return Err(
+                            "internal error: the model reaches no error and no open call".into()
+                        )
                     }
                 }
                 continue;
