@@ -42,9 +42,8 @@ pub(crate) struct Engine<'a> {
     stats: Stats,
     /// Proven post-conditions, applied to every open call.
     summaries: Summaries,
-    /// Variable abstraction: whether it is on, and the globals tracked so far (they stay
+    /// Variable abstraction (`opts.abstraction`): the variables tracked so far (they stay
     /// tracked across bounds).
-    abstraction: bool,
     tracked: BTreeSet<usize>,
 }
 
@@ -84,13 +83,12 @@ impl<'a> Engine<'a> {
             info,
             stats,
             summaries: Summaries::none(p),
-            abstraction: opts.abstraction,
             tracked: BTreeSet::new(),
         })
     }
 
     pub fn run(mut self) -> EngineResult {
-        if self.abstraction {
+        if self.opts.abstraction {
             self.stats.variables_tracked = Some(0);
         }
         self.summarise();
@@ -171,7 +169,7 @@ impl<'a> Engine<'a> {
             &bounds,
             self.budget,
             CallMode::Open,
-            self.abstraction,
+            self.opts.abstraction,
         ) {
             Ok(enc) => enc,
             Err(SymexError::Stopped(r)) => {
@@ -225,10 +223,11 @@ impl<'a> Engine<'a> {
                 // did not make it up.
                 let concrete = self.with_psi(&enc, &blocks, true);
                 if !self.sat_with(&goals, &concrete, "error reachable (every global tracked)", r)? {
+                    let core = self.q.solver.unsat_core();
                     let goal = self.q.s.or_all(&goals);
                     let mut base = vec![goal];
                     base.extend_from_slice(&blocks);
-                    self.refine(&enc, &base, r)?;
+                    self.refine(&enc, &base, core, r)?;
                     continue;
                 }
                 // The concrete model is a new one: its path may run through an open call.
@@ -340,23 +339,22 @@ impl<'a> Engine<'a> {
     }
 
     /// Hierarchical refinement (Alg. 2): the query `base` is satisfiable with the current
-    /// globals tracked and unsatisfiable with all of them; track a minimal set more that makes
-    /// it unsatisfiable, found by assumptions over the one parameterized VC.
-    fn refine(&mut self, enc: &Encoding, base: &[TermId], r: u32) -> Result<(), String> {
+    /// variables tracked and unsatisfiable with all of them (`core`: that check's unsat core,
+    /// if the solver gave one); track a minimal set more that makes it unsatisfiable, found by
+    /// assumptions over the one parameterized VC.
+    fn refine(
+        &mut self,
+        enc: &Encoding,
+        base: &[TermId],
+        core: Option<Vec<TermId>>,
+        r: u32,
+    ) -> Result<(), String> {
         let t0 = Instant::now();
         let before = self.tracked.len();
         let tracked = self.tracked.clone();
-        let mut queries = 1u64;
-        // The unsat core of the concrete query names the globals that can matter: the
-        // search runs over those (it still needs tracking all of them to be enough).
-        let concrete = self.with_psi(enc, base, true);
-        let core = match self.q.check(&concrete, &format!("bound {r}"), "refinement (every global tracked)") {
-            CheckResult::Unsat => self.q.solver.unsat_core(),
-            CheckResult::Sat => {
-                return Err("internal error: refinement of a counterexample that is real".into())
-            }
-            CheckResult::Unknown(why) => return Err(self.q.no_answer(why)),
-        };
+        let mut queries = 0u64;
+        // The unsat core of the concrete query (the caller's last check) names the variables
+        // that can matter: the search runs over those (tracking all of them is enough).
         let bs = enc.tracked.clone().unwrap_or_default();
         let universe: BTreeSet<usize> = match core {
             Some(core) => (0..self.abstracted_vars())
@@ -453,7 +451,8 @@ impl<'a> Engine<'a> {
                 let concrete = self.with_psi(enc, &assumptions, true);
                 match self.q.check(&concrete, &format!("bound {r}"), "the same, every global tracked") {
                     CheckResult::Unsat => {
-                        self.refine(enc, &assumptions, r)?;
+                        let core = self.q.solver.unsat_core();
+                        self.refine(enc, &assumptions, core, r)?;
                         continue;
                     }
                     CheckResult::Unknown(why) => return Err(self.q.no_answer(why)),

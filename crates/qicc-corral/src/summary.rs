@@ -73,28 +73,21 @@ impl Summaries {
             .unwrap_or(&[]);
         cands
             .iter()
-            .filter_map(|c| instantiate(p, s, c, oc.in_globals(), oc.out_globals(), oc))
+            .filter_map(|c| instantiate(p, s, c, oc))
             .collect()
     }
 }
 
 /// `c` over a call's symbols: `pre(in) ∧ returns ⇒ out_v = c2`, or `pre(in) ⇒ ¬fails`.
-fn instantiate(
-    p: &Program,
-    s: &mut TermStore,
-    c: &Candidate,
-    ins: &[TermId],
-    outs: &[TermId],
-    oc: &OpenCall,
-) -> Option<TermId> {
+fn instantiate(p: &Program, s: &mut TermStore, c: &Candidate, oc: &OpenCall) -> Option<TermId> {
     let pre = match c.pre {
-        Some((v, k)) => global_is(p, s, ins, v, k)?,
+        Some((v, k)) => global_is(p, s, oc.in_globals(), v, k)?,
         None => s.tt(),
     };
     match c.post {
         Post::Equals(v, k) => {
             let returns = s.and(pre, oc.returns);
-            let post = global_is(p, s, outs, v, k)?;
+            let post = global_is(p, s, oc.out_globals(), v, k)?;
             Some(s.implies(returns, post))
         }
         Post::NoError => {
