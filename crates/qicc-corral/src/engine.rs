@@ -15,7 +15,7 @@ use qicc_smt::{CheckResult, InterruptHandle, Solver, Sort, TermId, Z3Mode};
 use qicc_symex::replay::first_open_call;
 use qicc_symex::symex::{inline_open, run_with};
 use qicc_symex::{
-    schedule, Bounds, CallMode, CutReason, Encoding, FnInfo, Solving, SolvingOptions, SymexError,
+    schedule, Bounds, CallEvaluator, CallMode, CutReason, Encoding, FnInfo, Solving, SolvingOptions, SymexError,
 };
 use crate::refine::hierarchical;
 use std::collections::{BTreeSet, HashMap};
@@ -45,6 +45,8 @@ pub(crate) struct Engine<'a> {
     /// Variable abstraction (`opts.abstraction`): the variables tracked so far (they stay
     /// tracked across bounds).
     tracked: BTreeSet<usize>,
+    /// Evaluates open calls whose inputs are constants (`qicc_symex::evaluate`).
+    eval: Option<CallEvaluator<'a>>,
 }
 
 impl<'a> Engine<'a> {
@@ -73,6 +75,7 @@ impl<'a> Engine<'a> {
         let stats = Stats {
             static_inlining_calls: static_inlining_calls(p),
             calls_inlined: Some(0),
+            calls_evaluated: Some(0),
             ..Stats::default()
         };
         Ok(Engine {
@@ -84,6 +87,7 @@ impl<'a> Engine<'a> {
             stats,
             summaries: Summaries::none(p),
             tracked: BTreeSet::new(),
+            eval: CallEvaluator::new(p),
         })
     }
 
@@ -170,6 +174,7 @@ impl<'a> Engine<'a> {
             self.budget,
             CallMode::Open,
             self.opts.abstraction,
+            self.eval.as_ref(),
         ) {
             Ok(enc) => enc,
             Err(SymexError::Stopped(r)) => {
@@ -177,6 +182,7 @@ impl<'a> Engine<'a> {
             }
             Err(e @ SymexError::Unsupported(_)) => return Err(e.to_string()),
         };
+        Stats::add(&mut self.stats.calls_evaluated, enc.evaluated_calls);
         let mut block: Vec<TermId> = Vec::new();
         self.add_block_literals(&enc, &mut block);
         loop {
@@ -283,6 +289,7 @@ impl<'a> Engine<'a> {
 
     /// Inlines open call `i` and ties its summary to the body on the solver stack.
     fn inline(&mut self, enc: &mut Encoding, bounds: &Bounds, i: usize) -> Result<(), String> {
+        let evaluated = enc.evaluated_calls;
         let links = inline_open(
             self.p,
             &mut self.q.s,
@@ -292,12 +299,14 @@ impl<'a> Engine<'a> {
             self.budget,
             enc,
             i,
+            self.eval.as_ref(),
         )
         .map_err(|e| match e {
             SymexError::Stopped(r) => format!("{} during inlining", r.describe()),
             e => e.to_string(),
         })?;
         Stats::add(&mut self.stats.calls_inlined, 1);
+        Stats::add(&mut self.stats.calls_evaluated, enc.evaluated_calls - evaluated);
         for l in links {
             self.q.solver.assert(&self.q.s, l);
         }

@@ -116,6 +116,7 @@ impl Parameterized {
             &Budget::unlimited(),
             CallMode::Open,
             true,
+            None,
         )
         .expect("symex");
         let guards: Vec<TermId> = enc.errors.iter().map(|h| h.guard).collect();

@@ -262,6 +262,9 @@ pub struct Stats {
     /// Dynamic call sites inlined, over all bounds.
     #[serde(rename = "calls inlined", skip_serializing_if = "Option::is_none")]
     pub calls_inlined: Option<u64>,
+    /// Dynamic call sites evaluated concretely (constant inputs, one result), over all bounds.
+    #[serde(rename = "calls evaluated", skip_serializing_if = "Option::is_none")]
+    pub calls_evaluated: Option<u64>,
     /// Dynamic call sites still open (summarised or blocked) at the end.
     #[serde(rename = "calls open", skip_serializing_if = "Option::is_none")]
     pub calls_open: Option<u64>,

@@ -21,6 +21,9 @@
 //!   tree prints it, e.g. `main/L4`), keeping every assertion the node holds;
 //! - `test procedures`: the program with its loops as tail-recursive procedures (Corral's
 //!   view of loops, `qicc_analysis::loop_procs`);
+//! - `test error-flag`: the program with Corral's error flag (`qicc_analysis::error_flag`:
+//!   every `error` edge sets the flag and returns, every call is followed by a check of it,
+//!   and the entry's end reports the assertion the flag names);
 //! - `test facts`: the interval facts at every location, as the condition a region head
 //!   would assume (over every local and global);
 //! - `test impulse`: the loops Impulse accelerates (path, split, closed forms, memory effect)
@@ -127,6 +130,7 @@ impl FileTest {
                 })?;
                 Ok(format!("; {n} loop(s) converted\n{}", print_program(&q)))
             }
+            ["error-flag"] => run_error_flag(&p),
             ["impulse"] => Ok(run_impulse(&p)),
             ["verify", engine, rest @ ..] => run_verify(p, path, engine, rest),
             _ => Err(format!("unknown test `{}`", self.command.join(" "))),
@@ -151,6 +155,33 @@ fn run_extract(p: &Program, name: &str) -> Result<String, String> {
         .collect::<Vec<_>>();
     let x = extract(p, &rnt, node, &keep).map_err(|e| format!("extract: {e}"))?;
     Ok(print_program(&x.program))
+}
+
+fn run_error_flag(p: &Program) -> Result<String, String> {
+    let x = qicc_analysis::error_flag(p);
+    qicc_ir::verify_program(&x.program).map_err(|e| {
+        format!(
+            "the transformation made an ill-formed program: {}",
+            e.join("; ")
+        )
+    })?;
+    let flag = x
+        .program
+        .globals
+        .get(x.flag.index())
+        .ok_or("the flag is not among the globals")?;
+    let reported: Vec<String> = x.assertions.iter().map(|a| a.to_string()).collect();
+    Ok(format!(
+        "; flag ${}: {}, reported at the end of the entry: {}\n{}",
+        flag.name,
+        flag.ty,
+        if reported.is_empty() {
+            "none".to_string()
+        } else {
+            reported.join(" ")
+        },
+        print_program(&x.program)
+    ))
 }
 
 fn run_facts(p: &Program) -> String {
@@ -255,7 +286,13 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
     }
     if engine == Engine::Corral {
         // How much of the program stratified inlining needed (the point of Corral).
-        for key in ["calls inlined", "calls open", "summaries proven", "variables tracked"] {
+        for key in [
+            "calls inlined",
+            "calls evaluated",
+            "calls open",
+            "summaries proven",
+            "variables tracked",
+        ] {
             if let Some(n) = report.stats.get(key) {
                 let _ = writeln!(out, "{key} {n}");
             }

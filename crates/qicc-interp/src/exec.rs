@@ -7,8 +7,8 @@
 use crate::init::{global_inits, StaticImage};
 use crate::machine::Machine;
 use crate::oracle::{Oracle, WitnessOracle};
-use crate::run::{Outcome, Run, RunConfig};
-use qicc_ir::{verify_program, EdgeId, Function, Loc, Op, Program, Ty, Witness};
+use crate::run::{CallRun, Outcome, Run, RunConfig};
+use qicc_ir::{verify_program, EdgeId, FuncId, Function, Loc, Op, Program, Ty, Witness};
 
 /// Outgoing edges of every location of one function, in edge order.
 pub(crate) struct Successors {
@@ -128,6 +128,33 @@ impl<'p> Interpreter<'p> {
         Machine::new(self, &mut oracle, config)
             .windowed(head, tail)
             .run_windowed()
+    }
+
+    /// Runs one activation of `func` alone: its parameters `args`, the globals `globals` (one
+    /// value per global), memory as at the program's start, the oracle's answers for anything
+    /// nondeterministic. It ends as a run of the program does, with `Returned` when `func`
+    /// returns. Evaluating a call whose callee touches no memory (see
+    /// `qicc_analysis::modset`) with an oracle that refuses every question gives the call's
+    /// one result, if it has one.
+    pub fn call(
+        &self,
+        func: FuncId,
+        args: &[u64],
+        globals: &[u64],
+        oracle: &mut dyn Oracle,
+        config: &RunConfig,
+    ) -> CallRun {
+        if globals.len() != self.program.globals.len()
+            || args.len() != self.program.function(func).params.len()
+        {
+            return CallRun {
+                outcome: Outcome::Unreplayable("a call with the wrong number of values".into()),
+                globals: globals.to_vec(),
+                clean: false,
+                step_count: 0,
+            };
+        }
+        Machine::new(self, oracle, config).call(func, args, globals)
     }
 
     /// Runs the program on the answers of a witness ([`WitnessOracle`]).

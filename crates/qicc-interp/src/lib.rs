@@ -35,5 +35,5 @@ pub use oracle::{
     AllocRequest, HavocBytesRequest, HavocRequest, InputOracle, Oracle, RandomOracle, SplitMix64,
     WitnessOracle,
 };
-pub use run::{Outcome, Run, RunConfig, Step, StepKind, StopCheck};
+pub use run::{CallRun, Outcome, Run, RunConfig, Step, StepKind, StopCheck};
 pub use trace::{trace, Trace, TraceInput, TraceStep};

@@ -16,7 +16,7 @@ use crate::exec::Interpreter;
 use crate::init::StaticImage;
 use crate::memory::{Memory, CLEAN, TAINTED};
 use crate::oracle::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle};
-use crate::run::{Outcome, Run, RunConfig, Step, StepKind};
+use crate::run::{CallRun, Outcome, Run, RunConfig, Step, StepKind};
 use qicc_ir::{
     EdgeId, FuncId, Function, HavocKind, Loc, Op, Program, Ty, TypeEnv, VarRef, Witness,
 };
@@ -164,10 +164,35 @@ impl<'i, 'o> Machine<'i, 'o> {
 }
 
 impl<'i> Machine<'i, '_> {
+    /// Runs one activation of `func` with the given arguments and globals (memory as at the
+    /// program's start) to its end: the outcome, the globals then, and whether no value read
+    /// was uninitialised and no signed operation overflowed on the way.
+    pub(crate) fn call(mut self, func: FuncId, args: &[u64], globals: &[u64]) -> CallRun {
+        self.globals.copy_from_slice(globals);
+        self.push_frame(func, None);
+        let f = self.program.function(func);
+        for (p, &v) in f.params.iter().zip(args) {
+            // The frame's locals start at 0.
+            self.locals[p.index()] = v & f.local(*p).ty.mask();
+        }
+        let outcome = self.execute_from_start();
+        CallRun {
+            outcome,
+            clean: !self.read_uninit && self.signed_overflow.is_none(),
+            globals: self.globals,
+            step_count: self.step_count,
+        }
+    }
+
     fn execute(&mut self) -> Outcome {
         if let Err(outcome) = self.start() {
             return outcome;
         }
+        self.execute_from_start()
+    }
+
+    /// The run loop, from the innermost frame's current location.
+    fn execute_from_start(&mut self) -> Outcome {
         let program = self.program;
         let mut enabled: Vec<EdgeId> = Vec::new();
         loop {

@@ -55,6 +55,17 @@ impl Default for RunConfig {
     }
 }
 
+/// The record of one activation run alone ([`crate::Interpreter::call`]).
+#[derive(Clone, Debug)]
+pub struct CallRun {
+    pub outcome: Outcome,
+    /// The globals when the run ended.
+    pub globals: Vec<u64>,
+    /// No uninitialised value was read and no signed operation overflowed.
+    pub clean: bool,
+    pub step_count: u64,
+}
+
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {

@@ -21,9 +21,14 @@ pub fn sort_of(ty: Ty) -> Sort {
 
 /// The value a fresh local starts with: `false` or 0.
 pub fn zero_of(s: &mut TermStore, ty: Ty) -> TermId {
+    const_of(s, ty, 0)
+}
+
+/// The constant of type `ty` whose value (as the interpreter holds it) is `v`.
+pub fn const_of(s: &mut TermStore, ty: Ty, v: u64) -> TermId {
     match ty {
-        Ty::Bool => s.ff(),
-        Ty::Int(w) => s.bv_const(w, 0),
+        Ty::Bool => s.bool_const(v != 0),
+        Ty::Int(w) => s.bv_const(w, v),
     }
 }
 

@@ -8,7 +8,7 @@ use qicc_ir::{Expr, ObjectId, VarRef};
 use qicc_smt::ir::{encode_expr, ExprView};
 use qicc_smt::{TermId, TermStore};
 
-pub use qicc_smt::ir::{sort_of, zero_of};
+pub use qicc_smt::ir::{const_of, sort_of, zero_of};
 
 /// The view of one symbolic state.
 pub struct Encoder<'a> {

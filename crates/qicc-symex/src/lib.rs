@@ -9,6 +9,8 @@
 //! - `cfa`: what symex asks about each function (the shared control-flow analysis of
 //!   `qicc-analysis` and the interprocedural relevance of each location);
 //! - `symex`: the unwinding itself, with the bounds and the cuts where it stopped;
+//! - `evaluate`: open calls with constant inputs and one result, evaluated by the
+//!   interpreter instead of being left open;
 //! - `trace` and `replay`: the record of a run that turns a solver model back into a
 //!   concrete path, and the interpreter replay that is the judge of every counterexample;
 //! - `solving`: checks within the budget, model values and hits, a model made a replayed
@@ -25,6 +27,7 @@
 pub mod cfa;
 pub mod encode;
 pub mod error;
+pub mod evaluate;
 pub mod findings;
 pub mod memory;
 pub mod replay;
@@ -35,6 +38,7 @@ pub mod trace;
 pub mod worker;
 
 pub use cfa::FnInfo;
+pub use evaluate::CallEvaluator;
 pub use error::SymexError;
 pub use findings::Findings;
 pub use solving::{ProgressFn, Solving, SolvingOptions};

@@ -59,7 +59,8 @@ pub fn replay_model(
     let config = RunConfig {
         max_steps: (plan.steps as u64)
             .saturating_mul(4)
-            .saturating_add(1_000_000),
+            .saturating_add(1_000_000)
+            .saturating_add(enc.evaluated_steps),
         deadline: budget.deadline,
         stop: Some(qicc_interp::StopCheck::new(budget.stop_fn())),
         ..RunConfig::default()

@@ -21,7 +21,8 @@
 //! values (`ite`) and model-guided path extraction sound on nondeterministic automata.
 
 use crate::cfa::FnInfo;
-use crate::encode::{sort_of, zero_of, Encoder};
+use crate::encode::{const_of, sort_of, zero_of, Encoder};
+use crate::evaluate::CallEvaluator;
 use crate::error::SymexError;
 use crate::memory::{const_value, MemModel};
 use crate::state::{Guards, State};
@@ -116,6 +117,8 @@ impl Encoding {
             align,
             uses_havoc_memory: false,
             steps: 0,
+            evaluated_calls: 0,
+            evaluated_steps: 0,
             tracked,
             n_untracked: 0,
             guards: Guards::default(),
@@ -207,6 +210,9 @@ pub struct Encoding {
     pub align: TermId,
     pub uses_havoc_memory: bool,
     pub steps: u64,
+    /// Calls evaluated concretely, and their interpreter steps (a replay takes them too).
+    pub evaluated_calls: u64,
+    pub evaluated_steps: u64,
     /// With variable abstraction: the Bool constant `b_v` of each global, then the memory's
     /// (see `encode::Encoder::abstraction`); a query decides what is tracked by assuming them.
     pub tracked: Option<Vec<TermId>>,
@@ -225,6 +231,8 @@ struct Symex<'a> {
     bounds: &'a Bounds,
     budget: &'a Budget,
     calls: CallMode,
+    /// Open calls with constant inputs are evaluated concretely (see `evaluate`).
+    eval: Option<&'a CallEvaluator<'a>>,
     enc: &'a mut Encoding,
     call_stack: Vec<FuncId>,
     /// Parallel to `call_stack`: whether anything after the activation returns can still
@@ -243,12 +251,13 @@ pub fn run(
     bounds: &Bounds,
     budget: &Budget,
 ) -> Result<Encoding, SymexError> {
-    run_with(p, s, info, mm, bounds, budget, CallMode::Inline, false)
+    run_with(p, s, info, mm, bounds, budget, CallMode::Inline, false, None)
 }
 
 /// Symbolically executes `p` from its entry up to `bounds`, calls treated as `calls` says;
 /// with `abstraction`, every read of a global is parameterized by its Bool constant
-/// (`Encoding::tracked`).
+/// (`Encoding::tracked`); with `eval`, open calls whose inputs are constants are evaluated
+/// (see `evaluate`).
 #[allow(clippy::too_many_arguments)]
 pub fn run_with(
     p: &Program,
@@ -259,6 +268,7 @@ pub fn run_with(
     budget: &Budget,
     calls: CallMode,
     abstraction: bool,
+    eval: Option<&CallEvaluator>,
 ) -> Result<Encoding, SymexError> {
     let align = s.symbol("replayable!", Sort::Bool);
     let tracked = abstraction.then(|| {
@@ -280,6 +290,7 @@ pub fn run_with(
         bounds,
         budget,
         calls,
+        eval,
         enc: &mut enc,
         call_stack: Vec::new(),
         cont_stack: Vec::new(),
@@ -295,10 +306,7 @@ pub fn run_with(
                         g.name
                     ))
                 })?;
-                match ty {
-                    qicc_ir::Ty::Bool => x.s.bool_const(v != 0),
-                    qicc_ir::Ty::Int(w) => x.s.bv_const(w, v),
-                }
+                const_of(x.s, ty, v)
             }
             None => {
                 let t = x.s.symbol(&format!("global!{}", g.name), sort_of(g.ty));
@@ -400,6 +408,7 @@ pub fn run_alone(
         bounds,
         budget,
         calls: CallMode::Open,
+        eval: None,
         enc: &mut enc,
         // The exit matters whether or not an error is reachable after it.
         call_stack: vec![fid],
@@ -420,7 +429,7 @@ pub fn run_alone(
 /// Replaces open call `id` of `enc` by the callee's body (its own calls are open again, as
 /// new entries of `enc.opens`). Returns the constraints that tie the call's summary symbols to
 /// the body: the caller asserts them (permanently), and from then on the summary is exact.
-/// Nothing if the call was inlined already.
+/// Nothing if the call was inlined already. `eval` as for [`run_with`].
 #[allow(clippy::too_many_arguments)]
 pub fn inline_open(
     p: &Program,
@@ -431,6 +440,7 @@ pub fn inline_open(
     budget: &Budget,
     enc: &mut Encoding,
     id: usize,
+    eval: Option<&CallEvaluator>,
 ) -> Result<Vec<TermId>, SymexError> {
     let Some(oc) = enc.opens.get(id).cloned() else {
         return Ok(Vec::new());
@@ -451,6 +461,7 @@ pub fn inline_open(
         bounds,
         budget,
         calls: CallMode::Open,
+        eval,
         enc,
         call_stack,
         cont_stack,
@@ -898,6 +909,12 @@ impl Symex<'_> {
             );
             return Ok(());
         }
+        if self.calls == CallMode::Open {
+            if let Some(cont) = self.evaluate(callee, &argv, &st, dst, step) {
+                self.goto(fid, edge.from, edge.to, cont, work, exits);
+                return Ok(());
+            }
+        }
         let g = self.p.function(callee);
         let mut locals: Vec<TermId> = g.locals.iter().map(|l| zero_of(self.s, l.ty)).collect();
         for (prm, a) in g.params.iter().zip(argv) {
@@ -950,6 +967,38 @@ impl Symex<'_> {
         }
         self.goto(fid, edge.from, edge.to, cont, work, exits);
         Ok(())
+    }
+
+    /// The state after the call of `callee` from `st` (at the call step `step`) when it can be
+    /// evaluated concretely (see `evaluate`): the callee's results as constants.
+    fn evaluate(
+        &mut self,
+        callee: FuncId,
+        argv: &[TermId],
+        st: &State,
+        dst: Option<VarRef>,
+        step: StepId,
+    ) -> Option<State> {
+        let ev = self.eval?;
+        let modset = &self.info[callee.index()].modset;
+        let s = &*self.s;
+        let konst = |t: TermId| s.as_bv_const(t).or_else(|| s.as_bool_const(t).map(u64::from));
+        let args: Vec<Option<u64>> = argv.iter().map(|&a| konst(a)).collect();
+        let globals: Vec<Option<u64>> = st.globals.iter().map(|&g| konst(g)).collect();
+        let done = ev.evaluate(callee, modset, &args, &globals, self.budget)?;
+        self.enc.evaluated_calls += 1;
+        self.enc.evaluated_steps += done.steps;
+        let mut cont = st.clone();
+        for (g, v) in done.globals {
+            cont.globals[g.index()] = const_of(self.s, self.p.globals[g.index()].ty, v);
+        }
+        let g = self.p.function(callee);
+        if let (Some(d), Some(r), Some(v)) = (dst, g.ret, done.ret) {
+            let c = const_of(self.s, g.local(r).ty, v);
+            Self::set_var(&mut cont, d, c);
+        }
+        cont.from = vec![step];
+        Some(cont)
     }
 
     /// Leaves the call `caller --e-->` of `callee` open (see [`OpenCall`]): records it, and
