@@ -130,3 +130,113 @@ impl Oracle for Refuse {
         Some("the call asks for a nondeterministic value".into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qicc_analysis::modset::mod_sets;
+    use qicc_ir::parse_program;
+
+    const PROGRAM: &str = "qicc-ir 1
+data-model ilp32
+global $g: i32
+global $h: i32
+assertion #0 verifier_assert in @fails \"n != 3\"
+entry @main
+
+fn @main() {
+  locs 4 entry L0 exit L1 err L2 halt L3
+  L0 -> L1: skip
+}
+
+fn @fib(%n) -> %ret {
+  local %ret: i32
+  local %n: i32
+  local %a: i32
+  local %b: i32
+  locs 9 entry L0 exit L1 err L2 halt L3
+  L0 -> L8: assume slt(%n, 2:i32)
+  L8 -> L1: %ret := %n
+  L0 -> L4: assume sle(2:i32, %n)
+  L4 -> L5: %a := call @fib(sub(%n, 1:i32))
+  L5 -> L6: %b := call @fib(sub(%n, 2:i32))
+  L6 -> L7: $h := add($h, 1:i32)
+  L7 -> L1: %ret := add(%a, %b)
+}
+
+fn @choice() -> %ret {
+  local %ret: i32
+  locs 4 entry L0 exit L1 err L2 halt L3
+  L0 -> L1: %ret := 1:i32
+  L0 -> L1: %ret := 2:i32
+}
+
+fn @nondet() -> %ret {
+  local %ret: i32
+  locs 4 entry L0 exit L1 err L2 halt L3
+  L0 -> L1: havoc %ret nondet \"__VERIFIER_nondet_int\"
+}
+
+fn @overflow(%n) -> %ret {
+  local %ret: i32
+  local %n: i32
+  locs 5 entry L0 exit L1 err L2 halt L3
+  L0 -> L4: nowrap slt(%n, 2147483647:i32)
+  L4 -> L1: %ret := add(%n, 1:i32)
+}
+
+fn @fails(%n) {
+  local %n: i32
+  locs 5 entry L0 exit L1 err L2 halt L3
+  L0 -> L4: assume eq(%n, 3:i32)
+  L4 -> L2: error #0
+  L0 -> L1: assume ne(%n, 3:i32)
+}
+
+fn @memory(%p) -> %ret {
+  local %ret: i32
+  local %p: i32
+  locs 4 entry L0 exit L1 err L2 halt L3
+  L0 -> L1: %ret := load.i32(%p)
+}
+
+fn @reads_g() -> %ret {
+  local %ret: i32
+  locs 4 entry L0 exit L1 err L2 halt L3
+  L0 -> L1: %ret := $g
+}
+";
+
+    fn eval(name: &str, args: &[Option<u64>], globals: &[Option<u64>]) -> Option<Evaluated> {
+        let p = parse_program(PROGRAM).expect("parses");
+        let ev = CallEvaluator::new(&p).expect("interpreter accepts the program");
+        let f = p.find_function(name).expect("declared");
+        let m = &mod_sets(&p)[f.index()];
+        ev.evaluate(f, m, args, globals, &Budget::unlimited())
+    }
+
+    #[test]
+    fn deterministic_call_gives_its_result_and_globals() {
+        let r = eval("fib", &[Some(10)], &[None, Some(5)]).expect("evaluated");
+        assert_eq!(r.ret, Some(55));
+        // fib(10) makes 88 calls with n >= 2, each adding one to $h; $g is not read.
+        assert_eq!(r.globals, vec![(GlobalId(1), 5 + 88)]);
+        assert!(r.steps > 177);
+    }
+
+    #[test]
+    fn what_is_not_one_result_is_not_evaluated() {
+        assert_eq!(eval("fib", &[None], &[Some(0), Some(0)]), None, "argument not constant");
+        assert_eq!(eval("fib", &[Some(4)], &[Some(0), None]), None, "read global not constant");
+        assert_eq!(eval("choice", &[], &[Some(0), Some(0)]), None, "a choice");
+        assert_eq!(eval("nondet", &[], &[Some(0), Some(0)]), None, "a nondet value");
+        assert_eq!(eval("overflow", &[Some(2147483647)], &[None, None]), None, "overflow");
+        assert_eq!(eval("fails", &[Some(3)], &[None, None]), None, "an error");
+        assert_eq!(eval("memory", &[Some(0)], &[None, None]), None, "touches memory");
+        assert_eq!(eval("reads_g", &[], &[None, Some(1)]), None, "reads a non-constant global");
+        // The same calls with inputs for which they have one result are evaluated.
+        assert_eq!(eval("overflow", &[Some(1)], &[None, None]).map(|r| r.ret), Some(Some(2)));
+        assert_eq!(eval("fails", &[Some(2)], &[None, None]).map(|r| r.ret), Some(None));
+        assert_eq!(eval("reads_g", &[], &[Some(7), None]).map(|r| r.ret), Some(Some(7)));
+    }
+}
