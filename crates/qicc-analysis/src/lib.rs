@@ -7,6 +7,7 @@
 //!   (petgraph's algorithms on the reachable part of the automaton), and its loops.
 //! - [`loops`]: the loop nesting forest (every cycle, irreducible too) and natural loops.
 //! - [`loop_procs`]: loops as tail-recursive procedures (Corral's view of loops).
+//! - [`mod@error_flag`]: Corral's error flag (every assertion reported at the entry's end).
 //! - [`modset`]: what a call may change (globals, memory, the object table), transitively.
 //! - [`reach`]: interprocedural reachability (which edges a run can reach; from where an
 //!   error or the exit can be reached).
@@ -21,6 +22,7 @@
 //!
 //! Every function here expects a program that passes `qicc_ir::verify_program`.
 
+pub mod error_flag;
 pub mod extract;
 pub mod graph;
 pub mod liveness;
@@ -32,6 +34,7 @@ pub mod region;
 pub mod render;
 pub mod rnt;
 
+pub use error_flag::{error_flag, ErrorFlagged};
 pub use extract::{extract, ExtractError, Extracted};
 pub use graph::{FunctionGraph, Scc};
 pub use loop_procs::loops_to_procedures;
