@@ -8,6 +8,7 @@
 //! set of assumptions over it.
 
 use crate::summary::{houdini, HoudiniStats, Summaries};
+use qicc_facts::Facts;
 use crate::CorralOptions;
 use qicc_engine::{Budget, EngineResult, StopReason, Stats};
 use qicc_ir::{FuncId, Op, Program};
@@ -150,6 +151,13 @@ impl<'a> Engine<'a> {
             }
             Ok(Err(why)) => self.q.progress(&format!("summaries: none ({why})")),
             Err(_) => self.q.progress("summaries: none (stopped)"),
+        }
+        if self.budget.exhausted().is_none() {
+            let flows: Vec<_> = self.info.iter().map(|i| &i.flow).collect();
+            let facts = Facts::analyze_with(self.p, &flows);
+            let sums = std::mem::take(&mut self.summaries);
+            self.summaries = sums.with_exit_facts(self.p, &self.info, &facts);
+            self.stats.exit_facts = Some(self.summaries.exit_facts_count() as u64);
         }
     }
 

@@ -14,12 +14,19 @@
 //! (a loop cut by the bound, an unsupported construct) keeps no candidate; and Houdini runs
 //! to its fixpoint or not at all (a stop leaves only the default summaries).
 //!
+//! Beside Houdini's post-conditions, the interval facts of `qicc-facts` at each callee's exit
+//! (over its return value and the globals it may change) strengthen every open call: they hold
+//! in every execution from the program's entry, so every real call satisfies them and the
+//! over-approximation keeps every real execution.
+//!
 //! This is the one place where proven summaries plug in: [`Summaries::constraints`] turns
 //! them into constraints on an open call's symbols, whatever analysis proved them.
 
 use qicc_engine::Budget;
-use qicc_ir::{BinOp, Expr, FuncId, GlobalId, Op, Program, Ty, VarRef};
-use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Solver};
+use qicc_facts::Facts;
+use qicc_ir::{BinOp, Expr, FuncId, GlobalId, ObjectId, Op, Program, Ty, VarRef};
+use qicc_smt::ir::{encode_expr, sort_of, ExprView};
+use qicc_smt::{CheckResult, Solver, Sort, TermId, TermStore, Z3Solver};
 use qicc_symex::symex::run_alone;
 use qicc_symex::{Bounds, FnInfo, MemModel, OpenCall, SymexError};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -49,6 +56,9 @@ pub struct Candidate {
 #[derive(Clone, Debug, Default)]
 pub struct Summaries {
     pub per_function: Vec<Vec<Candidate>>,
+    /// Per function: the interval facts at its exit over its return value and the globals of
+    /// its mod-set, as one condition (`None`: nothing known).
+    pub exit_facts: Vec<Option<Expr>>,
 }
 
 impl Summaries {
@@ -56,7 +66,27 @@ impl Summaries {
     pub fn none(p: &Program) -> Summaries {
         Summaries {
             per_function: vec![Vec::new(); p.functions.len()],
+            exit_facts: vec![None; p.functions.len()],
         }
+    }
+
+    /// Adds the interval facts at each function's exit (see the module docs).
+    pub fn with_exit_facts(mut self, p: &Program, info: &[FnInfo], facts: &Facts) -> Summaries {
+        self.exit_facts = p
+            .function_ids()
+            .map(|f| {
+                let func = p.function(f);
+                let mut vars: Vec<VarRef> = func.ret.map(VarRef::Local).into_iter().collect();
+                vars.extend(info[f.index()].modset.globals.iter().map(|g| VarRef::Global(*g)));
+                facts.condition(p, f, func.exit, &vars)
+            })
+            .collect();
+        self
+    }
+
+    /// How many functions have exit facts.
+    pub fn exit_facts_count(&self) -> usize {
+        self.exit_facts.iter().flatten().count()
     }
 
     /// How many post-conditions there are in all.
@@ -71,10 +101,59 @@ impl Summaries {
             .get(oc.callee.index())
             .map(Vec::as_slice)
             .unwrap_or(&[]);
-        cands
+        let mut out: Vec<TermId> = cands
             .iter()
             .filter_map(|c| instantiate(p, s, c, oc))
-            .collect()
+            .collect();
+        if let Some(Some(fact)) = self.exit_facts.get(oc.callee.index()) {
+            // `returns ⇒ fact(out)`: the fact holds where the callee's exit is reached.
+            let t = encode_expr(s, &mut ExitView { p, oc }, fact);
+            if t != s.tt() {
+                out.push(s.implies(oc.returns, t));
+            }
+        }
+        out
+    }
+}
+
+/// Reads a condition at a callee's exit as the open call's outputs: its return value and the
+/// globals after the call. Exit facts name nothing else (interval facts are comparisons of
+/// variables with constants); anything else would read as an arbitrary value of its sort,
+/// which only weakens the fact.
+struct ExitView<'a> {
+    p: &'a Program,
+    oc: &'a OpenCall,
+}
+
+impl ExitView<'_> {
+    fn arbitrary(&self, s: &mut TermStore, what: &str, sort: Sort) -> TermId {
+        let n = s.len();
+        s.symbol(&format!("exit-fact!{}!{what}!{n}", self.oc.callee.index()), sort)
+    }
+}
+
+impl ExprView for ExitView<'_> {
+    fn var(&mut self, s: &mut TermStore, v: VarRef) -> TermId {
+        let callee = self.p.function(self.oc.callee);
+        let (t, ty) = match v {
+            VarRef::Global(g) => (
+                self.oc.out_globals().get(g.index()).copied(),
+                self.p.global_ty(g),
+            ),
+            VarRef::Local(l) if callee.ret == Some(l) => (self.oc.ret(), callee.local(l).ty),
+            VarRef::Local(l) => (None, callee.local(l).ty),
+        };
+        t.unwrap_or_else(|| self.arbitrary(s, "var", sort_of(ty)))
+    }
+    fn obj_addr(&mut self, s: &mut TermStore, _: ObjectId) -> TermId {
+        let ty = self.p.pointer_ty();
+        self.arbitrary(s, "addr", sort_of(ty))
+    }
+    fn load(&mut self, s: &mut TermStore, bytes: u16, _: TermId) -> TermId {
+        self.arbitrary(s, "load", Sort::BitVec(bytes * 8))
+    }
+    fn valid(&mut self, s: &mut TermStore, _: u32, _: TermId) -> TermId {
+        self.arbitrary(s, "valid", Sort::Bool)
     }
 }
 
@@ -254,6 +333,7 @@ pub fn houdini(
     stats.proven = cands.iter().map(Vec::len).sum();
     Ok(Summaries {
         per_function: cands,
+        exit_facts: Vec::new(),
     })
 }
 
@@ -287,6 +367,7 @@ fn check_function(
     // The callees as their current candidates say (assume-guarantee).
     let current = Summaries {
         per_function: cands.to_vec(),
+        exit_facts: Vec::new(),
     };
     for oc in &enc.opens {
         for c in current.constraints(p, s, oc) {

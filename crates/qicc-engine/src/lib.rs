@@ -262,6 +262,9 @@ pub struct Stats {
     /// Dynamic call sites inlined, over all bounds.
     #[serde(rename = "calls inlined", skip_serializing_if = "Option::is_none")]
     pub calls_inlined: Option<u64>,
+    /// Corral: functions whose summary the interval facts at their exit strengthen.
+    #[serde(rename = "exit facts", skip_serializing_if = "Option::is_none")]
+    pub exit_facts: Option<u64>,
     /// Dynamic call sites evaluated concretely (constant inputs, one result), over all bounds.
     #[serde(rename = "calls evaluated", skip_serializing_if = "Option::is_none")]
     pub calls_evaluated: Option<u64>,

@@ -291,6 +291,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
             "calls evaluated",
             "calls open",
             "summaries proven",
+            "exit facts",
             "variables tracked",
         ] {
             if let Some(n) = report.stats.get(key) {

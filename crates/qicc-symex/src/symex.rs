@@ -187,6 +187,11 @@ impl OpenCall {
         &self.out.globals
     }
 
+    /// The callee's return value as the summary leaves it (`None`: the callee has none).
+    pub fn ret(&self) -> Option<TermId> {
+        self.ret
+    }
+
     /// Corral's cost of the call site: how many activations of the callee the call makes
     /// (the callee's occurrences on the stack, plus one).
     pub fn cost(&self) -> u32 {

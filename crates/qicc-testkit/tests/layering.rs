@@ -57,6 +57,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-ir",
             "qicc-engine",
             "qicc-analysis",
+            "qicc-facts",
             "qicc-smt",
             "qicc-symex",
         ],
