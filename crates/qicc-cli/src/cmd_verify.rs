@@ -27,6 +27,10 @@ pub enum EngineArg {
     /// and loop unwinding deepens up to --recursion-bound. TRUE needs no bound: an
     /// over-approximation with nothing blocked that reaches no error.
     Corral,
+    /// Loop invariants alone: candidates at every loop head (guards, intervals, relations
+    /// with the entry values, constant steps) proven by Houdini, then the program with every
+    /// loop cut by them checked by bmc; proves TRUE for unbounded loops, never answers FALSE.
+    Invariants,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -98,6 +102,10 @@ pub struct VerifyArgs {
     /// would make more than 256 call sites, or the program recurses).
     #[arg(long)]
     pub no_corral: bool,
+    /// Qicc: do not run the loop-invariant prover alongside (it runs when the program has a
+    /// loop).
+    #[arg(long)]
+    pub no_invariants: bool,
     /// What a signed integer overflow means. `ub` (default, as C): undefined behaviour, so a
     /// counterexample that overflows before the violation is not accepted (UNKNOWN, naming the
     /// overflow). `wrap` (as `gcc -fwrapv`): two's complement wrap-around, such a
@@ -202,6 +210,7 @@ pub fn run(args: VerifyArgs) -> u8 {
             EngineArg::Qicc => Engine::Qicc,
             EngineArg::Impulse => Engine::Impulse,
             EngineArg::Corral => Engine::Corral,
+            EngineArg::Invariants => Engine::Invariants,
         },
         unwind: args.unwind,
         max_unwind: args.max_unwind,
@@ -220,6 +229,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         external,
         impulse: !args.no_impulse,
         corral: !args.no_corral,
+        invariants: !args.no_invariants,
         progress,
         signed_overflow_wraps: args.signed_overflow == SignedOverflow::Wrap,
     };

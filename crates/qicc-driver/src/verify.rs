@@ -27,6 +27,9 @@ pub enum Engine {
     Impulse,
     /// Corral: stratified inlining with call summaries (`qicc-corral`).
     Corral,
+    /// Loop invariants (`qicc-invariants`): Houdini over candidates at loop heads, then the
+    /// BMC on the program with its loops cut by them; proves, never finds.
+    Invariants,
 }
 
 impl Engine {
@@ -36,6 +39,7 @@ impl Engine {
             Engine::Qicc => "qicc",
             Engine::Impulse => "impulse",
             Engine::Corral => "corral",
+            Engine::Invariants => "invariants",
         }
     }
 }
@@ -77,6 +81,8 @@ pub struct VerifyOptions {
     /// Qicc: run Corral alongside when static inlining of the program's calls blows up
     /// ([`qicc_corral::inlining_blows_up`]).
     pub corral: bool,
+    /// Qicc: run the loop-invariant prover alongside when the program has a loop.
+    pub invariants: bool,
     pub progress: Option<Progress>,
     /// Signed overflow wraps around (`gcc -fwrapv`): a counterexample through one is a
     /// FALSE. Default (C): undefined behaviour, so such a counterexample gives UNKNOWN.
@@ -102,6 +108,7 @@ impl Default for VerifyOptions {
             external: None,
             impulse: true,
             corral: true,
+            invariants: true,
             progress: None,
         }
     }
@@ -177,6 +184,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             corral.progress = progress_fn(opts);
             EngineRun::of(qicc_corral::verify(program, &corral, budget))
         }
+        Engine::Invariants => EngineRun::of(qicc_invariants::verify(program, budget)),
         Engine::Qicc => {
             let backend = match &opts.external {
                 Some(tool) => qicc_gamble::Backend::External {
@@ -218,6 +226,13 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                     }),
                 });
             }
+            if opts.invariants && has_loop(program) {
+                members.push(Member {
+                    name: INVARIANTS,
+                    proves: true,
+                    run: Box::new(|b: &Budget| qicc_invariants::verify(program, b)),
+                });
+            }
             let confirmed = |w: &Witness| confirms(program, opts, w);
             let (r, found) = portfolio::run(program, &g, members, &confirmed, budget);
             gamble_run(program, r, found, &confirmed)
@@ -229,6 +244,16 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
 const IMPULSE: &str = "impulse (run alongside the gamble)";
 /// Corral's name in reports, as a member of the portfolio.
 const CORRAL: &str = "corral (run alongside the gamble)";
+/// The loop-invariant prover's name in reports, as a member of the portfolio.
+const INVARIANTS: &str = "loop invariants (run alongside the gamble)";
+
+/// Whether some function of `program` has a natural loop (the invariant prover cuts those).
+fn has_loop(program: &Program) -> bool {
+    program
+        .functions
+        .iter()
+        .any(|f| !qicc_analysis::FunctionGraph::new(f).natural_loops.is_empty())
+}
 
 /// The answer of Qicc: the gamble's result with the members' proofs and violations combined
 /// in ([`portfolio::combine`]), and which region (or member) proved each assertion.

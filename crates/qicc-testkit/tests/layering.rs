@@ -50,6 +50,17 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-symex",
         ],
     ),
+    // Loop invariants: Houdini over loops cut at their heads, checked by the BMC.
+    (
+        "qicc-invariants",
+        &[
+            "qicc-ir",
+            "qicc-engine",
+            "qicc-analysis",
+            "qicc-facts",
+            "qicc-bmc",
+        ],
+    ),
     // Corral: stratified inlining on the symbolic-execution seam.
     (
         "qicc-corral",
@@ -102,6 +113,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-impulse",
             "qicc-gamble",
             "qicc-external",
+            "qicc-invariants",
         ],
     ),
     (

@@ -1,0 +1,288 @@
+//! Loops cut at their heads by invariants: the program transformation behind every proof of
+//! an unbounded loop (Houdini's checks and the proof that uses what it found).
+//!
+//! Two passes. [`add_ghosts`] prepares the program: on every edge that enters a natural
+//! loop's head from outside, it copies each integer variable the loop may change into a
+//! *ghost* local (`ghost.L<h>.<name>`) that nothing else writes, so a candidate invariant can
+//! speak of the values the loop started with (`x - x0 == 2 * (y - y0)`). Ghosts only add
+//! deterministic assignments: the program makes the same nondeterministic requests in the
+//! same order, and every run ends as before, so a proof about the prepared program is a proof
+//! about the input (assertion ids are kept).
+//!
+//! [`cut_loops`] then replaces each natural loop's head `h` (of the prepared program) by:
+//! - every edge entering `h` from outside the loop goes to a new location `in`, and every
+//!   edge closing an iteration (from inside the loop into `h`) to a new location `back`;
+//! - with `check`, both `in` and `back` branch to one `error` edge per candidate `I_j` (a new
+//!   assertion, `assume ¬I_j`), independently of the others;
+//! - `in` goes on to the *havoc chain*: `havoc` of every local and global the loop may change
+//!   (through its calls too: their mod-sets), `havoc_memory` if it may change memory, then
+//!   `assume I_1 ∧ … ∧ I_n`, then `h`; `back` goes nowhere (the run blocks).
+//!
+//! The result has no natural loop left. Why it is sound (Houdini, Flanagan & Leino): suppose
+//! no check assertion of a `check` cut can fail. Then every candidate holds at every visit of
+//! its head in every run of the prepared program, by induction on the visits: the path from
+//! the previous head visit (or the program's start) to this one is a path of the cut program
+//! from the havoc chain that matches the previous visit's state (the havocs can pick its
+//! values, and by induction it satisfies the assumed candidates; what the loop cannot change
+//! keeps its value), and it ends in `in` or `back`, whose checks cannot fail. So the cut
+//! program covers every run of the prepared program up to each head visit and from it on;
+//! if an original assertion cannot fail in it, it cannot fail in the program. The same holds
+//! for a cut without checks whose invariants were proven this way (assume-only).
+//!
+//! Not cut: a loop whose head is the function's entry (no edge enters it), and cycles that
+//! are not natural loops (irreducible control flow); they stay and are unwound as before.
+
+use crate::graph::FunctionGraph;
+use crate::modset::{mod_sets, ModSet};
+use qicc_ir::{
+    AssertKind, Assertion, AssertionId, BinOp, Expr, FuncId, Function, GlobalId, HavocKind, Loc,
+    LocalId, Op, Program, Span, Ty, UnOp, VarRef,
+};
+use qicc_ir::expr_str;
+use std::collections::BTreeSet;
+
+/// A natural loop of the prepared program, as the cut sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopInfo {
+    pub func: FuncId,
+    pub head: Loc,
+    /// Where the loop is in the source (the span of an edge leaving the head).
+    pub span: Span,
+    /// Locals and globals some edge of the loop (or a call on it) may change.
+    pub locals: Vec<LocalId>,
+    pub globals: Vec<GlobalId>,
+    /// Whether the loop (or a call on it) may change memory or the object table.
+    pub memory: bool,
+    /// The ghost of each integer variable the loop may change: (variable, ghost local).
+    pub ghosts: Vec<(VarRef, LocalId)>,
+    /// Locations of the loop, ascending.
+    pub locs: Vec<Loc>,
+}
+
+impl LoopInfo {
+    /// The ghost holding `v`'s value when the loop was entered.
+    pub fn ghost_of(&self, v: VarRef) -> Option<LocalId> {
+        self.ghosts.iter().find(|(x, _)| *x == v).map(|(_, g)| *g)
+    }
+
+    /// Whether the loop may change `v`.
+    pub fn modifies(&self, v: VarRef) -> bool {
+        match v {
+            VarRef::Local(l) => self.locals.contains(&l),
+            VarRef::Global(g) => self.globals.contains(&g),
+        }
+    }
+}
+
+/// The program with ghosts (see the module docs) and its loops that can be cut.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub program: Program,
+    pub loops: Vec<LoopInfo>,
+}
+
+/// Adds the ghosts of every natural loop whose head is not its function's entry.
+pub fn add_ghosts(p: &Program) -> Prepared {
+    let mods = mod_sets(p);
+    let mut out = p.clone();
+    let mut loops = Vec::new();
+    for fi in 0..p.functions.len() {
+        let fid = FuncId(fi as u32);
+        let graph = FunctionGraph::new(p.function(fid));
+        for l in &graph.natural_loops {
+            if l.head == p.function(fid).entry {
+                continue;
+            }
+            let mut info = shape(p, &mods, fid, l.head, &l.locs);
+            let f = &mut out.functions[fi];
+            add_loop_ghosts(p, f, &mut info);
+            loops.push(info);
+        }
+    }
+    Prepared {
+        program: out,
+        loops,
+    }
+}
+
+/// What loop `head` of `fid` (locations `locs`) may change.
+fn shape(p: &Program, mods: &[ModSet], fid: FuncId, head: Loc, locs: &[Loc]) -> LoopInfo {
+    let f = p.function(fid);
+    let inside = |x: Loc| locs.binary_search(&x).is_ok();
+    let mut locals = BTreeSet::new();
+    let mut globals = BTreeSet::new();
+    let mut memory = false;
+    for e in f.edges.iter().filter(|e| inside(e.from)) {
+        match e.op.def() {
+            Some(VarRef::Local(x)) => {
+                locals.insert(x);
+            }
+            Some(VarRef::Global(g)) => {
+                globals.insert(g);
+            }
+            None => {}
+        }
+        memory |= e.op.writes_memory();
+        if let Op::Call { callee, .. } = &e.op {
+            let m = &mods[callee.index()];
+            globals.extend(m.globals.iter().copied());
+            memory |= m.memory || m.objects;
+        }
+    }
+    let span = f
+        .edges
+        .iter()
+        .find(|e| e.from == head && e.span.is_known())
+        .map_or(f.span, |e| e.span);
+    LoopInfo {
+        func: fid,
+        head,
+        span,
+        locals: locals.into_iter().collect(),
+        globals: globals.into_iter().collect(),
+        memory,
+        ghosts: Vec::new(),
+        locs: locs.to_vec(),
+    }
+}
+
+/// Adds `info`'s ghosts to `f` (a copy of `p`'s function): new locals, assigned on every
+/// edge that enters the head from outside the loop.
+fn add_loop_ghosts(p: &Program, f: &mut Function, info: &mut LoopInfo) {
+    let mut vars: Vec<(VarRef, Ty, String)> = Vec::new();
+    for &l in &info.locals {
+        let local = f.local(l);
+        vars.push((VarRef::Local(l), local.ty, local.name.clone()));
+    }
+    for &g in &info.globals {
+        let global = &p.globals[g.index()];
+        vars.push((VarRef::Global(g), global.ty, global.name.clone()));
+    }
+    vars.retain(|(_, ty, _)| matches!(ty, Ty::Int(_)));
+    if vars.is_empty() {
+        return;
+    }
+    for (v, ty, name) in &vars {
+        let g = f.add_local(format!("ghost.L{}.{name}", info.head.0), *ty);
+        info.ghosts.push((*v, g));
+    }
+    let inside = |x: Loc| info.locs.binary_search(&x).is_ok();
+    let entering: Vec<usize> = (0..f.edges.len())
+        .filter(|&i| f.edges[i].to == info.head && !inside(f.edges[i].from))
+        .collect();
+    let ghosts = info.ghosts.clone();
+    for i in entering {
+        let span = f.edges[i].span;
+        let mut at = f.new_loc();
+        f.edges[i].to = at;
+        for (k, (v, g)) in ghosts.iter().enumerate() {
+            let next = if k + 1 == ghosts.len() {
+                info.head
+            } else {
+                f.new_loc()
+            };
+            f.add_edge(at, next, Op::Assign(VarRef::Local(*g), Expr::Var(*v)), span);
+            at = next;
+        }
+    }
+}
+
+/// A cut program, and which check assertion stands for which candidate.
+#[derive(Clone, Debug)]
+pub struct Cut {
+    pub program: Program,
+    /// Per check assertion: (its id, the loop's index in `Prepared::loops`, the candidate's
+    /// index in that loop's list).
+    pub checks: Vec<(AssertionId, usize, usize)>,
+}
+
+/// Cuts every loop of `prep` (see the module docs): `invariants[i]` are the candidates (or,
+/// without `check`, the proven invariants) of `prep.loops[i]`.
+pub fn cut_loops(prep: &Prepared, invariants: &[Vec<Expr>], check: bool) -> Cut {
+    let mut out = prep.program.clone();
+    let mut checks = Vec::new();
+    for (i, l) in prep.loops.iter().enumerate() {
+        let none = Vec::new();
+        let invs = invariants.get(i).unwrap_or(&none);
+        let ids: Vec<AssertionId> = if check {
+            invs.iter()
+                .enumerate()
+                .map(|(j, inv)| {
+                    let f = prep.program.function(l.func);
+                    let text = format!(
+                        "invariant at L{} of @{}: {}",
+                        l.head.0,
+                        f.name,
+                        expr_str(&prep.program, Some(f), inv)
+                    );
+                    let a = out.add_assertion(Assertion {
+                        kind: AssertKind::VerifierAssert,
+                        func: l.func,
+                        span: l.span,
+                        text: Some(text),
+                    });
+                    checks.push((a, i, j));
+                    a
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let f = &mut out.functions[l.func.index()];
+        cut_one(f, l, invs, &ids);
+    }
+    Cut {
+        program: out,
+        checks,
+    }
+}
+
+/// Cuts loop `l` of `f`; `ids[j]` is the check assertion of `invs[j]` (none: no checks).
+fn cut_one(f: &mut Function, l: &LoopInfo, invs: &[Expr], ids: &[AssertionId]) {
+    let inside = |x: Loc| l.locs.binary_search(&x).is_ok();
+    let into_head: Vec<usize> = (0..f.edges.len())
+        .filter(|&i| f.edges[i].to == l.head)
+        .collect();
+    let enter = f.new_loc();
+    let back = f.new_loc();
+    for i in into_head {
+        f.edges[i].to = if inside(f.edges[i].from) { back } else { enter };
+    }
+    for (inv, &a) in invs.iter().zip(ids) {
+        for from in [enter, back] {
+            let t = f.new_loc();
+            let err = f.err;
+            f.add_edge(from, t, Op::Assume(Expr::unary(UnOp::Not, inv.clone())), l.span);
+            f.add_edge(t, err, Op::Error(a), l.span);
+        }
+    }
+    // The havoc chain.
+    let mut ops: Vec<Op> = Vec::new();
+    ops.extend(
+        l.locals
+            .iter()
+            .map(|&x| Op::Havoc(VarRef::Local(x), HavocKind::Region)),
+    );
+    ops.extend(
+        l.globals
+            .iter()
+            .map(|&g| Op::Havoc(VarRef::Global(g), HavocKind::Region)),
+    );
+    if l.memory {
+        ops.push(Op::HavocMemory);
+    }
+    if let Some(all) = invs
+        .iter()
+        .cloned()
+        .reduce(|a, b| Expr::binary(BinOp::And, a, b))
+    {
+        ops.push(Op::Assume(all));
+    }
+    let mut at = enter;
+    for op in ops {
+        let next = f.new_loc();
+        f.add_edge(at, next, op, l.span);
+        at = next;
+    }
+    f.add_edge(at, l.head, Op::Skip, l.span);
+}

@@ -1,0 +1,394 @@
+//! Candidate invariants of a loop head: conditions that may hold at every visit of the head,
+//! for Houdini to check (a wrong candidate is dropped, never assumed).
+//!
+//! Every candidate is an IR condition in the IR's bit-precise semantics over the function's
+//! variables and the loop's ghosts (`qicc_analysis::loop_cut`: the values at loop entry).
+//! The families, each from what the program itself says:
+//! - **guards and assertions**: the conditions of the `assume` edges of the loop and of the
+//!   loops around it, split at `and`, the conditions of the assertions inside, and the
+//!   non-strict form of each strict comparison (`i < n` gives `i <= n`, which holds at the
+//!   head of a counting loop where `i < n` does not);
+//! - **interval facts** of `qicc-facts` at the head;
+//! - **against the entry values**: `x0 <= x`, `x <= x0` (signed and unsigned) for each variable
+//!   `x` the loop changes, with its ghost `x0`;
+//! - **constant steps**: where every iteration adds the same constant `dx` to `x` (found by a
+//!   pass over the loop body), for pairs `x`, `y` the linear relation `dy*x - dx*y ==
+//!   dy*x0 - dx*y0` (it holds modulo 2^w, so overflow cannot break it), the step's residue
+//!   `(x - x0) % dx == 0`, and for a guard `x < e` with `dx > 0` the bound `x < e + dx`;
+//! - **order**: `x <= y` and `y <= x` for a variable `x` the loop changes and any variable `y`
+//!   of the same width the loop reads (signed or unsigned as the variables are declared).
+//!
+//! The list is cut at [`MAX_PER_LOOP`] candidates per loop, guards first.
+
+use qicc_analysis::loops::topo_order;
+use qicc_analysis::{FunctionGraph, LoopInfo, NaturalLoop};
+use qicc_facts::Facts;
+use qicc_ir::{BinOp, Expr, FuncId, Function, Op, Program, Ty, TypeEnv, UnOp, VarRef};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// At most this many candidates per loop head.
+pub const MAX_PER_LOOP: usize = 160;
+
+/// The candidates of every loop of the prepared program `p` (parallel to `loops`).
+pub fn candidates(p: &Program, loops: &[LoopInfo], facts: &Facts) -> Vec<Vec<Expr>> {
+    let graphs: BTreeMap<FuncId, FunctionGraph> = loops
+        .iter()
+        .map(|l| l.func)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .map(|f| (f, FunctionGraph::new(p.function(f))))
+        .collect();
+    loops
+        .iter()
+        .map(|l| {
+            let g = &graphs[&l.func];
+            let nl = g.natural_loops.iter().find(|n| n.head == l.head);
+            of_loop(p, loops, l, nl, facts)
+        })
+        .collect()
+}
+
+fn of_loop(
+    p: &Program,
+    loops: &[LoopInfo],
+    l: &LoopInfo,
+    nl: Option<&NaturalLoop>,
+    facts: &Facts,
+) -> Vec<Expr> {
+    let f = p.function(l.func);
+    let env = p.env(f);
+    let mut out = Cands::default();
+    // Guards and assertions of this loop and the loops around it.
+    let around: Vec<&LoopInfo> = loops
+        .iter()
+        .filter(|o| o.func == l.func && o.locs.binary_search(&l.head).is_ok())
+        .collect();
+    let in_some = |x| around.iter().any(|o| o.locs.binary_search(&x).is_ok());
+    for e in f.edges.iter().filter(|e| in_some(e.from)) {
+        if let Op::Assume(c) = &e.op {
+            let asserted = f
+                .edges
+                .iter()
+                .any(|x| x.from == e.to && matches!(x.op, Op::Error(_)));
+            let c = if asserted { negate(c) } else { c.clone() };
+            for part in conjuncts(&c) {
+                if part.ty(&env) == Ty::Bool {
+                    out.push(weaken(&part));
+                    out.push(part);
+                }
+            }
+        }
+    }
+    // Interval facts at the head.
+    let vars = int_vars(p, f);
+    if let Some(c) = facts.condition(p, l.func, l.head, &vars) {
+        for part in conjuncts(&c) {
+            out.push(part);
+        }
+    }
+    // Against the entry values, and constant steps.
+    let steps = nl.map(|nl| steps(p, f, loops, l, nl)).unwrap_or_default();
+    for &(v, g) in &l.ghosts {
+        let (x, x0) = (Expr::Var(v), Expr::local(g));
+        for le in [BinOp::Sle, BinOp::Ule] {
+            out.push(Expr::binary(le, x0.clone(), x.clone()));
+            out.push(Expr::binary(le, x.clone(), x0.clone()));
+        }
+    }
+    let stepped: Vec<(VarRef, i128, u16)> = l
+        .ghosts
+        .iter()
+        .filter_map(|&(v, _)| {
+            let d = *steps.get(&v)?;
+            let Ty::Int(w) = env.var_ty(v) else { return None };
+            (d != 0).then_some((v, d, w))
+        })
+        .collect();
+    for (i, &(x, dx, w)) in stepped.iter().enumerate() {
+        let x0 = l.ghost_of(x).map(Expr::local);
+        let Some(x0) = x0 else { continue };
+        let diff = Expr::binary(BinOp::Sub, Expr::Var(x), x0.clone());
+        if dx.unsigned_abs() > 1 {
+            let k = Expr::int(w, dx.unsigned_abs() as u64);
+            out.push(Expr::binary(
+                BinOp::Eq,
+                Expr::binary(BinOp::URem, diff, k),
+                Expr::int(w, 0),
+            ));
+        }
+        for &(y, dy, wy) in &stepped[i + 1..] {
+            if wy != w {
+                continue;
+            }
+            let Some(y0) = l.ghost_of(y).map(Expr::local) else { continue };
+            let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()) as i128;
+            let (a, b) = (dy / g, dx / g);
+            let lin = |xv: Expr, yv: Expr| {
+                Expr::binary(
+                    BinOp::Sub,
+                    Expr::binary(BinOp::Mul, Expr::int(w, a as u64), xv),
+                    Expr::binary(BinOp::Mul, Expr::int(w, b as u64), yv),
+                )
+            };
+            out.push(Expr::binary(
+                BinOp::Eq,
+                lin(Expr::Var(x), Expr::Var(y)),
+                lin(x0.clone(), y0),
+            ));
+        }
+        // A guard `x < e` (or `e > x`) with x going up by dx: x < e + dx.
+        if dx > 0 {
+            for g in out.guards.clone() {
+                if let Expr::Binary(op @ (BinOp::Slt | BinOp::Ult), a, b) = &g {
+                    if **a == Expr::Var(x) {
+                        let bound = Expr::binary(BinOp::Add, (**b).clone(), Expr::int(w, dx as u64));
+                        out.push(Expr::binary(*op, Expr::Var(x), bound));
+                    }
+                }
+            }
+        }
+    }
+    // Order between a variable the loop changes and one it reads.
+    let read = read_vars(f, l);
+    for &(v, _) in &l.ghosts {
+        for &u in &read {
+            if u == v || env.var_ty(u) != env.var_ty(v) {
+                continue;
+            }
+            let le = if is_unsigned(p, f, v) || is_unsigned(p, f, u) {
+                BinOp::Ule
+            } else {
+                BinOp::Sle
+            };
+            out.push(Expr::binary(le, Expr::Var(v), Expr::Var(u)));
+            out.push(Expr::binary(le, Expr::Var(u), Expr::Var(v)));
+        }
+    }
+    out.list.truncate(MAX_PER_LOOP);
+    out.list
+}
+
+/// Candidates without repetition, in the order found; `guards` are the comparisons among
+/// them (for the bound family).
+#[derive(Default)]
+struct Cands {
+    list: Vec<Expr>,
+    seen: BTreeSet<String>,
+    guards: Vec<Expr>,
+}
+
+impl Cands {
+    fn push(&mut self, e: Expr) {
+        if matches!(e, Expr::Const { .. }) {
+            return;
+        }
+        let key = format!("{e:?}");
+        if self.seen.insert(key) {
+            if matches!(e, Expr::Binary(BinOp::Slt | BinOp::Ult, ..)) {
+                self.guards.push(e.clone());
+            }
+            self.list.push(e);
+        }
+    }
+}
+
+/// The conjuncts of a condition.
+fn conjuncts(e: &Expr) -> Vec<Expr> {
+    match e {
+        Expr::Binary(BinOp::And, a, b) if matches!(**a, Expr::Binary(..) | Expr::Unary(..)) => {
+            let mut v = conjuncts(a);
+            v.extend(conjuncts(b));
+            v
+        }
+        _ => vec![e.clone()],
+    }
+}
+
+/// `¬e`, with a negated comparison turned around.
+fn negate(e: &Expr) -> Expr {
+    match e {
+        Expr::Unary(UnOp::Not, a) => (**a).clone(),
+        Expr::Binary(op, a, b) => {
+            let (a, b) = ((**a).clone(), (**b).clone());
+            match op {
+                BinOp::Eq => Expr::binary(BinOp::Ne, a, b),
+                BinOp::Ne => Expr::binary(BinOp::Eq, a, b),
+                BinOp::Slt => Expr::binary(BinOp::Sle, b, a),
+                BinOp::Sle => Expr::binary(BinOp::Slt, b, a),
+                BinOp::Ult => Expr::binary(BinOp::Ule, b, a),
+                BinOp::Ule => Expr::binary(BinOp::Ult, b, a),
+                _ => Expr::unary(UnOp::Not, e.clone()),
+            }
+        }
+        _ => Expr::unary(UnOp::Not, e.clone()),
+    }
+}
+
+/// The non-strict form of a strict comparison (and `!=` as it is).
+fn weaken(e: &Expr) -> Expr {
+    match e {
+        Expr::Binary(BinOp::Slt, a, b) => Expr::binary(BinOp::Sle, (**a).clone(), (**b).clone()),
+        Expr::Binary(BinOp::Ult, a, b) => Expr::binary(BinOp::Ule, (**a).clone(), (**b).clone()),
+        _ => e.clone(),
+    }
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a.max(1)
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Every integer local of `f` and every integer global of `p`.
+fn int_vars(p: &Program, f: &Function) -> Vec<VarRef> {
+    let mut v: Vec<VarRef> = (0..f.locals.len())
+        .filter(|&i| matches!(f.locals[i].ty, Ty::Int(_)))
+        .map(|i| VarRef::Local(qicc_ir::LocalId(i as u32)))
+        .collect();
+    v.extend(
+        (0..p.globals.len())
+            .filter(|&i| matches!(p.globals[i].ty, Ty::Int(_)))
+            .map(|i| VarRef::Global(qicc_ir::GlobalId(i as u32))),
+    );
+    v
+}
+
+/// The integer variables some edge of the loop reads.
+fn read_vars(f: &Function, l: &LoopInfo) -> Vec<VarRef> {
+    let mut out = BTreeSet::new();
+    for e in f.edges.iter().filter(|e| l.locs.binary_search(&e.from).is_ok()) {
+        e.op.exprs(&mut |x| out.extend(x.vars()));
+    }
+    out.into_iter()
+        .filter(|v| match v {
+            VarRef::Local(x) => matches!(f.local(*x).ty, Ty::Int(_)) && !is_ghost(f, *v),
+            VarRef::Global(_) => true,
+        })
+        .collect()
+}
+
+fn is_ghost(f: &Function, v: VarRef) -> bool {
+    matches!(v, VarRef::Local(x) if f.local(x).name.starts_with("ghost."))
+}
+
+fn is_unsigned(p: &Program, f: &Function, v: VarRef) -> bool {
+    match v {
+        VarRef::Local(x) => f.local(x).unsigned,
+        VarRef::Global(g) => p.globals[g.index()].unsigned,
+    }
+}
+
+/// The constant each iteration adds to each variable the loop changes, where every path from
+/// the head back to it adds the same one (a variable changed inside an inner loop, by a call
+/// or by anything but `x := x ± c` has none).
+fn steps(
+    p: &Program,
+    f: &Function,
+    loops: &[LoopInfo],
+    l: &LoopInfo,
+    nl: &NaturalLoop,
+) -> BTreeMap<VarRef, i128> {
+    let env = p.env(f);
+    let inner: Vec<&LoopInfo> = loops
+        .iter()
+        .filter(|o| o.func == l.func && o.head != l.head && l.locs.binary_search(&o.head).is_ok())
+        .collect();
+    let in_inner = |x| inner.iter().any(|o| o.locs.binary_search(&x).is_ok());
+    let mods = qicc_analysis::mod_sets(p);
+    let Some(order) = topo_order(f, l.head, &nl.body) else {
+        return BTreeMap::new();
+    };
+    type Offsets = BTreeMap<VarRef, Option<i128>>;
+    let start: Offsets = l.ghosts.iter().map(|&(v, _)| (v, Some(0))).collect();
+    let mut at: BTreeMap<qicc_ir::Loc, Offsets> = BTreeMap::new();
+    at.insert(l.head, start);
+    let join = |a: &mut Offsets, b: &Offsets| {
+        for (v, o) in a.iter_mut() {
+            if b.get(v) != Some(o) {
+                *o = None;
+            }
+        }
+    };
+    let transfer = |st: &Offsets, e: &qicc_ir::Edge| -> Offsets {
+        let mut st = st.clone();
+        let unknown_all = in_inner(e.from);
+        for (v, o) in st.iter_mut() {
+            if unknown_all && l.modifies(*v) && inner.iter().any(|i| i.modifies(*v)) {
+                *o = None;
+            }
+        }
+        if let Op::Call { callee, .. } = &e.op {
+            for g in &mods[callee.index()].globals {
+                if let Some(o) = st.get_mut(&VarRef::Global(*g)) {
+                    *o = None;
+                }
+            }
+        }
+        if let Some(v) = e.op.def() {
+            if let Some(o) = st.get(&v).copied() {
+                let new = match (&e.op, o) {
+                    (Op::Assign(_, x), Some(o)) => step_of(x, v, &env).map(|c| o + c),
+                    _ => None,
+                };
+                st.insert(v, new);
+            }
+        }
+        st
+    };
+    let mut result: Option<Offsets> = None;
+    for &loc in &order {
+        let Some(st) = at.get(&loc).cloned() else { continue };
+        for &eid in nl.body.iter().chain(&nl.closing) {
+            let e = f.edge(eid);
+            if e.from != loc {
+                continue;
+            }
+            let next = transfer(&st, e);
+            if nl.closing.contains(&eid) {
+                match &mut result {
+                    None => result = Some(next),
+                    Some(r) => join(r, &next),
+                }
+            } else {
+                match at.get_mut(&e.to) {
+                    None => {
+                        at.insert(e.to, next);
+                    }
+                    Some(a) => join(a, &next),
+                }
+            }
+        }
+    }
+    result
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(v, o)| Some((v, o?)))
+        .collect()
+}
+
+/// `c` when `x` is `v + c` or `v - c` (constants read as signed at `v`'s width).
+fn step_of(x: &Expr, v: VarRef, env: &dyn qicc_ir::TypeEnv) -> Option<i128> {
+    let Ty::Int(w) = env.var_ty(v) else { return None };
+    let signed = |k: u64| -> i128 {
+        let k = k as i128;
+        if w < 128 && k >= 1i128 << (w - 1) {
+            k - (1i128 << w)
+        } else {
+            k
+        }
+    };
+    match x {
+        Expr::Var(u) if *u == v => Some(0),
+        Expr::Binary(BinOp::Add, a, b) => match (&**a, &**b) {
+            (Expr::Var(u), k) | (k, Expr::Var(u)) if *u == v => k.as_const().map(signed),
+            _ => None,
+        },
+        Expr::Binary(BinOp::Sub, a, b) => match (&**a, &**b) {
+            (Expr::Var(u), k) if *u == v => k.as_const().map(|k| -signed(k)),
+            _ => None,
+        },
+        _ => None,
+    }
+}

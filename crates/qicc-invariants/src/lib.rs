@@ -1,0 +1,165 @@
+//! Loop invariants: found once, proven once, and the proofs of unbounded loops they give.
+//!
+//! The pipeline (one home for each step):
+//! 1. `qicc_analysis::loop_cut::add_ghosts`: the program with a ghost of each variable a loop
+//!    changes, holding its value at loop entry.
+//! 2. [`candidates`]: conditions that may hold at each loop head.
+//! 3. Houdini (Flanagan & Leino; Corral's paper, Sec. 4.2) in [`prove`]: the program with every
+//!    loop cut at its head (`qicc_analysis::loop_cut::cut_loops`: each candidate checked on
+//!    entry and at the end of each iteration, all of them assumed after the head's havocs)
+//!    goes to the BMC, which looks for every violated check; the candidates whose check is
+//!    not proven safe are dropped, and the rest are cut again, until a round drops nothing.
+//!    That round proves every remaining candidate at once (the induction of `loop_cut`'s
+//!    docs), and with them every original assertion the same round proved safe.
+//!
+//! Answers are sound one way only: an assertion is `Safe` when the final round proved it;
+//! everything else is `Unknown` (a violation of the cut program need not be one of the
+//! program, so this engine never answers FALSE).
+//!
+//! [`Invariants`] is the one place for proven invariants: each loop's head, its source
+//! location, and the conditions proven there.
+
+pub mod candidates;
+
+use qicc_analysis::{add_ghosts, cut_loops, LoopInfo, Prepared};
+use qicc_bmc::BmcOptions;
+use qicc_engine::{AssertionStatus, Budget, EngineResult, Stats};
+use qicc_facts::Facts;
+use qicc_ir::{AssertionId, Expr, Program};
+
+/// The proven invariants of a program's loops.
+#[derive(Clone, Debug)]
+pub struct Invariants {
+    /// The program with ghosts, in which the invariants are stated.
+    pub prepared: Prepared,
+    /// Parallel to `prepared.loops`: the conditions proven at each head.
+    pub proven: Vec<Vec<Expr>>,
+}
+
+impl Invariants {
+    /// Each loop with its proven conditions (loops with none left out).
+    pub fn iter(&self) -> impl Iterator<Item = (&LoopInfo, &[Expr])> {
+        self.prepared
+            .loops
+            .iter()
+            .zip(&self.proven)
+            .filter(|(_, p)| !p.is_empty())
+            .map(|(l, p)| (l, p.as_slice()))
+    }
+
+    pub fn count(&self) -> usize {
+        self.proven.iter().map(Vec::len).sum()
+    }
+}
+
+/// What [`prove`] found.
+pub struct Proof {
+    pub invariants: Invariants,
+    /// The original assertions the final round proved safe.
+    pub safe: Vec<AssertionId>,
+    pub candidates: usize,
+    pub rounds: u64,
+}
+
+/// Houdini over the candidates of every loop of `p` (see the crate docs). `Err`: why no
+/// round could finish (the budget ran out, or the program has no loop to cut).
+pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
+    let prep = add_ghosts(p);
+    if prep.loops.is_empty() {
+        return Err("no loop to cut".into());
+    }
+    let facts = Facts::analyze(&prep.program);
+    let mut cands = candidates::candidates(&prep.program, &prep.loops, &facts);
+    let total: usize = cands.iter().map(Vec::len).sum();
+    let opts = BmcOptions {
+        all_violations: true,
+        ..Default::default()
+    };
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let cut = cut_loops(&prep, &cands, true);
+        let r = qicc_bmc::verify(&cut.program, &opts, budget);
+        if let Some(stop) = budget.exhausted() {
+            return Err(format!("{} in Houdini round {rounds}", stop.describe()));
+        }
+        let safe = |a: AssertionId| {
+            r.statuses
+                .iter()
+                .any(|(x, s)| *x == a && *s == AssertionStatus::Safe)
+        };
+        let mut dropped = vec![Vec::new(); cands.len()];
+        for &(a, i, j) in &cut.checks {
+            if !safe(a) {
+                dropped[i].push(j);
+            }
+        }
+        if dropped.iter().all(Vec::is_empty) {
+            let safe = (0..p.assertions.len() as u32)
+                .map(AssertionId)
+                .filter(|&a| safe(a))
+                .collect();
+            return Ok(Proof {
+                invariants: Invariants {
+                    prepared: prep,
+                    proven: cands,
+                },
+                safe,
+                candidates: total,
+                rounds,
+            });
+        }
+        for (c, d) in cands.iter_mut().zip(dropped) {
+            let mut j = 0;
+            c.retain(|_| {
+                let keep = !d.contains(&j);
+                j += 1;
+                keep
+            });
+        }
+    }
+}
+
+/// The engine: the original assertions [`prove`] proves are `Safe`, the rest `Unknown`.
+pub fn verify(p: &Program, budget: &Budget) -> EngineResult {
+    let (statuses, reason, stats) = match prove(p, budget) {
+        Ok(proof) => {
+            let statuses: Vec<(AssertionId, AssertionStatus)> = (0..p.assertions.len() as u32)
+                .map(AssertionId)
+                .map(|a| {
+                    let s = if proof.safe.contains(&a) {
+                        AssertionStatus::Safe
+                    } else {
+                        AssertionStatus::Unknown(
+                            "not proven with the loop invariants found".into(),
+                        )
+                    };
+                    (a, s)
+                })
+                .collect();
+            let all = statuses.iter().all(|(_, s)| *s == AssertionStatus::Safe);
+            let stats = Stats {
+                invariant_candidates: Some(proof.candidates as u64),
+                invariants_proven: Some(proof.invariants.count() as u64),
+                houdini_rounds: Some(proof.rounds),
+                ..Stats::default()
+            };
+            let reason =
+                (!all).then(|| "not every assertion proven with the loop invariants found".into());
+            (statuses, reason, stats)
+        }
+        Err(why) => {
+            let statuses = (0..p.assertions.len() as u32)
+                .map(|a| (AssertionId(a), AssertionStatus::Unknown(why.clone())))
+                .collect();
+            (statuses, Some(why), Stats::default())
+        }
+    };
+    EngineResult {
+        statuses,
+        violation: None,
+        unconfirmed_violations: Vec::new(),
+        reason,
+        stats,
+    }
+}
