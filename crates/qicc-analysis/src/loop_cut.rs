@@ -286,3 +286,51 @@ fn cut_one(f: &mut Function, l: &LoopInfo, invs: &[Expr], ids: &[AssertionId]) {
     }
     f.add_edge(at, l.head, Op::Skip, l.span);
 }
+
+/// `prep`'s program with each of `invariants[i]` asserted at every visit of
+/// `prep.loops[i]`'s head, loops left as they are: every edge into the head first checks the
+/// conditions one after the other (exclusive `assume` pairs: no choice is added, so random
+/// runs explore as before). A run reaches one of the new assertions exactly when a condition
+/// fails at some visit: how tests hold proven invariants to the interpreter.
+pub fn assert_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> Cut {
+    let mut out = prep.program.clone();
+    let mut checks = Vec::new();
+    for (i, l) in prep.loops.iter().enumerate() {
+        let Some(invs) = invariants.get(i).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        let ids: Vec<AssertionId> = (0..invs.len())
+            .map(|j| {
+                let a = out.add_assertion(Assertion {
+                    kind: AssertKind::VerifierAssert,
+                    func: l.func,
+                    span: l.span,
+                    text: Some(format!("invariant {j} at L{}", l.head.0)),
+                });
+                checks.push((a, i, j));
+                a
+            })
+            .collect();
+        let f = &mut out.functions[l.func.index()];
+        let into_head: Vec<usize> = (0..f.edges.len())
+            .filter(|&k| f.edges[k].to == l.head)
+            .collect();
+        let mut at = f.new_loc();
+        for k in into_head {
+            f.edges[k].to = at;
+        }
+        for (inv, a) in invs.iter().zip(ids) {
+            let (bad, next) = (f.new_loc(), f.new_loc());
+            let err = f.err;
+            f.add_edge(at, bad, Op::Assume(Expr::unary(UnOp::Not, inv.clone())), l.span);
+            f.add_edge(bad, err, Op::Error(a), l.span);
+            f.add_edge(at, next, Op::Assume(inv.clone()), l.span);
+            at = next;
+        }
+        f.add_edge(at, l.head, Op::Skip, l.span);
+    }
+    Cut {
+        program: out,
+        checks,
+    }
+}

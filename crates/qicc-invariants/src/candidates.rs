@@ -14,7 +14,8 @@
 //! - **constant steps**: where every iteration adds the same constant `dx` to `x` (found by a
 //!   pass over the loop body), for pairs `x`, `y` the linear relation `dy*x - dx*y ==
 //!   dy*x0 - dx*y0` (it holds modulo 2^w, so overflow cannot break it), the step's residue
-//!   `(x - x0) % dx == 0`, and for a guard `x < e` with `dx > 0` the bound `x < e + dx`;
+//!   `(x - x0) % dx == 0`, and for a guard `x < e` with `dx > 0` the bound `x < e + dx`
+//!   (also as `x == x0 || x < e + dx`, which holds before the first iteration too);
 //! - **order**: `x <= y` and `y <= x` for a variable `x` the loop changes and any variable `y`
 //!   of the same width the loop reads (signed or unsigned as the variables are declared).
 //!
@@ -142,7 +143,11 @@ fn of_loop(
                 if let Expr::Binary(op @ (BinOp::Slt | BinOp::Ult), a, b) = &g {
                     if **a == Expr::Var(x) {
                         let bound = Expr::binary(BinOp::Add, (**b).clone(), Expr::int(w, dx as u64));
-                        out.push(Expr::binary(*op, Expr::Var(x), bound));
+                        let below = Expr::binary(*op, Expr::Var(x), bound);
+                        // Before the first iteration x is where it started, whatever `e` is.
+                        let started = Expr::binary(BinOp::Eq, Expr::Var(x), x0.clone());
+                        out.push(Expr::binary(BinOp::Or, started, below.clone()));
+                        out.push(below);
                     }
                 }
             }

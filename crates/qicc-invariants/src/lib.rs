@@ -57,8 +57,15 @@ pub struct Proof {
     pub invariants: Invariants,
     /// The original assertions the final round proved safe.
     pub safe: Vec<AssertionId>,
-    pub candidates: usize,
+    /// Parallel to the loops: every candidate tried.
+    pub candidates: Vec<Vec<Expr>>,
     pub rounds: u64,
+}
+
+impl Proof {
+    pub fn candidate_count(&self) -> usize {
+        self.candidates.iter().map(Vec::len).sum()
+    }
 }
 
 /// Houdini over the candidates of every loop of `p` (see the crate docs). `Err`: why no
@@ -69,8 +76,21 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
         return Err("no loop to cut".into());
     }
     let facts = Facts::analyze(&prep.program);
-    let mut cands = candidates::candidates(&prep.program, &prep.loops, &facts);
-    let total: usize = cands.iter().map(Vec::len).sum();
+    let cands = candidates::candidates(&prep.program, &prep.loops, &facts);
+    houdini(p, prep, cands, budget)
+}
+
+/// Houdini from the candidates `cands` (parallel to `prep.loops`) of `p`'s prepared program:
+/// the largest subset that proves itself, and what its final round proved (see the crate
+/// docs).
+pub fn houdini(
+    p: &Program,
+    prep: Prepared,
+    cands: Vec<Vec<Expr>>,
+    budget: &Budget,
+) -> Result<Proof, String> {
+    let all = cands.clone();
+    let mut cands = cands;
     let opts = BmcOptions {
         all_violations: true,
         ..Default::default()
@@ -105,7 +125,7 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
                     proven: cands,
                 },
                 safe,
-                candidates: total,
+                candidates: all,
                 rounds,
             });
         }
@@ -139,7 +159,7 @@ pub fn verify(p: &Program, budget: &Budget) -> EngineResult {
                 .collect();
             let all = statuses.iter().all(|(_, s)| *s == AssertionStatus::Safe);
             let stats = Stats {
-                invariant_candidates: Some(proof.candidates as u64),
+                invariant_candidates: Some(proof.candidate_count() as u64),
                 invariants_proven: Some(proof.invariants.count() as u64),
                 houdini_rounds: Some(proof.rounds),
                 ..Stats::default()
