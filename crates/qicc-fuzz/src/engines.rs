@@ -23,10 +23,12 @@ pub enum Mode {
     Corral,
     /// `--engine corral --abstraction --loops-as-procedures`
     CorralX,
+    /// `--engine invariants`
+    Invariants,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 7] = [
+    pub const ALL: [Mode; 8] = [
         Mode::Bmc,
         Mode::QiccJ1,
         Mode::QiccJ2,
@@ -34,6 +36,7 @@ impl Mode {
         Mode::Impulse,
         Mode::Corral,
         Mode::CorralX,
+        Mode::Invariants,
     ];
 
     pub fn name(self) -> &'static str {
@@ -45,6 +48,7 @@ impl Mode {
             Mode::Impulse => "impulse",
             Mode::Corral => "corral",
             Mode::CorralX => "corral-x",
+            Mode::Invariants => "invariants",
         }
     }
 
@@ -58,6 +62,7 @@ impl Mode {
             Mode::Impulse => "qicc verify --engine impulse",
             Mode::Corral => "qicc verify --engine corral",
             Mode::CorralX => "qicc verify --engine corral --abstraction --loops-as-procedures",
+            Mode::Invariants => "qicc verify --engine invariants",
         }
     }
 
@@ -78,6 +83,7 @@ impl Mode {
                 o.abstraction = true;
                 o.loops_as_procedures = true;
             }
+            Mode::Invariants => o.engine = Engine::Invariants,
         }
         o
     }

@@ -30,6 +30,7 @@ fn modes_for(i: u64) -> Vec<Mode> {
         Mode::Impulse,
         Mode::Corral,
         Mode::CorralX,
+        Mode::Invariants,
     ];
     vec![Mode::Bmc, others[(i % others.len() as u64) as usize]]
 }
@@ -86,7 +87,7 @@ fn engines_never_contradict_the_ground_truth() {
             .get(&m)
             .map(|e| e[0] + e[1] + e[2])
             .unwrap_or(0.0);
-        assert!(runs >= 80.0, "{} ran on {runs} programs only", m.name());
+        assert!(runs >= 70.0, "{} ran on {runs} programs only", m.name());
     }
     assert!(
         tally.truth_true * 4 >= tally.programs && tally.truth_false * 4 >= tally.programs,
