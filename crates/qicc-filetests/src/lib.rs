@@ -26,6 +26,9 @@
 //!   and the entry's end reports the assertion the flag names);
 //! - `test facts`: the interval facts at every location, as the condition a region head
 //!   would assume (over every local and global);
+//! - `test invariants`: every candidate invariant of every loop head (`qicc-invariants`),
+//!   `+` where Houdini proved it and `-` where it was dropped, then the assertions the cut
+//!   program proves with them;
 //! - `test impulse`: the loops Impulse accelerates (path, split, closed forms, memory effect)
 //!   and those it skips, with the reason;
 //! - `test verify ENGINE [--unwind N | --recursion-bound N | --abstraction |
@@ -132,6 +135,7 @@ impl FileTest {
             }
             ["error-flag"] => run_error_flag(&p),
             ["impulse"] => Ok(run_impulse(&p)),
+            ["invariants"] => run_invariants(&p),
             ["verify", engine, rest @ ..] => run_verify(p, path, engine, rest),
             _ => Err(format!("unknown test `{}`", self.command.join(" "))),
         }
@@ -155,6 +159,26 @@ fn run_extract(p: &Program, name: &str) -> Result<String, String> {
         .collect::<Vec<_>>();
     let x = extract(p, &rnt, node, &keep).map_err(|e| format!("extract: {e}"))?;
     Ok(print_program(&x.program))
+}
+
+fn run_invariants(p: &Program) -> Result<String, String> {
+    let budget = qicc_engine::Budget::with_timeout(std::time::Duration::from_secs(60));
+    let proof = qicc_invariants::prove(p, &budget)?;
+    let prep = &proof.invariants.prepared;
+    let mut out = String::new();
+    for (i, l) in prep.loops.iter().enumerate() {
+        let f = prep.program.function(l.func);
+        let _ = writeln!(out, "loop @{} L{}", f.name, l.head.0);
+        for c in &proof.candidates[i] {
+            let kept = proof.invariants.proven[i].contains(c);
+            let mark = if kept { '+' } else { '-' };
+            let _ = writeln!(out, "  {mark} {}", qicc_ir::expr_str(&prep.program, Some(f), c));
+        }
+    }
+    for a in &proof.safe {
+        let _ = writeln!(out, "safe {a}");
+    }
+    Ok(out)
 }
 
 fn run_error_flag(p: &Program) -> Result<String, String> {

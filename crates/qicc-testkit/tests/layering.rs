@@ -137,6 +137,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-analysis",
             "qicc-facts",
             "qicc-impulse",
+            "qicc-invariants",
             "qicc-driver",
         ],
     ),
