@@ -15,7 +15,8 @@
 //! - with `check`, both `in` and `back` branch to one `error` edge per candidate `I_j` (a new
 //!   assertion, `assume ¬I_j`), independently of the others;
 //! - `in` goes on to the *havoc chain*: `havoc` of every local and global the loop may change
-//!   (through its calls too: their mod-sets), `havoc_memory` if it may change memory, then
+//!   (through its calls too: their mod-sets), `havoc_contents` if it may write memory
+//!   (`havoc_memory` if it may also allocate or free), then
 //!   `assume I_1 ∧ … ∧ I_n`, then `h`; `back` goes nowhere (the run blocks).
 //!
 //! The result has no natural loop left. Why it is sound (Houdini, Flanagan & Leino): suppose
@@ -51,8 +52,10 @@ pub struct LoopInfo {
     /// Locals and globals some edge of the loop (or a call on it) may change.
     pub locals: Vec<LocalId>,
     pub globals: Vec<GlobalId>,
-    /// Whether the loop (or a call on it) may change memory or the object table.
+    /// Whether the loop (or a call on it) may change memory contents, and the object table
+    /// (allocate or free): the cut havocs the contents, or all of memory.
     pub memory: bool,
+    pub objects: bool,
     /// The ghost of each integer variable the loop may change: (variable, ghost local).
     pub ghosts: Vec<(VarRef, LocalId)>,
     /// Locations of the loop, ascending.
@@ -112,6 +115,7 @@ fn shape(p: &Program, mods: &[ModSet], fid: FuncId, head: Loc, locs: &[Loc]) -> 
     let mut locals = BTreeSet::new();
     let mut globals = BTreeSet::new();
     let mut memory = false;
+    let mut objects = false;
     for e in f.edges.iter().filter(|e| inside(e.from)) {
         match e.op.def() {
             Some(VarRef::Local(x)) => {
@@ -123,10 +127,12 @@ fn shape(p: &Program, mods: &[ModSet], fid: FuncId, head: Loc, locs: &[Loc]) -> 
             None => {}
         }
         memory |= e.op.writes_memory();
+        objects |= matches!(e.op, Op::Alloc { .. } | Op::Free(_) | Op::HavocMemory);
         if let Op::Call { callee, .. } = &e.op {
             let m = &mods[callee.index()];
             globals.extend(m.globals.iter().copied());
             memory |= m.memory || m.objects;
+            objects |= m.objects;
         }
     }
     let span = f
@@ -141,6 +147,7 @@ fn shape(p: &Program, mods: &[ModSet], fid: FuncId, head: Loc, locs: &[Loc]) -> 
         locals: locals.into_iter().collect(),
         globals: globals.into_iter().collect(),
         memory,
+        objects,
         ghosts: Vec::new(),
         locs: locs.to_vec(),
     }
@@ -268,8 +275,10 @@ fn cut_one(f: &mut Function, l: &LoopInfo, invs: &[Expr], ids: &[AssertionId]) {
             .iter()
             .map(|&g| Op::Havoc(VarRef::Global(g), HavocKind::Region)),
     );
-    if l.memory {
+    if l.objects {
         ops.push(Op::HavocMemory);
+    } else if l.memory {
+        ops.push(Op::HavocContents);
     }
     if let Some(all) = invs
         .iter()

@@ -72,6 +72,7 @@ pub fn mod_sets(p: &Program) -> Vec<ModSet> {
                     | Op::MemSet { .. }
                     | Op::HavocBytes { .. } => m.memory = true,
                     Op::Alloc { .. } | Op::Free(_) => m.objects = true,
+                    Op::HavocContents => m.memory = true,
                     Op::HavocMemory => {
                         m.memory = true;
                         m.objects = true;

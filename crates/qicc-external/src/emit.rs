@@ -347,7 +347,8 @@ fn check_supported(p: &Program) -> Result<(), EmitError> {
 fn function_uses_memory(f: &Function) -> bool {
     f.edges.iter().any(|e| {
         // `havoc_memory` alone needs no runtime: a program that never reads memory ignores it.
-        let mut mem = e.op.writes_memory() && e.op != Op::HavocMemory;
+        let mut mem =
+            e.op.writes_memory() && !matches!(e.op, Op::HavocMemory | Op::HavocContents);
         e.op.exprs(&mut |x| mem |= x.reads_memory());
         mem
     })

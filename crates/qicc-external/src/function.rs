@@ -355,7 +355,9 @@ impl FnEmitter<'_> {
                 let (d, n) = (self.expr(dst)?, self.expr(len)?);
                 out.push(Line::plain(&format!("{ind}qicc_havoc_bytes({d}, {n});")));
             }
-            Op::HavocMemory => {
+            // The runtime has no contents-only havoc: the whole memory (an over-approximation,
+            // sound for the proofs emitted C is used for).
+            Op::HavocMemory | Op::HavocContents => {
                 if self.uses_memory {
                     out.push(Line::plain(&format!("{ind}qicc_havoc_memory();")));
                 } else {

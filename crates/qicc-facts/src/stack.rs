@@ -62,7 +62,7 @@ fn own_frame_frees(g: &Function) -> Option<Vec<EdgeId>> {
     let mut frees = Vec::new();
     for (i, e) in g.edges.iter().enumerate() {
         match &e.op {
-            Op::HavocMemory => return None,
+            Op::HavocMemory | Op::HavocContents => return None,
             Op::Free(Expr::Var(VarRef::Local(l))) if allocs.iter().any(|a| a.local == *l) => {
                 frees.push(EdgeId(i as u32));
             }

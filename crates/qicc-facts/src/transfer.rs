@@ -330,6 +330,7 @@ pub fn transfer(
         | Op::MemCopy { .. }
         | Op::MemSet { .. }
         | Op::HavocBytes { .. }
-        | Op::HavocMemory => Some(st.clone()),
+        | Op::HavocMemory
+        | Op::HavocContents => Some(st.clone()),
     }
 }

@@ -150,7 +150,7 @@ pub(crate) fn apply(fb: &mut FnBuilder, inp: &Input) {
                     ));
                 }
             }
-            Op::Free(_) | Op::HavocMemory => guards.extend(inp.overlays.iter().map(off)),
+            Op::Free(_) | Op::HavocMemory | Op::HavocContents => guards.extend(inp.overlays.iter().map(off)),
             _ => {}
         }
         if edge.to == exit && !inp.is_entry {
@@ -333,6 +333,7 @@ pub(crate) fn touches_memory(program: &qicc_ir::Program) -> Vec<bool> {
                         | Op::MemCopy { .. }
                         | Op::Free(_)
                         | Op::HavocMemory
+                        | Op::HavocContents
                 )
         });
     }

@@ -165,6 +165,7 @@ pub(crate) fn op_kind(op: &Op) -> &'static str {
         Op::MemCopy { .. } => "memcpy",
         Op::MemSet { .. } => "memset",
         Op::HavocMemory => "havoc_memory",
+        Op::HavocContents => "havoc_contents",
         Op::HavocBytes { .. } => "havoc_bytes",
         Op::Call { .. } => "call",
         Op::Error(_) => "error",

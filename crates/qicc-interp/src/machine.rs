@@ -525,7 +525,7 @@ impl<'i> Machine<'i, '_> {
                     step.operands = vec![d, b, n];
                 }
             }
-            Op::HavocMemory => self.mem.havoc(),
+            Op::HavocMemory | Op::HavocContents => self.mem.havoc(),
             Op::Call { dst, callee, args } => {
                 let mut vals = std::mem::take(&mut self.scratch);
                 vals.clear();

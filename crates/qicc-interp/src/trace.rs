@@ -455,6 +455,10 @@ impl<'p> Builder<'p> {
                 let text = "all memory becomes arbitrary".to_string();
                 self.push(span, fname, depth, "havoc", text, None);
             }
+            Op::HavocContents => {
+                let text = "all memory contents become arbitrary".to_string();
+                self.push(span, fname, depth, "havoc", text, None);
+            }
             Op::Call { callee, .. } => {
                 let Some(g) = p.functions.get(callee.index()) else {
                     return;

@@ -64,6 +64,14 @@
 //! which includes this one (sound for proofs; its counterexamples are re-checked by the
 //! built-in engine).
 
+//!
+//! # `havoc_contents`: a loop cut at its head
+//!
+//! Every byte becomes arbitrary, as after `havoc_memory`, but the object table stays: the
+//! same objects are live with the same sizes and the next object number is unchanged. A loop
+//! that writes memory but never allocates or frees can leave exactly such states at its head.
+//! The interpreter treats it like `havoc_memory` (its table stays anyway).
+
 use crate::{MemoryLayout, Program};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -822,6 +822,7 @@ fn parse_op(ctx: &ExprCtx, c: &mut Cursor) -> Result<Op, ParseError> {
             "assume" => Ok(Op::Assume(ctx.expr(c)?)),
             "nowrap" => Ok(Op::NoWrap(ctx.expr(c)?)),
             "havoc_memory" => Ok(Op::HavocMemory),
+            "havoc_contents" => Ok(Op::HavocContents),
             "havoc" => {
                 let v = match c.next() {
                     Some(t) => ctx.var(c, t)?,

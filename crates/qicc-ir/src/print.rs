@@ -282,6 +282,7 @@ pub fn op_str(p: &Program, f: &Function, op: &Op) -> String {
         Op::MemCopy { dst, src, len } => format!("memcpy({}, {}, {})", e(dst), e(src), e(len)),
         Op::MemSet { dst, byte, len } => format!("memset({}, {}, {})", e(dst), e(byte), e(len)),
         Op::HavocMemory => "havoc_memory".into(),
+        Op::HavocContents => "havoc_contents".into(),
         Op::HavocBytes { dst, len } => format!("havoc_bytes({}, {})", e(dst), e(len)),
         Op::Call { dst, callee, args } => {
             let name = p

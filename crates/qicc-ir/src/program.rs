@@ -160,6 +160,11 @@ pub enum Op {
     /// unknown; the interpreter, which follows one execution, resolves the choice by keeping
     /// its object table and asking the oracle for every byte again.
     HavocMemory,
+    /// All memory contents become arbitrary; the object table (which objects exist, their
+    /// sizes, the next object number) stays. What a loop that writes memory but never
+    /// allocates or frees may leave behind (a loop cut at its head, `qicc_analysis::loop_cut`).
+    /// The interpreter asks the oracle for every byte again, as for `havoc_memory`.
+    HavocContents,
     /// Runs `callee` with the arguments bound to its parameters; its return value goes to `dst`.
     Call {
         dst: Option<VarRef>,
@@ -616,7 +621,12 @@ impl Op {
     /// Calls `f` on each expression the operation evaluates.
     pub fn exprs(&self, f: &mut dyn FnMut(&Expr)) {
         match self {
-            Op::Skip | Op::Havoc(..) | Op::HavocMemory | Op::Error(_) | Op::Halt(None) => {}
+            Op::Skip
+            | Op::Havoc(..)
+            | Op::HavocMemory
+            | Op::HavocContents
+            | Op::Error(_)
+            | Op::Halt(None) => {}
             Op::Assign(_, e) | Op::Assume(e) | Op::Free(e) | Op::Halt(Some(e)) => f(e),
             Op::Store { addr, value, .. } => {
                 f(addr);
@@ -645,7 +655,12 @@ impl Op {
     /// Applies `f` to each expression the operation evaluates.
     pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Expr) -> Op {
         match self {
-            Op::Skip | Op::Havoc(..) | Op::HavocMemory | Op::Error(_) | Op::Halt(None) => {
+            Op::Skip
+            | Op::Havoc(..)
+            | Op::HavocMemory
+            | Op::HavocContents
+            | Op::Error(_)
+            | Op::Halt(None) => {
                 self.clone()
             }
             Op::Assign(v, e) => Op::Assign(*v, f(e)),
@@ -706,6 +721,7 @@ impl Op {
                 | Op::MemSet { .. }
                 | Op::HavocBytes { .. }
                 | Op::HavocMemory
+                | Op::HavocContents
         )
     }
 }

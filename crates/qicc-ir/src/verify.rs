@@ -261,7 +261,7 @@ fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Functio
         let mut type_errs = Vec::new();
         let mut ty = |x: &Expr| check_expr(&mut type_errs, p, &env, x, &at);
         match &e.op {
-            Op::Skip | Op::HavocMemory | Op::Halt(None) | Op::Havoc(..) => {}
+            Op::Skip | Op::HavocMemory | Op::HavocContents | Op::Halt(None) | Op::Havoc(..) => {}
             Op::Assign(d, x) => {
                 let t = ty(x);
                 if t.is_some() && t != Some(env.var_ty(*d)) {

@@ -326,6 +326,19 @@ impl MemModel {
 
     /// Memory, object table and next object number after the `k`-th `havoc_memory` (see the
     /// module docs). The fresh next number is any non-static one.
+    /// The memory after `havoc_contents` number `k`: every byte arbitrary (the interpreter's
+    /// never-written bytes when `align`, as for [`MemModel::havoc`]); the object table stays.
+    pub fn havoc_contents(&self, s: &mut TermStore, align: TermId, k: u64) -> TermId {
+        let mem_sym = s.symbol(
+            &format!("mem!havoc{k}"),
+            Sort::Array {
+                index: self.ptr_w,
+                elem: 8,
+            },
+        );
+        s.ite(align, self.free0, mem_sym)
+    }
+
     pub fn havoc(
         &self,
         s: &mut TermStore,

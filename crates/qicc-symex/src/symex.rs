@@ -859,6 +859,11 @@ impl Symex<'_> {
                 st.next_obj = n;
                 st.alloc_base = n;
             }
+            Op::HavocContents => {
+                st.mem = mm.havoc_contents(self.s, self.enc.align, self.enc.n_memhavoc);
+                self.enc.n_memhavoc += 1;
+                self.enc.uses_havoc_memory = true;
+            }
             Op::Call { dst, callee, args } => {
                 return self.call(fid, f, inst, e, st, *dst, *callee, args, work, exits);
             }
