@@ -14,8 +14,11 @@
 //! - **constant steps**: where every iteration adds the same constant `dx` to `x` (found by a
 //!   pass over the loop body), for pairs `x`, `y` the linear relation `dy*x - dx*y ==
 //!   dy*x0 - dx*y0` (it holds modulo 2^w, so overflow cannot break it), the step's residue
-//!   `(x - x0) % dx == 0`, and for a guard `x < e` with `dx > 0` the bound `x < e + dx`
-//!   (also as `x == x0 || x < e + dx`, which holds before the first iteration too);
+//!   `(x - x0) % dx == 0`; for a guard `x < e` where every step of `x` is positive, at most
+//!   `d`, the bound `x < e + d` (also as `x == x0 || x < e + d`, which holds before the first
+//!   iteration too);
+//! - **parity and phases**: `x % 2 == r`, and `b || x % 2 == r` for each branch condition `b`
+//!   of the loop body (a loop that steps by 1 while `b` and by 2 after);
 //! - **order**: `x <= y` and `y <= x` for a variable `x` the loop changes and any variable `y`
 //!   of the same width the loop reads (signed or unsigned as the variables are declared).
 //!
@@ -96,11 +99,15 @@ fn of_loop(
             out.push(Expr::binary(le, x.clone(), x0.clone()));
         }
     }
+    let single = |v: VarRef| -> Option<i128> {
+        let s = steps.get(&v)?;
+        (s.len() == 1).then(|| s.iter().next().copied()).flatten()
+    };
     let stepped: Vec<(VarRef, i128, u16)> = l
         .ghosts
         .iter()
         .filter_map(|&(v, _)| {
-            let d = *steps.get(&v)?;
+            let d = single(v)?;
             let Ty::Int(w) = env.var_ty(v) else { return None };
             (d != 0).then_some((v, d, w))
         })
@@ -137,19 +144,44 @@ fn of_loop(
                 lin(x0.clone(), y0),
             ));
         }
-        // A guard `x < e` (or `e > x`) with x going up by dx: x < e + dx.
-        if dx > 0 {
-            for g in out.guards.clone() {
-                if let Expr::Binary(op @ (BinOp::Slt | BinOp::Ult), a, b) = &g {
-                    if **a == Expr::Var(x) {
-                        let bound = Expr::binary(BinOp::Add, (**b).clone(), Expr::int(w, dx as u64));
-                        let below = Expr::binary(*op, Expr::Var(x), bound);
-                        // Before the first iteration x is where it started, whatever `e` is.
-                        let started = Expr::binary(BinOp::Eq, Expr::Var(x), x0.clone());
-                        out.push(Expr::binary(BinOp::Or, started, below.clone()));
-                        out.push(below);
-                    }
+    }
+    // A guard `x < e` with every step of x up by at most d: x < e + d (and before the first
+    // iteration x is where it started, whatever `e` is).
+    for &(x, _) in &l.ghosts {
+        let Some(s) = steps.get(&x) else { continue };
+        let (Some(&lo), Some(&hi)) = (s.iter().next(), s.iter().next_back()) else { continue };
+        let (Ty::Int(w), Some(x0)) = (env.var_ty(x), l.ghost_of(x).map(Expr::local)) else {
+            continue;
+        };
+        if lo <= 0 {
+            continue;
+        }
+        for g in out.guards.clone() {
+            if let Expr::Binary(op @ (BinOp::Slt | BinOp::Ult), a, b) = &g {
+                if **a == Expr::Var(x) {
+                    let bound = Expr::binary(BinOp::Add, (**b).clone(), Expr::int(w, hi as u64));
+                    let below = Expr::binary(*op, Expr::Var(x), bound);
+                    let started = Expr::binary(BinOp::Eq, Expr::Var(x), x0.clone());
+                    out.push(Expr::binary(BinOp::Or, started, below.clone()));
+                    out.push(below);
                 }
+            }
+        }
+    }
+    // Parity of each variable the loop changes, alone and in each phase a branch of the loop
+    // body selects (`b || x % 2 == 0`: once the branch is no longer taken, x keeps its parity).
+    let branches = branch_conditions(f, l, &env);
+    for &(x, _) in &l.ghosts {
+        let Ty::Int(w) = env.var_ty(x) else { continue };
+        for r in [0, 1] {
+            let parity = Expr::binary(
+                BinOp::Eq,
+                Expr::binary(BinOp::URem, Expr::Var(x), Expr::int(w, 2)),
+                Expr::int(w, r),
+            );
+            out.push(parity.clone());
+            for b in &branches {
+                out.push(Expr::binary(BinOp::Or, b.clone(), parity.clone()));
             }
         }
     }
@@ -260,6 +292,25 @@ fn int_vars(p: &Program, f: &Function) -> Vec<VarRef> {
     v
 }
 
+/// The branch conditions of the loop's body: its `assume` edges that do not leave the head and
+/// stay in the loop (both sides of a branch are edges of their own), at most four.
+fn branch_conditions(f: &Function, l: &LoopInfo, env: &dyn TypeEnv) -> Vec<Expr> {
+    let inside = |x| l.locs.binary_search(&x).is_ok();
+    let mut out = Vec::new();
+    for e in &f.edges {
+        if e.from == l.head || !inside(e.from) || !inside(e.to) {
+            continue;
+        }
+        if let Op::Assume(c) = &e.op {
+            if c.ty(env) == Ty::Bool && !out.contains(c) {
+                out.push(c.clone());
+            }
+        }
+    }
+    out.truncate(4);
+    out
+}
+
 /// The integer variables some edge of the loop reads.
 fn read_vars(f: &Function, l: &LoopInfo) -> Vec<VarRef> {
     let mut out = BTreeSet::new();
@@ -285,16 +336,19 @@ fn is_unsigned(p: &Program, f: &Function, v: VarRef) -> bool {
     }
 }
 
-/// The constant each iteration adds to each variable the loop changes, where every path from
-/// the head back to it adds the same one (a variable changed inside an inner loop, by a call
-/// or by anything but `x := x ± c` has none).
+/// At most this many different steps of one variable are told apart.
+const MAX_STEPS: usize = 4;
+
+/// The constants an iteration may add to each variable the loop changes: one per path from
+/// the head back to it, where each path adds a constant (a variable changed inside an inner
+/// loop, by a call or by anything but `x := x ± c` has none).
 fn steps(
     p: &Program,
     f: &Function,
     loops: &[LoopInfo],
     l: &LoopInfo,
     nl: &NaturalLoop,
-) -> BTreeMap<VarRef, i128> {
+) -> BTreeMap<VarRef, BTreeSet<i128>> {
     let env = p.env(f);
     let inner: Vec<&LoopInfo> = loops
         .iter()
@@ -305,15 +359,25 @@ fn steps(
     let Some(order) = topo_order(f, l.head, &nl.body) else {
         return BTreeMap::new();
     };
-    type Offsets = BTreeMap<VarRef, Option<i128>>;
-    let start: Offsets = l.ghosts.iter().map(|&(v, _)| (v, Some(0))).collect();
+    // Per variable, the offsets from its head value along the paths so far (`None`: not a
+    // constant on some path).
+    type Offsets = BTreeMap<VarRef, Option<BTreeSet<i128>>>;
+    let start: Offsets = l
+        .ghosts
+        .iter()
+        .map(|&(v, _)| (v, Some(BTreeSet::from([0]))))
+        .collect();
     let mut at: BTreeMap<qicc_ir::Loc, Offsets> = BTreeMap::new();
     at.insert(l.head, start);
     let join = |a: &mut Offsets, b: &Offsets| {
         for (v, o) in a.iter_mut() {
-            if b.get(v) != Some(o) {
-                *o = None;
-            }
+            *o = match (o.take(), b.get(v).cloned().flatten()) {
+                (Some(mut x), Some(y)) => {
+                    x.extend(y);
+                    (x.len() <= MAX_STEPS).then_some(x)
+                }
+                _ => None,
+            };
         }
     };
     let transfer = |st: &Offsets, e: &qicc_ir::Edge| -> Offsets {
@@ -332,9 +396,11 @@ fn steps(
             }
         }
         if let Some(v) = e.op.def() {
-            if let Some(o) = st.get(&v).copied() {
+            if let Some(o) = st.get(&v).cloned() {
                 let new = match (&e.op, o) {
-                    (Op::Assign(_, x), Some(o)) => step_of(x, v, &env).map(|c| o + c),
+                    (Op::Assign(_, x), Some(o)) => {
+                        step_of(x, v, &env).map(|c| o.iter().map(|k| k + c).collect())
+                    }
                     _ => None,
                 };
                 st.insert(v, new);
