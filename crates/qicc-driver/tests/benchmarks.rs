@@ -1,5 +1,6 @@
 //! The default pipeline (`qicc verify`: Qicc with Impulse alongside, every FALSE replayed on
-//! the original program), and Corral through the same pipeline, on every task under
+//! the original program), and Corral and the loop-invariant prover through the same pipeline,
+//! on every task under
 //! `shared/benchmarks`: never a wrong verdict.
 //! Prints a table (verdict, expected, time); a task the front-end rejects is listed as such,
 //! never skipped silently.
@@ -24,6 +25,17 @@ fn default_engine_never_gives_a_wrong_verdict() {
 fn corral_never_gives_a_wrong_verdict() {
     never_wrong(&VerifyOptions {
         engine: Engine::Corral,
+        ..VerifyOptions::default()
+    });
+}
+
+/// The loop-invariant prover (`--engine invariants`) through the same pipeline: it only ever
+/// answers TRUE or UNKNOWN, so this holds its proofs to the expected verdicts.
+#[test]
+#[ignore = "minutes: the README's test command runs it with --include-ignored"]
+fn invariants_never_give_a_wrong_verdict() {
+    never_wrong(&VerifyOptions {
+        engine: Engine::Invariants,
         ..VerifyOptions::default()
     });
 }
