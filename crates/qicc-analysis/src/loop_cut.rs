@@ -36,7 +36,7 @@
 use crate::graph::FunctionGraph;
 use crate::modset::{mod_sets, ModSet};
 use qicc_ir::{
-    AssertKind, Assertion, AssertionId, BinOp, Expr, FuncId, Function, GlobalId, HavocKind, Loc,
+    AssertKind, Assertion, AssertionId, BinOp, Expr, FuncId, Function, Global, GlobalId, HavocKind, Loc,
     LocalId, Op, Program, Span, Ty, UnOp, VarRef,
 };
 use qicc_ir::expr_str;
@@ -194,24 +194,41 @@ fn add_loop_ghosts(p: &Program, f: &mut Function, info: &mut LoopInfo) {
     }
 }
 
-/// A cut program, and which check assertion stands for which candidate.
+/// A cut program, and which check assertion (and literal) stands for which candidate.
 #[derive(Clone, Debug)]
 pub struct Cut {
     pub program: Program,
     /// Per check assertion: (its id, the loop's index in `Prepared::loops`, the candidate's
     /// index in that loop's list).
     pub checks: Vec<(AssertionId, usize, usize)>,
+    /// With [`CutMode::Literals`], per candidate: (the Bool global that switches its
+    /// assumption on, loop index, candidate index).
+    pub literals: Vec<(GlobalId, usize, usize)>,
+}
+
+/// What a cut does with the conditions it is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CutMode {
+    /// Candidates: checked on entry and after each iteration, all assumed after the havocs.
+    Check,
+    /// Checked as with `Check`, but each assumed only under its own Bool global without
+    /// initialiser (`assume !lit || I`): one program for every subset of the candidates, the
+    /// subset chosen by the values of the literals (Houdini on one VC).
+    Literals,
+    /// Proven invariants: assumed after the havocs, not checked.
+    Assume,
 }
 
 /// Cuts every loop of `prep` (see the module docs): `invariants[i]` are the candidates (or,
-/// without `check`, the proven invariants) of `prep.loops[i]`.
-pub fn cut_loops(prep: &Prepared, invariants: &[Vec<Expr>], check: bool) -> Cut {
+/// with [`CutMode::Assume`], the proven invariants) of `prep.loops[i]`.
+pub fn cut_loops(prep: &Prepared, invariants: &[Vec<Expr>], mode: CutMode) -> Cut {
     let mut out = prep.program.clone();
     let mut checks = Vec::new();
+    let mut literals = Vec::new();
     for (i, l) in prep.loops.iter().enumerate() {
         let none = Vec::new();
         let invs = invariants.get(i).unwrap_or(&none);
-        let ids: Vec<AssertionId> = if check {
+        let ids: Vec<AssertionId> = if mode != CutMode::Assume {
             invs.iter()
                 .enumerate()
                 .map(|(j, inv)| {
@@ -235,17 +252,38 @@ pub fn cut_loops(prep: &Prepared, invariants: &[Vec<Expr>], check: bool) -> Cut 
         } else {
             Vec::new()
         };
+        let assumed: Vec<Expr> = if mode == CutMode::Literals {
+            invs.iter()
+                .enumerate()
+                .map(|(j, inv)| {
+                    let g = out.add_global(Global {
+                        name: format!("inv.lit.{}.L{}.{j}", l.func.0, l.head.0),
+                        ty: Ty::Bool,
+                        unsigned: false,
+                        init: None,
+                        span: l.span,
+                    });
+                    literals.push((g, i, j));
+                    let off = Expr::unary(UnOp::Not, Expr::Var(VarRef::Global(g)));
+                    Expr::binary(BinOp::Or, off, inv.clone())
+                })
+                .collect()
+        } else {
+            invs.clone()
+        };
         let f = &mut out.functions[l.func.index()];
-        cut_one(f, l, invs, &ids);
+        cut_one(f, l, invs, &assumed, &ids);
     }
     Cut {
         program: out,
         checks,
+        literals,
     }
 }
 
-/// Cuts loop `l` of `f`; `ids[j]` is the check assertion of `invs[j]` (none: no checks).
-fn cut_one(f: &mut Function, l: &LoopInfo, invs: &[Expr], ids: &[AssertionId]) {
+/// Cuts loop `l` of `f`: `ids[j]` is the check assertion of `invs[j]` (none: no checks), and
+/// `assumed` what the havoc chain assumes.
+fn cut_one(f: &mut Function, l: &LoopInfo, invs: &[Expr], assumed: &[Expr], ids: &[AssertionId]) {
     let inside = |x: Loc| l.locs.binary_search(&x).is_ok();
     let into_head: Vec<usize> = (0..f.edges.len())
         .filter(|&i| f.edges[i].to == l.head)
@@ -280,7 +318,7 @@ fn cut_one(f: &mut Function, l: &LoopInfo, invs: &[Expr], ids: &[AssertionId]) {
     } else if l.memory {
         ops.push(Op::HavocContents);
     }
-    if let Some(all) = invs
+    if let Some(all) = assumed
         .iter()
         .cloned()
         .reduce(|a, b| Expr::binary(BinOp::And, a, b))
@@ -341,5 +379,6 @@ pub fn assert_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> Cut {
     Cut {
         program: out,
         checks,
+        literals: Vec::new(),
     }
 }

@@ -262,14 +262,14 @@ pub struct Stats {
     /// Dynamic call sites inlined, over all bounds.
     #[serde(rename = "calls inlined", skip_serializing_if = "Option::is_none")]
     pub calls_inlined: Option<u64>,
-    /// Loop invariants: candidates tried, invariants proven, Houdini rounds (each one BMC run
-    /// on the program with its loops cut).
+    /// Loop invariants: candidates tried, invariants proven, Houdini's solver checks (on one
+    /// VC, or one BMC run each when it falls back to the BMC).
     #[serde(rename = "invariant candidates", skip_serializing_if = "Option::is_none")]
     pub invariant_candidates: Option<u64>,
     #[serde(rename = "invariants proven", skip_serializing_if = "Option::is_none")]
     pub invariants_proven: Option<u64>,
-    #[serde(rename = "houdini rounds", skip_serializing_if = "Option::is_none")]
-    pub houdini_rounds: Option<u64>,
+    #[serde(rename = "houdini checks", skip_serializing_if = "Option::is_none")]
+    pub houdini_checks: Option<u64>,
     /// Corral: functions whose summary the interval facts at their exit strengthen.
     #[serde(rename = "exit facts", skip_serializing_if = "Option::is_none")]
     pub exit_facts: Option<u64>,

@@ -20,8 +20,9 @@
 //! location, and the conditions proven there.
 
 pub mod candidates;
+mod vc;
 
-use qicc_analysis::{add_ghosts, cut_loops, LoopInfo, Prepared};
+use qicc_analysis::{add_ghosts, cut_loops, CutMode, LoopInfo, Prepared};
 use qicc_bmc::BmcOptions;
 use qicc_engine::{AssertionStatus, Budget, EngineResult, Stats};
 use qicc_facts::Facts;
@@ -59,6 +60,7 @@ pub struct Proof {
     pub safe: Vec<AssertionId>,
     /// Parallel to the loops: every candidate tried.
     pub candidates: Vec<Vec<Expr>>,
+    /// Solver checks on the one VC, or BMC runs when Houdini fell back to the BMC.
     pub rounds: u64,
 }
 
@@ -90,6 +92,30 @@ pub fn houdini(
     budget: &Budget,
 ) -> Result<Proof, String> {
     let all = cands.clone();
+    // One VC with a literal per candidate first; the BMC's rounds where it cannot cover the
+    // cut program (loops the cut leaves, recursion).
+    match vc::houdini(p, &prep, &cands, budget) {
+        Ok(fix) => {
+            let proven = cands
+                .iter()
+                .zip(&fix.keep)
+                .map(|(c, k)| c.iter().zip(k).filter(|(_, k)| **k).map(|(c, _)| c.clone()).collect())
+                .collect();
+            return Ok(Proof {
+                invariants: Invariants {
+                    prepared: prep,
+                    proven,
+                },
+                safe: fix.safe,
+                candidates: all,
+                rounds: fix.checks,
+            });
+        }
+        Err(vc::NoAnswer::Stopped(why)) => return Err(format!("{why} in Houdini")),
+        // The BMC deepens where the one VC stopped short (the reason is the same one the BMC
+        // will meet, so it is not kept).
+        Err(vc::NoAnswer::Incomplete) => {}
+    }
     let mut cands = cands;
     let opts = BmcOptions {
         all_violations: true,
@@ -98,7 +124,7 @@ pub fn houdini(
     let mut rounds = 0;
     loop {
         rounds += 1;
-        let cut = cut_loops(&prep, &cands, true);
+        let cut = cut_loops(&prep, &cands, CutMode::Check);
         let r = qicc_bmc::verify(&cut.program, &opts, budget);
         if let Some(stop) = budget.exhausted() {
             return Err(format!("{} in Houdini round {rounds}", stop.describe()));
@@ -161,7 +187,7 @@ pub fn verify(p: &Program, budget: &Budget) -> EngineResult {
             let stats = Stats {
                 invariant_candidates: Some(proof.candidate_count() as u64),
                 invariants_proven: Some(proof.invariants.count() as u64),
-                houdini_rounds: Some(proof.rounds),
+                houdini_checks: Some(proof.rounds),
                 ..Stats::default()
             };
             let reason =

@@ -58,6 +58,8 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-engine",
             "qicc-analysis",
             "qicc-facts",
+            "qicc-smt",
+            "qicc-symex",
             "qicc-bmc",
         ],
     ),

@@ -1,0 +1,169 @@
+//! Houdini on one verification condition: the program cut with a literal per candidate
+//! (`CutMode::Literals`) is executed symbolically once; each round is a set of assumptions
+//! over the same solver stack.
+//!
+//! A round assumes the literals of the candidates still in, and asks whether some check of
+//! theirs can fail. A model drops *every* candidate whose check fails in it (no replay is
+//! needed: dropping a candidate is always sound, it only weakens what is assumed). UNSAT is
+//! the fixpoint: the candidates left are inductive together. That conclusion needs the
+//! symbolic execution to have covered every path, so a path it cut (a loop the cut left, a
+//! recursion) that is reachable under the final literals makes this return `Err` and the
+//! caller use the BMC, which deepens.
+//!
+//! The original assertions the final literals prove unreachable are proven.
+
+use qicc_analysis::{cut_loops, CutMode, Prepared};
+use qicc_engine::Budget;
+use qicc_ir::{AssertionId, Expr, GlobalId, Program};
+use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_symex::{Bounds, FnInfo, MemModel};
+use std::collections::{BTreeMap, HashMap};
+
+/// What the fixpoint left: `keep[i][j]` for candidate `j` of loop `i`, the original
+/// assertions proven, and the solver checks made.
+pub(crate) struct Fixpoint {
+    pub keep: Vec<Vec<bool>>,
+    pub safe: Vec<AssertionId>,
+    pub checks: u64,
+}
+
+/// Why the one-VC Houdini gave no answer: the budget, or something it cannot cover (then
+/// the BMC-based rounds may).
+pub(crate) enum NoAnswer {
+    Stopped(String),
+    Incomplete,
+}
+
+pub(crate) fn houdini(
+    p: &Program,
+    prep: &Prepared,
+    cands: &[Vec<Expr>],
+    budget: &Budget,
+) -> Result<Fixpoint, NoAnswer> {
+    let cut = cut_loops(prep, cands, CutMode::Literals);
+    let q = &cut.program;
+    let mut s = TermStore::new();
+    let mm = MemModel::new(q, &mut s).map_err(|_| NoAnswer::Incomplete)?;
+    let info = FnInfo::of_program(q);
+    let bounds = Bounds {
+        default: 1,
+        loops: HashMap::new(),
+    };
+    let enc = qicc_symex::symex::run(q, &mut s, &info, &mm, &bounds, budget).map_err(|e| {
+        match e {
+            qicc_symex::SymexError::Stopped(r) => NoAnswer::Stopped(r.describe().to_string()),
+            _ => NoAnswer::Incomplete,
+        }
+    })?;
+    // The literals: the prelude holds the globals without initialiser, in global order.
+    let mut prelude = enc.prelude.iter();
+    let mut global_sym: BTreeMap<GlobalId, TermId> = BTreeMap::new();
+    for (g, global) in q.globals.iter().enumerate() {
+        if global.init.is_none() {
+            if let Some(&t) = prelude.next() {
+                global_sym.insert(GlobalId(g as u32), t);
+            }
+        }
+    }
+    let mut guard_of: BTreeMap<AssertionId, Vec<TermId>> = BTreeMap::new();
+    for h in &enc.errors {
+        guard_of.entry(h.assertion).or_default().push(h.guard);
+    }
+    let fails = |s: &mut TermStore, a: AssertionId| {
+        let gs = guard_of.get(&a).cloned().unwrap_or_default();
+        s.or_all(&gs)
+    };
+    let mut keep: Vec<Vec<bool>> = cands.iter().map(|c| vec![true; c.len()]).collect();
+    let mut lit = vec![Vec::new(); cands.len()];
+    for c in &cut.literals {
+        let t = global_sym
+            .get(&c.0)
+            .copied()
+            .ok_or(NoAnswer::Incomplete)?;
+        lit[c.1].push((c.2, t));
+    }
+    let check_of: Vec<(usize, usize, TermId)> = cut
+        .checks
+        .iter()
+        .map(|&(a, i, j)| (i, j, fails(&mut s, a)))
+        .collect();
+    let mut solver = Z3Solver::new(Z3Mode::Incremental);
+    let mut checks = 0u64;
+    let mut ask = |solver: &mut Z3Solver, s: &TermStore, a: &[TermId]| {
+        checks += 1;
+        let left = budget
+            .deadline
+            .map(|d| d.saturating_duration_since(std::time::Instant::now()));
+        solver.set_timeout(left);
+        if budget.exhausted().is_some() {
+            return CheckResult::Unknown("the budget ran out".into());
+        }
+        solver.check(s, a)
+    };
+    let active = |keep: &Vec<Vec<bool>>| -> Vec<TermId> {
+        lit.iter()
+            .enumerate()
+            .flat_map(|(i, ls)| ls.iter().filter(move |(j, _)| keep[i][*j]).map(|(_, t)| *t))
+            .collect()
+    };
+    loop {
+        let goals: Vec<TermId> = check_of
+            .iter()
+            .filter(|(i, j, _)| keep[*i][*j])
+            .map(|&(_, _, g)| g)
+            .collect();
+        let goal = s.or_all(&goals);
+        if goal == s.ff() {
+            break;
+        }
+        let mut a = active(&keep);
+        a.push(goal);
+        match ask(&mut solver, &s, &a) {
+            CheckResult::Unsat => break,
+            CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
+            CheckResult::Sat => {
+                let mut dropped = false;
+                for &(i, j, g) in &check_of {
+                    if keep[i][j] && solver.value(&s, g).map(|v| v.as_u64()) == Some(1) {
+                        keep[i][j] = false;
+                        dropped = true;
+                    }
+                }
+                if !dropped {
+                    return Err(NoAnswer::Incomplete);
+                }
+            }
+        }
+    }
+    let lits = active(&keep);
+    // Complete only if no path the symbolic execution cut short is reachable.
+    let cuts: Vec<TermId> = enc.cuts.iter().map(|c| c.guard).collect();
+    let any_cut = s.or_all(&cuts);
+    if any_cut != s.ff() {
+        let mut a = lits.clone();
+        a.push(any_cut);
+        match ask(&mut solver, &s, &a) {
+            CheckResult::Unsat => {}
+            CheckResult::Sat => {
+                return Err(NoAnswer::Incomplete)
+            }
+            CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
+        }
+    }
+    let mut safe = Vec::new();
+    for a in (0..p.assertions.len() as u32).map(AssertionId) {
+        let g = fails(&mut s, a);
+        if g == s.ff() {
+            safe.push(a);
+            continue;
+        }
+        let mut x = lits.clone();
+        x.push(g);
+        match ask(&mut solver, &s, &x) {
+            CheckResult::Unsat => safe.push(a),
+            CheckResult::Sat => {}
+            CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
+        }
+    }
+    Ok(Fixpoint { keep, safe, checks })
+}
