@@ -38,7 +38,9 @@ pub mod rnt;
 pub use error_flag::{error_flag, ErrorFlagged};
 pub use extract::{extract, ExtractError, Extracted};
 pub use graph::{FunctionGraph, Scc};
-pub use loop_cut::{add_ghosts, assert_at_heads, cut_loops, Cut, CutMode, LoopInfo, Prepared};
+pub use loop_cut::{
+    add_ghosts, assert_at_heads, cut_loops, record_at_heads, Cut, CutMode, LoopInfo, Prepared,
+};
 pub use loop_procs::loops_to_procedures;
 pub use loops::{ForestLoop, LoopForest, NaturalLoop};
 pub use modset::{mod_sets, ModSet};

@@ -382,3 +382,49 @@ pub fn assert_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> Cut {
         literals: Vec::new(),
     }
 }
+
+/// `prep`'s program, loops left as they are, with one Bool global per condition of
+/// `invariants[i]` (initially false) that every visit of `prep.loops[i]`'s head sets when the
+/// condition is false there: runs of the result observe which conditions a run refutes,
+/// without stopping it (the assignments are deterministic). Returns the program and, per
+/// global, (global, loop index, condition index).
+pub fn record_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> (Program, Vec<(GlobalId, usize, usize)>) {
+    let mut out = prep.program.clone();
+    let mut flags = Vec::new();
+    for (i, l) in prep.loops.iter().enumerate() {
+        let Some(invs) = invariants.get(i).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        let gs: Vec<GlobalId> = (0..invs.len())
+            .map(|j| {
+                let g = out.add_global(Global {
+                    name: format!("inv.refuted.{}.L{}.{j}", l.func.0, l.head.0),
+                    ty: Ty::Bool,
+                    unsigned: false,
+                    init: Some(Expr::bool(false)),
+                    span: l.span,
+                });
+                flags.push((g, i, j));
+                g
+            })
+            .collect();
+        let f = &mut out.functions[l.func.index()];
+        let into_head: Vec<usize> = (0..f.edges.len())
+            .filter(|&k| f.edges[k].to == l.head)
+            .collect();
+        let mut at = f.new_loc();
+        for k in into_head {
+            f.edges[k].to = at;
+        }
+        for (inv, g) in invs.iter().zip(gs) {
+            let next = f.new_loc();
+            let v = VarRef::Global(g);
+            let refuted = Expr::unary(UnOp::Not, inv.clone());
+            let set = Expr::binary(BinOp::Or, Expr::Var(v), refuted);
+            f.add_edge(at, next, Op::Assign(v, set), l.span);
+            at = next;
+        }
+        f.add_edge(at, l.head, Op::Skip, l.span);
+    }
+    (out, flags)
+}

@@ -130,6 +130,12 @@ impl<'p> Interpreter<'p> {
             .run_windowed()
     }
 
+    /// Runs the program as [`Interpreter::run`] does, and also returns the globals when the
+    /// run ended (whatever the outcome): how a test or an analysis observes a run.
+    pub fn run_with_globals(&self, oracle: &mut dyn Oracle, config: &RunConfig) -> (Run, Vec<u64>) {
+        Machine::new(self, oracle, config).run_with_globals()
+    }
+
     /// Runs one activation of `func` alone: its parameters `args`, the globals `globals` (one
     /// value per global), memory as at the program's start, the oracle's answers for anything
     /// nondeterministic. It ends as a run of the program does, with `Returned` when `func`

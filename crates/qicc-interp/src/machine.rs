@@ -149,6 +149,20 @@ impl<'i, 'o> Machine<'i, 'o> {
         }
     }
 
+    /// Runs the program to its end and returns the record and the globals then.
+    pub(crate) fn run_with_globals(mut self) -> (Run, Vec<u64>) {
+        let outcome = self.execute();
+        let run = Run {
+            outcome,
+            witness: self.witness,
+            steps: self.steps,
+            step_count: self.step_count,
+            read_uninit: self.read_uninit,
+            signed_overflow: self.signed_overflow,
+        };
+        (run, self.globals)
+    }
+
     /// Runs the program to its end and returns the record.
     pub(crate) fn run(mut self) -> Run {
         let outcome = self.execute();

@@ -117,10 +117,9 @@ fn of_loop(
         let Some(x0) = x0 else { continue };
         let diff = Expr::binary(BinOp::Sub, Expr::Var(x), x0.clone());
         if dx.unsigned_abs() > 1 {
-            let k = Expr::int(w, dx.unsigned_abs() as u64);
             out.push(Expr::binary(
                 BinOp::Eq,
-                Expr::binary(BinOp::URem, diff, k),
+                residue(diff, dx.unsigned_abs() as u64, w),
                 Expr::int(w, 0),
             ));
         }
@@ -176,7 +175,7 @@ fn of_loop(
         for r in [0, 1] {
             let parity = Expr::binary(
                 BinOp::Eq,
-                Expr::binary(BinOp::URem, Expr::Var(x), Expr::int(w, 2)),
+                residue(Expr::Var(x), 2, w),
                 Expr::int(w, r),
             );
             out.push(parity.clone());
@@ -267,6 +266,16 @@ fn weaken(e: &Expr) -> Expr {
         Expr::Binary(BinOp::Slt, a, b) => Expr::binary(BinOp::Sle, (**a).clone(), (**b).clone()),
         Expr::Binary(BinOp::Ult, a, b) => Expr::binary(BinOp::Ule, (**a).clone(), (**b).clone()),
         _ => e.clone(),
+    }
+}
+
+/// `x % k` (unsigned), as a bit mask when `k` is a power of two: the same value, and far
+/// cheaper for the solver than a division.
+fn residue(x: Expr, k: u64, w: u16) -> Expr {
+    if k.is_power_of_two() {
+        Expr::binary(BinOp::And, x, Expr::int(w, k - 1))
+    } else {
+        Expr::binary(BinOp::URem, x, Expr::int(w, k))
     }
 }
 

@@ -3,7 +3,8 @@
 //! The pipeline (one home for each step):
 //! 1. `qicc_analysis::loop_cut::add_ghosts`: the program with a ghost of each variable a loop
 //!    changes, holding its value at loop entry.
-//! 2. [`candidates`]: conditions that may hold at each loop head.
+//! 2. [`candidates`]: conditions that may hold at each loop head; those a random run of the
+//!    program on the interpreter refutes are dropped at once (`observe`).
 //! 3. Houdini (Flanagan & Leino; Corral's paper, Sec. 4.2) in [`prove`]: the program with every
 //!    loop cut at its head (`qicc_analysis::loop_cut::cut_loops`: each candidate checked on
 //!    entry and at the end of each iteration, all of them assumed after the head's havocs)
@@ -20,6 +21,7 @@
 //! location, and the conditions proven there.
 
 pub mod candidates;
+mod observe;
 mod vc;
 
 use qicc_analysis::{add_ghosts, cut_loops, CutMode, LoopInfo, Prepared};
@@ -78,8 +80,13 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
         return Err("no loop to cut".into());
     }
     let facts = Facts::analyze(&prep.program);
-    let cands = candidates::candidates(&prep.program, &prep.loops, &facts);
-    houdini(p, prep, cands, budget)
+    let mut cands = candidates::candidates(&prep.program, &prep.loops, &facts);
+    let all = cands.clone();
+    observe::drop_refuted(&prep, &mut cands, budget);
+    let mut proof = houdini(p, prep, cands, budget)?;
+    // Report every candidate tried, the refuted ones too.
+    proof.candidates = all;
+    Ok(proof)
 }
 
 /// Houdini from the candidates `cands` (parallel to `prep.loops`) of `p`'s prepared program:

@@ -58,6 +58,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-engine",
             "qicc-analysis",
             "qicc-facts",
+            "qicc-interp",
             "qicc-smt",
             "qicc-symex",
             "qicc-bmc",
