@@ -19,6 +19,11 @@
 //!   iteration too);
 //! - **parity and phases**: `x % 2 == r`, and `b || x % 2 == r` for each branch condition `b`
 //!   of the loop body (a loop that steps by 1 while `b` and by 2 after);
+//! - **phases**: for each branch condition `b` of the body, `b || v == v0`, `b || v == u`
+//!   and `b || g` for each guard `g` in its non-strict form (what holds while the branch is
+//!   not taken);
+//! - **constants**: `v == c` for a constant the loop assigns, and `y == y0 || v == c` for
+//!   each variable `y` that steps;
 //! - **order**: `x <= y` and `y <= x` for a variable `x` the loop changes and any variable `y`
 //!   of the same width the loop reads (signed or unsigned as the variables are declared).
 //!
@@ -31,10 +36,18 @@ use qicc_ir::{BinOp, Expr, FuncId, Function, Op, Program, Ty, TypeEnv, UnOp, Var
 use std::collections::{BTreeMap, BTreeSet};
 
 /// At most this many candidates per loop head.
-pub const MAX_PER_LOOP: usize = 160;
+pub const MAX_PER_LOOP: usize = 256;
+
+/// The candidates of every loop, in two stages (each parallel to the loops): Houdini tries
+/// `extra` (phases and constants, which multiply with the branches and variables) only when
+/// `basic` does not prove every assertion.
+pub struct Candidates {
+    pub basic: Vec<Vec<Expr>>,
+    pub extra: Vec<Vec<Expr>>,
+}
 
 /// The candidates of every loop of the prepared program `p` (parallel to `loops`).
-pub fn candidates(p: &Program, loops: &[LoopInfo], facts: &Facts) -> Vec<Vec<Expr>> {
+pub fn candidates(p: &Program, loops: &[LoopInfo], facts: &Facts) -> Candidates {
     let graphs: BTreeMap<FuncId, FunctionGraph> = loops
         .iter()
         .map(|l| l.func)
@@ -42,14 +55,15 @@ pub fn candidates(p: &Program, loops: &[LoopInfo], facts: &Facts) -> Vec<Vec<Exp
         .into_iter()
         .map(|f| (f, FunctionGraph::new(p.function(f))))
         .collect();
-    loops
+    let (basic, extra) = loops
         .iter()
         .map(|l| {
             let g = &graphs[&l.func];
             let nl = g.natural_loops.iter().find(|n| n.head == l.head);
             of_loop(p, loops, l, nl, facts)
         })
-        .collect()
+        .unzip();
+    Candidates { basic, extra }
 }
 
 fn of_loop(
@@ -58,7 +72,7 @@ fn of_loop(
     l: &LoopInfo,
     nl: Option<&NaturalLoop>,
     facts: &Facts,
-) -> Vec<Expr> {
+) -> (Vec<Expr>, Vec<Expr>) {
     let f = p.function(l.func);
     let env = p.env(f);
     let mut out = Cands::default();
@@ -156,7 +170,7 @@ fn of_loop(
             continue;
         }
         for g in out.guards.clone() {
-            if let Expr::Binary(op @ (BinOp::Slt | BinOp::Ult), a, b) = &g {
+            if let Expr::Binary(op @ (BinOp::Slt | BinOp::Ult | BinOp::Sle | BinOp::Ule), a, b) = &g {
                 if **a == Expr::Var(x) {
                     let bound = Expr::binary(BinOp::Add, (**b).clone(), Expr::int(w, hi as u64));
                     let below = Expr::binary(*op, Expr::Var(x), bound);
@@ -184,8 +198,8 @@ fn of_loop(
             }
         }
     }
-    // Order between a variable the loop changes and one it reads.
     let read = read_vars(f, l);
+    // Order between a variable the loop changes and one it reads.
     for &(v, _) in &l.ghosts {
         for &u in &read {
             if u == v || env.var_ty(u) != env.var_ty(v) {
@@ -200,8 +214,41 @@ fn of_loop(
             out.push(Expr::binary(le, Expr::Var(u), Expr::Var(v)));
         }
     }
+    // The families above are the first stage; those below are tried only when they are not
+    // enough (`Candidates::extra`).
     out.list.truncate(MAX_PER_LOOP);
-    out.list
+    let basic = std::mem::take(&mut out.list);
+    // Phases: what a branch of the body keeps while it is not taken (`b || v == v0`,
+    // `b || v == u`), and the guards' bounds within it.
+    let or = |a: &Expr, b: Expr| Expr::binary(BinOp::Or, a.clone(), b);
+    for b in &branches {
+        for g in out.guards.clone() {
+            out.push(or(b, weaken(&g)));
+        }
+        for &(v, g0) in &l.ghosts {
+            out.push(or(b, Expr::binary(BinOp::Eq, Expr::Var(v), Expr::local(g0))));
+            for &u in read.iter().filter(|&&u| u != v && env.var_ty(u) == env.var_ty(v)) {
+                out.push(or(b, Expr::binary(BinOp::Eq, Expr::Var(v), Expr::Var(u))));
+            }
+        }
+    }
+    // Constants the loop assigns: `v == c`, and `y == y0 || v == c` for a variable `y` that
+    // steps (once an iteration has run, v was assigned).
+    for (v, c) in constant_assignments(f, l) {
+        out.push(Expr::binary(BinOp::Eq, Expr::Var(v), c.clone()));
+        for &(y, _, _) in &stepped {
+            if let Some(y0) = l.ghost_of(y) {
+                let unchanged = Expr::binary(BinOp::Eq, Expr::Var(y), Expr::local(y0));
+                out.push(Expr::binary(
+                    BinOp::Or,
+                    unchanged,
+                    Expr::binary(BinOp::Eq, Expr::Var(v), c.clone()),
+                ));
+            }
+        }
+    }
+    out.list.truncate(MAX_PER_LOOP);
+    (basic, out.list)
 }
 
 /// Candidates without repetition, in the order found; `guards` are the comparisons among
@@ -220,7 +267,7 @@ impl Cands {
         }
         let key = format!("{e:?}");
         if self.seen.insert(key) {
-            if matches!(e, Expr::Binary(BinOp::Slt | BinOp::Ult, ..)) {
+            if matches!(e, Expr::Binary(BinOp::Slt | BinOp::Ult | BinOp::Sle | BinOp::Ule, ..)) {
                 self.guards.push(e.clone());
             }
             self.list.push(e);
@@ -317,6 +364,20 @@ fn branch_conditions(f: &Function, l: &LoopInfo, env: &dyn TypeEnv) -> Vec<Expr>
         }
     }
     out.truncate(4);
+    out
+}
+
+/// The variables the loop assigns a constant somewhere, with the constant.
+fn constant_assignments(f: &Function, l: &LoopInfo) -> Vec<(VarRef, Expr)> {
+    let mut out: Vec<(VarRef, Expr)> = Vec::new();
+    for e in f.edges.iter().filter(|e| l.locs.binary_search(&e.from).is_ok()) {
+        if let Op::Assign(v, c @ Expr::Const { .. }) = &e.op {
+            if !out.iter().any(|(x, k)| x == v && k == c) {
+                out.push((*v, c.clone()));
+            }
+        }
+    }
+    out.truncate(8);
     out
 }
 

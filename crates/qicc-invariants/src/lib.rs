@@ -30,6 +30,9 @@ use qicc_engine::{AssertionStatus, Budget, EngineResult, Stats};
 use qicc_facts::Facts;
 use qicc_ir::{AssertionId, Expr, Program};
 
+/// The one-VC Houdini's time when the budget has no deadline.
+const VC_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The proven invariants of a program's loops.
 #[derive(Clone, Debug)]
 pub struct Invariants {
@@ -80,10 +83,30 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
         return Err("no loop to cut".into());
     }
     let facts = Facts::analyze(&prep.program);
-    let mut cands = candidates::candidates(&prep.program, &prep.loops, &facts);
-    let all = cands.clone();
-    observe::drop_refuted(&prep, &mut cands, budget);
-    let mut proof = houdini(p, prep, cands, budget)?;
+    let cands = candidates::candidates(&prep.program, &prep.loops, &facts);
+    let mut basic = cands.basic.clone();
+    observe::drop_refuted(&prep, &mut basic, budget);
+    let first = houdini(p, prep.clone(), basic, budget)?;
+    let all_safe = first.safe.len() == p.assertions.len();
+    let mut proof = if all_safe || cands.extra.iter().all(Vec::is_empty) {
+        first
+    } else {
+        // The second stage: what the first proved, and the extra families.
+        let mut more: Vec<Vec<Expr>> = first.invariants.proven.clone();
+        let mut extra = cands.extra.clone();
+        observe::drop_refuted(&prep, &mut extra, budget);
+        for (m, e) in more.iter_mut().zip(extra) {
+            m.extend(e);
+        }
+        match houdini(p, prep, more, budget) {
+            Ok(second) if second.safe.len() >= first.safe.len() => second,
+            _ => first,
+        }
+    };
+    let mut all = cands.basic;
+    for (a, e) in all.iter_mut().zip(cands.extra) {
+        a.extend(e);
+    }
     // Report every candidate tried, the refuted ones too.
     proof.candidates = all;
     Ok(proof)
@@ -101,7 +124,10 @@ pub fn houdini(
     let all = cands.clone();
     // One VC with a literal per candidate first; the BMC's rounds where it cannot cover the
     // cut program (loops the cut leaves, recursion).
-    match vc::houdini(p, &prep, &cands, budget) {
+    // The one VC gets a third of the time: on some programs (several nested loops, hundreds
+    // of candidates) its queries are much harder than the BMC's rounds.
+    let share = budget.remaining().map_or(VC_TIME, |r| r / 3);
+    match vc::houdini(p, &prep, &cands, &budget.child(Some(share))) {
         Ok(fix) => {
             let proven = cands
                 .iter()
@@ -118,7 +144,10 @@ pub fn houdini(
                 rounds: fix.checks,
             });
         }
-        Err(vc::NoAnswer::Stopped(why)) => return Err(format!("{why} in Houdini")),
+        Err(vc::NoAnswer::Stopped(why)) if budget.exhausted().is_some() => {
+            return Err(format!("{why} in Houdini"))
+        }
+        Err(vc::NoAnswer::Stopped(_)) => {}
         // The BMC deepens where the one VC stopped short (the reason is the same one the BMC
         // will meet, so it is not kept).
         Err(vc::NoAnswer::Incomplete) => {}

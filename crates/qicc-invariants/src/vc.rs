@@ -18,6 +18,11 @@ use qicc_ir::{AssertionId, Expr, GlobalId, Program};
 use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Mode, Z3Solver};
 use qicc_symex::{Bounds, FnInfo, MemModel};
 use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
+
+/// How long the query over every check at once may take before the checks are asked one by
+/// one.
+const ONE_QUERY: Duration = Duration::from_secs(1);
 
 /// What the fixpoint left: `keep[i][j]` for candidate `j` of loop `i`, the original
 /// assertions proven, and the solver checks made.
@@ -89,12 +94,16 @@ pub(crate) fn houdini(
         .collect();
     let mut solver = Z3Solver::new(Z3Mode::Incremental);
     let mut checks = 0u64;
-    let mut ask = |solver: &mut Z3Solver, s: &TermStore, a: &[TermId]| {
+    // `cap`: a limit of this check below the budget's.
+    let mut ask = |solver: &mut Z3Solver, s: &TermStore, a: &[TermId], cap: Option<Duration>| {
         checks += 1;
         let left = budget
             .deadline
             .map(|d| d.saturating_duration_since(std::time::Instant::now()));
-        solver.set_timeout(left);
+        solver.set_timeout(match (left, cap) {
+            (Some(l), Some(c)) => Some(l.min(c)),
+            (l, c) => l.or(c),
+        });
         if budget.exhausted().is_some() {
             return CheckResult::Unknown("the budget ran out".into());
         }
@@ -116,9 +125,30 @@ pub(crate) fn houdini(
         if goal == s.ff() {
             break;
         }
-        let mut a = active(&keep);
+        let lits = active(&keep);
+        let mut a = lits.clone();
         a.push(goal);
-        match ask(&mut solver, &s, &a) {
+        let mut verdict = ask(&mut solver, &s, &a, Some(ONE_QUERY));
+        if matches!(verdict, CheckResult::Unknown(_)) && budget.exhausted().is_none() {
+            // The disjunction of every check is too hard in one query: the checks one by one
+            // (each UNSAT under the same literals is the same fixpoint).
+            verdict = CheckResult::Unsat;
+            for &(i, j, g) in &check_of {
+                if !keep[i][j] {
+                    continue;
+                }
+                let mut a = lits.clone();
+                a.push(g);
+                match ask(&mut solver, &s, &a, None) {
+                    CheckResult::Unsat => {}
+                    r => {
+                        verdict = r;
+                        break;
+                    }
+                }
+            }
+        }
+        match verdict {
             CheckResult::Unsat => break,
             CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
             CheckResult::Sat => {
@@ -142,7 +172,7 @@ pub(crate) fn houdini(
     if any_cut != s.ff() {
         let mut a = lits.clone();
         a.push(any_cut);
-        match ask(&mut solver, &s, &a) {
+        match ask(&mut solver, &s, &a, None) {
             CheckResult::Unsat => {}
             CheckResult::Sat => {
                 return Err(NoAnswer::Incomplete)
@@ -159,7 +189,7 @@ pub(crate) fn houdini(
         }
         let mut x = lits.clone();
         x.push(g);
-        match ask(&mut solver, &s, &x) {
+        match ask(&mut solver, &s, &x, None) {
             CheckResult::Unsat => safe.push(a),
             CheckResult::Sat => {}
             CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
