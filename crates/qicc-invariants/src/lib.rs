@@ -88,7 +88,8 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
     observe::drop_refuted(&prep, &mut basic, budget);
     let first = houdini(p, prep.clone(), basic, budget)?;
     let all_safe = first.safe.len() == p.assertions.len();
-    let mut proof = if all_safe || cands.extra.iter().all(Vec::is_empty) {
+    let second_stage = !all_safe && cands.extra.iter().any(|e| !e.is_empty());
+    let mut proof = if !second_stage {
         first
     } else {
         // The second stage: what the first proved, and the extra families.
@@ -104,8 +105,10 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
         }
     };
     let mut all = cands.basic;
-    for (a, e) in all.iter_mut().zip(cands.extra) {
-        a.extend(e);
+    if second_stage {
+        for (a, e) in all.iter_mut().zip(cands.extra) {
+            a.extend(e);
+        }
     }
     // Report every candidate tried, the refuted ones too.
     proof.candidates = all;
