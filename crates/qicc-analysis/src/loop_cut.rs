@@ -359,13 +359,7 @@ pub fn assert_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> Cut {
             })
             .collect();
         let f = &mut out.functions[l.func.index()];
-        let into_head: Vec<usize> = (0..f.edges.len())
-            .filter(|&k| f.edges[k].to == l.head)
-            .collect();
-        let mut at = f.new_loc();
-        for k in into_head {
-            f.edges[k].to = at;
-        }
+        let mut at = before_head(f, l.head);
         for (inv, a) in invs.iter().zip(ids) {
             let (bad, next) = (f.new_loc(), f.new_loc());
             let err = f.err;
@@ -409,13 +403,7 @@ pub fn record_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> (Program, V
             })
             .collect();
         let f = &mut out.functions[l.func.index()];
-        let into_head: Vec<usize> = (0..f.edges.len())
-            .filter(|&k| f.edges[k].to == l.head)
-            .collect();
-        let mut at = f.new_loc();
-        for k in into_head {
-            f.edges[k].to = at;
-        }
+        let mut at = before_head(f, l.head);
         for (inv, g) in invs.iter().zip(gs) {
             let next = f.new_loc();
             let v = VarRef::Global(g);
@@ -427,4 +415,14 @@ pub fn record_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> (Program, V
         f.add_edge(at, l.head, Op::Skip, l.span);
     }
     (out, flags)
+}
+
+/// A new location that every edge into `head` now enters instead (what runs from there to
+/// `head` is the caller's to add).
+fn before_head(f: &mut Function, head: Loc) -> Loc {
+    let at = f.new_loc();
+    for e in f.edges.iter_mut().filter(|e| e.to == head) {
+        e.to = at;
+    }
+    at
 }

@@ -164,16 +164,8 @@ impl<'i, 'o> Machine<'i, 'o> {
     }
 
     /// Runs the program to its end and returns the record.
-    pub(crate) fn run(mut self) -> Run {
-        let outcome = self.execute();
-        Run {
-            outcome,
-            witness: self.witness,
-            steps: self.steps,
-            step_count: self.step_count,
-            read_uninit: self.read_uninit,
-            signed_overflow: self.signed_overflow,
-        }
+    pub(crate) fn run(self) -> Run {
+        self.run_with_globals().0
     }
 }
 
