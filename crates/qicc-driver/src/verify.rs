@@ -586,7 +586,14 @@ int main(void) {
 ";
 
     fn loaded() -> Loaded {
-        let dir = std::env::temp_dir().join(format!("qicc-driver-merge-{}", std::process::id()));
+        // A directory per call: the tests run in parallel threads of one process, and one
+        // test reading the file while another rewrites it fails to lower it.
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!(
+            "qicc-driver-merge-{}-{n}",
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.c");
         std::fs::write(&path, PROGRAM).unwrap();
