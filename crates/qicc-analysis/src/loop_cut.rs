@@ -229,26 +229,7 @@ pub fn cut_loops(prep: &Prepared, invariants: &[Vec<Expr>], mode: CutMode) -> Cu
         let none = Vec::new();
         let invs = invariants.get(i).unwrap_or(&none);
         let ids: Vec<AssertionId> = if mode != CutMode::Assume {
-            invs.iter()
-                .enumerate()
-                .map(|(j, inv)| {
-                    let f = prep.program.function(l.func);
-                    let text = format!(
-                        "invariant at L{} of @{}: {}",
-                        l.head.0,
-                        f.name,
-                        expr_str(&prep.program, Some(f), inv)
-                    );
-                    let a = out.add_assertion(Assertion {
-                        kind: AssertKind::VerifierAssert,
-                        func: l.func,
-                        span: l.span,
-                        text: Some(text),
-                    });
-                    checks.push((a, i, j));
-                    a
-                })
-                .collect()
+            check_assertions(&mut out, prep, i, invs, &mut checks)
         } else {
             Vec::new()
         };
@@ -256,13 +237,8 @@ pub fn cut_loops(prep: &Prepared, invariants: &[Vec<Expr>], mode: CutMode) -> Cu
             invs.iter()
                 .enumerate()
                 .map(|(j, inv)| {
-                    let g = out.add_global(Global {
-                        name: format!("inv.lit.{}.L{}.{j}", l.func.0, l.head.0),
-                        ty: Ty::Bool,
-                        unsigned: false,
-                        init: None,
-                        span: l.span,
-                    });
+                    let name = format!("inv.lit.{}.L{}.{j}", l.func.0, l.head.0);
+                    let g = bool_global(&mut out, name, None, l.span);
                     literals.push((g, i, j));
                     let off = Expr::unary(UnOp::Not, Expr::Var(VarRef::Global(g)));
                     Expr::binary(BinOp::Or, off, inv.clone())
@@ -295,10 +271,7 @@ fn cut_one(f: &mut Function, l: &LoopInfo, invs: &[Expr], assumed: &[Expr], ids:
     }
     for (inv, &a) in invs.iter().zip(ids) {
         for from in [enter, back] {
-            let t = f.new_loc();
-            let err = f.err;
-            f.add_edge(from, t, Op::Assume(Expr::unary(UnOp::Not, inv.clone())), l.span);
-            f.add_edge(t, err, Op::Error(a), l.span);
+            check_edge(f, from, inv, a, l.span);
         }
     }
     // The havoc chain.
@@ -346,25 +319,12 @@ pub fn assert_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> Cut {
         let Some(invs) = invariants.get(i).filter(|v| !v.is_empty()) else {
             continue;
         };
-        let ids: Vec<AssertionId> = (0..invs.len())
-            .map(|j| {
-                let a = out.add_assertion(Assertion {
-                    kind: AssertKind::VerifierAssert,
-                    func: l.func,
-                    span: l.span,
-                    text: Some(format!("invariant {j} at L{}", l.head.0)),
-                });
-                checks.push((a, i, j));
-                a
-            })
-            .collect();
+        let ids = check_assertions(&mut out, prep, i, invs, &mut checks);
         let f = &mut out.functions[l.func.index()];
         let mut at = before_head(f, l.head);
         for (inv, a) in invs.iter().zip(ids) {
-            let (bad, next) = (f.new_loc(), f.new_loc());
-            let err = f.err;
-            f.add_edge(at, bad, Op::Assume(Expr::unary(UnOp::Not, inv.clone())), l.span);
-            f.add_edge(bad, err, Op::Error(a), l.span);
+            check_edge(f, at, inv, a, l.span);
+            let next = f.new_loc();
             f.add_edge(at, next, Op::Assume(inv.clone()), l.span);
             at = next;
         }
@@ -391,13 +351,8 @@ pub fn record_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> (Program, V
         };
         let gs: Vec<GlobalId> = (0..invs.len())
             .map(|j| {
-                let g = out.add_global(Global {
-                    name: format!("inv.refuted.{}.L{}.{j}", l.func.0, l.head.0),
-                    ty: Ty::Bool,
-                    unsigned: false,
-                    init: Some(Expr::bool(false)),
-                    span: l.span,
-                });
+                let name = format!("inv.refuted.{}.L{}.{j}", l.func.0, l.head.0);
+                let g = bool_global(&mut out, name, Some(Expr::bool(false)), l.span);
                 flags.push((g, i, j));
                 g
             })
@@ -425,4 +380,55 @@ fn before_head(f: &mut Function, head: Loc) -> Loc {
         e.to = at;
     }
     at
+}
+
+/// One new assertion per condition of loop `i` (`checks` records which), named after the
+/// condition.
+fn check_assertions(
+    out: &mut Program,
+    prep: &Prepared,
+    i: usize,
+    invs: &[Expr],
+    checks: &mut Vec<(AssertionId, usize, usize)>,
+) -> Vec<AssertionId> {
+    let l = &prep.loops[i];
+    let f = prep.program.function(l.func);
+    invs.iter()
+        .enumerate()
+        .map(|(j, inv)| {
+            let text = format!(
+                "invariant at L{} of @{}: {}",
+                l.head.0,
+                f.name,
+                expr_str(&prep.program, Some(f), inv)
+            );
+            let a = out.add_assertion(Assertion {
+                kind: AssertKind::VerifierAssert,
+                func: l.func,
+                span: l.span,
+                text: Some(text),
+            });
+            checks.push((a, i, j));
+            a
+        })
+        .collect()
+}
+
+/// `from --assume !inv--> t --error #a--> err`: assertion `a` fails where `inv` does not hold.
+fn check_edge(f: &mut Function, from: Loc, inv: &Expr, a: AssertionId, span: Span) {
+    let t = f.new_loc();
+    let err = f.err;
+    f.add_edge(from, t, Op::Assume(Expr::unary(UnOp::Not, inv.clone())), span);
+    f.add_edge(t, err, Op::Error(a), span);
+}
+
+/// A new Bool global of the transformation (`init`: `None` for an arbitrary start value).
+fn bool_global(out: &mut Program, name: String, init: Option<Expr>, span: Span) -> GlobalId {
+    out.add_global(Global {
+        name,
+        ty: Ty::Bool,
+        unsigned: false,
+        init,
+        span,
+    })
 }

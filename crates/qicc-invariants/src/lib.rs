@@ -75,6 +75,20 @@ impl Proof {
     }
 }
 
+/// Keeps the candidates whose mark in `keep` (parallel to `cands`) is true; how many went.
+pub(crate) fn retain_marked(cands: &mut [Vec<Expr>], keep: &[Vec<bool>]) -> usize {
+    let mut dropped = 0;
+    for (c, k) in cands.iter_mut().zip(keep) {
+        let mut it = k.iter();
+        c.retain(|_| {
+            let keep = it.next().copied().unwrap_or(true);
+            dropped += usize::from(!keep);
+            keep
+        });
+    }
+    dropped
+}
+
 /// Houdini over the candidates of every loop of `p` (see the crate docs). `Err`: why no
 /// round could finish (the budget ran out, or the program has no loop to cut).
 pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
@@ -132,11 +146,8 @@ pub fn houdini(
     let share = budget.remaining().map_or(VC_TIME, |r| r / 3);
     match vc::houdini(p, &prep, &cands, &budget.child(Some(share))) {
         Ok(fix) => {
-            let proven = cands
-                .iter()
-                .zip(&fix.keep)
-                .map(|(c, k)| c.iter().zip(k).filter(|(_, k)| **k).map(|(c, _)| c.clone()).collect())
-                .collect();
+            let mut proven = cands;
+            retain_marked(&mut proven, &fix.keep);
             return Ok(Proof {
                 invariants: Invariants {
                     prepared: prep,
@@ -173,13 +184,11 @@ pub fn houdini(
                 .iter()
                 .any(|(x, s)| *x == a && *s == AssertionStatus::Safe)
         };
-        let mut dropped = vec![Vec::new(); cands.len()];
+        let mut keep: Vec<Vec<bool>> = cands.iter().map(|c| vec![true; c.len()]).collect();
         for &(a, i, j) in &cut.checks {
-            if !safe(a) {
-                dropped[i].push(j);
-            }
+            keep[i][j] = safe(a);
         }
-        if dropped.iter().all(Vec::is_empty) {
+        if keep.iter().flatten().all(|k| *k) {
             let safe = (0..p.assertions.len() as u32)
                 .map(AssertionId)
                 .filter(|&a| safe(a))
@@ -194,14 +203,7 @@ pub fn houdini(
                 rounds,
             });
         }
-        for (c, d) in cands.iter_mut().zip(dropped) {
-            let mut j = 0;
-            c.retain(|_| {
-                let keep = !d.contains(&j);
-                j += 1;
-                keep
-            });
-        }
+        retain_marked(&mut cands, &keep);
     }
 }
 

@@ -41,14 +41,5 @@ pub(crate) fn drop_refuted(prep: &Prepared, cands: &mut [Vec<Expr>], budget: &Bu
             keep[i][j] = false;
         }
     }
-    let mut dropped = 0;
-    for (c, k) in cands.iter_mut().zip(keep) {
-        let mut it = k.into_iter();
-        c.retain(|_| {
-            let keep = it.next().unwrap_or(true);
-            dropped += usize::from(!keep);
-            keep
-        });
-    }
-    dropped
+    crate::retain_marked(cands, &keep)
 }

@@ -115,6 +115,9 @@ pub(crate) fn houdini(
             .flat_map(|(i, ls)| ls.iter().filter(move |(j, _)| keep[i][*j]).map(|(_, t)| *t))
             .collect()
     };
+    // Once the disjunction of the checks was too hard, later rounds (fewer literals, a
+    // harder query) go straight to the checks one by one.
+    let mut one_by_one = false;
     loop {
         let goals: Vec<TermId> = check_of
             .iter()
@@ -128,8 +131,13 @@ pub(crate) fn houdini(
         let lits = active(&keep);
         let mut a = lits.clone();
         a.push(goal);
-        let mut verdict = ask(&mut solver, &s, &a, Some(ONE_QUERY));
+        let mut verdict = if one_by_one {
+            CheckResult::Unknown(String::new())
+        } else {
+            ask(&mut solver, &s, &a, Some(ONE_QUERY))
+        };
         if matches!(verdict, CheckResult::Unknown(_)) && budget.exhausted().is_none() {
+            one_by_one = true;
             // The disjunction of every check is too hard in one query: the checks one by one
             // (each UNSAT under the same literals is the same fixpoint).
             verdict = CheckResult::Unsat;

@@ -54,32 +54,31 @@ impl<'p> CallEvaluator<'p> {
         })
     }
 
-    /// The one result of calling `callee` with `args` when the globals are `globals`
-    /// (`None` for a global whose value is not a constant), if the call can be evaluated (see
-    /// the module docs).
+    /// The one result of calling `callee` with `args` when `global` gives the globals'
+    /// values (`None`: not a constant), if the call can be evaluated (see the module docs).
+    /// Only the globals the callee reads are asked for.
     pub fn evaluate(
         &self,
         callee: FuncId,
         modset: &ModSet,
         args: &[Option<u64>],
-        globals: &[Option<u64>],
+        global: &dyn Fn(GlobalId) -> Option<u64>,
         budget: &Budget,
     ) -> Option<Evaluated> {
         if modset.touches_memory {
             return None;
         }
         let args: Vec<u64> = args.iter().copied().collect::<Option<_>>()?;
-        let read: Vec<u64> = modset
-            .reads
-            .iter()
-            .map(|g| globals.get(g.index()).copied().flatten())
-            .collect::<Option<_>>()?;
+        let read: Vec<u64> = modset.reads.iter().map(|&g| global(g)).collect::<Option<_>>()?;
         let key = (callee, args, read);
         if let Some(known) = self.memo.borrow().get(&key) {
             return known.clone();
         }
         // Globals the callee does not read are never seen by the run: any value will do.
-        let start: Vec<u64> = globals.iter().map(|g| g.unwrap_or(0)).collect();
+        let mut start = vec![0; self.interp.program().globals.len()];
+        for (g, v) in modset.reads.iter().zip(&key.2) {
+            start[g.index()] = *v;
+        }
         let config = RunConfig {
             max_steps: MAX_EVAL_STEPS,
             deadline: budget.deadline,
@@ -212,7 +211,8 @@ fn @reads_g() -> %ret {
         let ev = CallEvaluator::new(&p).expect("interpreter accepts the program");
         let f = p.find_function(name).expect("declared");
         let m = &mod_sets(&p)[f.index()];
-        ev.evaluate(f, m, args, globals, &Budget::unlimited())
+        let global = |g: GlobalId| globals.get(g.index()).copied().flatten();
+        ev.evaluate(f, m, args, &global, &Budget::unlimited())
     }
 
     #[test]

@@ -994,8 +994,8 @@ impl Symex<'_> {
         let s = &*self.s;
         let konst = |t: TermId| s.as_bv_const(t).or_else(|| s.as_bool_const(t).map(u64::from));
         let args: Vec<Option<u64>> = argv.iter().map(|&a| konst(a)).collect();
-        let globals: Vec<Option<u64>> = st.globals.iter().map(|&g| konst(g)).collect();
-        let done = ev.evaluate(callee, modset, &args, &globals, self.budget)?;
+        let global = |g: qicc_ir::GlobalId| st.globals.get(g.index()).and_then(|&t| konst(t));
+        let done = ev.evaluate(callee, modset, &args, &global, self.budget)?;
         self.enc.evaluated_calls += 1;
         self.enc.evaluated_steps += done.steps;
         let mut cont = st.clone();
