@@ -38,11 +38,14 @@ pub struct Evaluated {
     pub steps: u64,
 }
 
+/// A call's inputs: callee, arguments, values of the globals it reads.
+type MemoKey = (FuncId, Vec<u64>, Vec<u64>);
+
 /// Evaluates calls of one program; remembers every evaluation (by callee, arguments and the
 /// values of the globals it reads), so a call made again with the same inputs costs nothing.
 pub struct CallEvaluator<'p> {
     interp: Interpreter<'p>,
-    memo: RefCell<HashMap<(FuncId, Vec<u64>, Vec<u64>), Option<Evaluated>>>,
+    memo: RefCell<HashMap<MemoKey, Option<Evaluated>>>,
 }
 
 impl<'p> CallEvaluator<'p> {
