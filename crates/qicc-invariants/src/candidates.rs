@@ -288,7 +288,7 @@ fn conjuncts(e: &Expr) -> Vec<Expr> {
 }
 
 /// `¬e`, with a negated comparison turned around.
-fn negate(e: &Expr) -> Expr {
+pub(crate) fn negate(e: &Expr) -> Expr {
     match e {
         Expr::Unary(UnOp::Not, a) => (**a).clone(),
         Expr::Binary(op, a, b) => {
@@ -318,7 +318,7 @@ fn weaken(e: &Expr) -> Expr {
 
 /// `x % k` (unsigned), as a bit mask when `k` is a power of two: the same value, and far
 /// cheaper for the solver than a division.
-fn residue(x: Expr, k: u64, w: u16) -> Expr {
+pub(crate) fn residue(x: Expr, k: u64, w: u16) -> Expr {
     if k.is_power_of_two() {
         Expr::binary(BinOp::And, x, Expr::int(w, k - 1))
     } else {
@@ -399,7 +399,7 @@ fn is_ghost(f: &Function, v: VarRef) -> bool {
     matches!(v, VarRef::Local(x) if f.local(x).name.starts_with("ghost."))
 }
 
-fn is_unsigned(p: &Program, f: &Function, v: VarRef) -> bool {
+pub(crate) fn is_unsigned(p: &Program, f: &Function, v: VarRef) -> bool {
     match v {
         VarRef::Local(x) => f.local(x).unsigned,
         VarRef::Global(g) => p.globals[g.index()].unsigned,
@@ -412,7 +412,7 @@ const MAX_STEPS: usize = 4;
 /// The constants an iteration may add to each variable the loop changes: one per path from
 /// the head back to it, where each path adds a constant (a variable changed inside an inner
 /// loop, by a call or by anything but `x := x ± c` has none).
-fn steps(
+pub(crate) fn steps(
     p: &Program,
     f: &Function,
     loops: &[LoopInfo],

@@ -21,6 +21,7 @@
 //! location, and the conditions proven there.
 
 pub mod candidates;
+pub mod cells;
 mod observe;
 mod vc;
 
@@ -92,12 +93,16 @@ pub(crate) fn retain_marked(cands: &mut [Vec<Expr>], keep: &[Vec<bool>]) -> usiz
 /// Houdini over the candidates of every loop of `p` (see the crate docs). `Err`: why no
 /// round could finish (the budget ran out, or the program has no loop to cut).
 pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
-    let prep = add_ghosts(p);
+    let mut prep = add_ghosts(p);
     if prep.loops.is_empty() {
         return Err("no loop to cut".into());
     }
     let facts = Facts::analyze(&prep.program);
-    let cands = candidates::candidates(&prep.program, &prep.loops, &facts);
+    let mut cands = candidates::candidates(&prep.program, &prep.loops, &facts);
+    // The cell ghost restricts assertions: after the candidates that read them.
+    for (b, c) in cands.basic.iter_mut().zip(cells::add_cells(&mut prep)) {
+        b.extend(c);
+    }
     let mut basic = cands.basic.clone();
     observe::drop_refuted(&prep, &mut basic, budget);
     let first = houdini(p, prep.clone(), basic, budget)?;

@@ -139,7 +139,9 @@ pub(crate) fn houdini(
         if matches!(verdict, CheckResult::Unknown(_)) && budget.exhausted().is_none() {
             one_by_one = true;
             // The disjunction of every check is too hard in one query: the checks one by one
-            // (each UNSAT under the same literals is the same fixpoint).
+            // (each UNSAT under the same literals is the same fixpoint). A check the solver
+            // cannot decide within `ONE_QUERY` ends the one VC: the incremental solver keeps
+            // no bit-blasting tactics, and the BMC's rounds often decide such checks at once.
             verdict = CheckResult::Unsat;
             for &(i, j, g) in &check_of {
                 if !keep[i][j] {
@@ -147,8 +149,11 @@ pub(crate) fn houdini(
                 }
                 let mut a = lits.clone();
                 a.push(g);
-                match ask(&mut solver, &s, &a, None) {
+                match ask(&mut solver, &s, &a, Some(ONE_QUERY)) {
                     CheckResult::Unsat => {}
+                    CheckResult::Unknown(_) if budget.exhausted().is_none() => {
+                        return Err(NoAnswer::Incomplete);
+                    }
                     r => {
                         verdict = r;
                         break;
@@ -180,9 +185,10 @@ pub(crate) fn houdini(
     if any_cut != s.ff() {
         let mut a = lits.clone();
         a.push(any_cut);
-        match ask(&mut solver, &s, &a, None) {
+        match ask(&mut solver, &s, &a, Some(ONE_QUERY)) {
             CheckResult::Unsat => {}
-            CheckResult::Sat => {
+            CheckResult::Sat => return Err(NoAnswer::Incomplete),
+            CheckResult::Unknown(_) if budget.exhausted().is_none() => {
                 return Err(NoAnswer::Incomplete)
             }
             CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
@@ -197,9 +203,13 @@ pub(crate) fn houdini(
         }
         let mut x = lits.clone();
         x.push(g);
-        match ask(&mut solver, &s, &x, None) {
+        match ask(&mut solver, &s, &x, Some(ONE_QUERY)) {
             CheckResult::Unsat => safe.push(a),
             CheckResult::Sat => {}
+            // As for a check too hard in the rounds: the BMC's rounds take over.
+            CheckResult::Unknown(_) if budget.exhausted().is_none() => {
+                return Err(NoAnswer::Incomplete)
+            }
             CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
         }
     }

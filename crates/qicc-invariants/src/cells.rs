@@ -1,0 +1,503 @@
+//! Array cells: invariants about every element of an array, stated without quantifiers.
+//!
+//! A loop that walks an array (`a[i] = e` with `i` stepping by a constant) keeps a property
+//! of every element it has passed: `∀k ∈ [i0, i): P(a[k])`. qicc states it over one *cell
+//! ghost* per function, the local `ghost.cell`, havocked once at the function's entry and
+//! never written again: the candidate `¬(i0 ≤ k < i) ∨ P(a[k])`. Houdini proves such a
+//! condition like any other; nothing constrains the ghost, so it is proven for every value
+//! of it, which is the quantified invariant. (Monniaux and Gonnord's "cell morphing" uses
+//! the same distinguished index.)
+//!
+//! Such an invariant speaks of element `k` only, so the assertions that read array elements
+//! at an index `I` are **restricted** to the ghost: the condition of the edge into the
+//! assertion's `error` edge, `¬C`, becomes `I == k ∧ ¬C`. Why a proof of the restricted
+//! program is a proof of the program: take a run of the program that violates the
+//! assertion, with `I = v` at the violation. The run of the prepared program that picks
+//! `k = v` at the function's entry (the havoc adds a choice and nothing else: no other edge
+//! reads or writes the ghost) makes the same steps and violates the restricted assertion.
+//! So if no restricted assertion can fail, no original one can. This holds for any
+//! expression `I`; which one is chosen only decides what can be proven.
+//!
+//! This module owns the ghost, the restriction, and the candidates over cells
+//! ([`add_cells`]). The families, each from what the function itself does:
+//! - **ranges** of `k`: the part of the array a loop has passed (`[I(i0), I(i))` for a loop
+//!   whose index `i` steps up, `(I(i), I(i0)]` when it steps down, with the step's residue
+//!   when the step is not 1), and each whole walk of an array loop, `[I(c), I(n))` for a
+//!   loop `for (i = c; i < n; ...)` with constant `c` and a bound `n` no loop changes;
+//! - **values**: for each store `a[I] = e` in a loop, `a[k] == e(k)`, also under each branch
+//!   condition of the loop (`c(k) ⇒ a[k] == e(k)`); each restricted assertion's condition at
+//!   `k`; and `a[k] == b[k]` for the arrays of the same element type the function reads or
+//!   writes with an index;
+//! - every range implies every value.
+
+use crate::candidates::{is_unsigned, negate, residue, steps};
+use qicc_analysis::{FunctionGraph, LoopInfo, Prepared};
+use qicc_ir::{
+    AssertKind, BinOp, CastOp, Expr, FuncId, Function, HavocKind, LocalId, Op, Program, Ty,
+    TypeEnv, UnOp, VarRef,
+};
+use std::collections::BTreeSet;
+
+/// At most this many cell candidates per loop head.
+pub const MAX_CELL_CANDIDATES: usize = 96;
+
+/// An array element whose index is the cell ghost: `load.ty(base + k * stride + offset)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Cell {
+    ty: Ty,
+    base: Expr,
+    stride: u64,
+    offset: u64,
+}
+
+impl Cell {
+    fn at(&self, k: &Expr, w: u16) -> Expr {
+        let mut addr = Expr::binary(
+            BinOp::Add,
+            self.base.clone(),
+            Expr::binary(BinOp::Mul, k.clone(), Expr::int(w, self.stride)),
+        );
+        if self.offset != 0 {
+            addr = Expr::binary(BinOp::Add, addr, Expr::int(w, self.offset));
+        }
+        Expr::load(self.ty, addr)
+    }
+}
+
+/// An address `base + index * stride (+ offset)`, split.
+fn split_address(addr: &Expr) -> Option<(Expr, Expr, u64, u64)> {
+    let (inner, offset) = match addr {
+        Expr::Binary(BinOp::Add, a, b) if b.as_const().is_some() && is_indexed(a) => {
+            (&**a, b.as_const()?)
+        }
+        _ => (addr, 0),
+    };
+    let Expr::Binary(BinOp::Add, base, scaled) = inner else { return None };
+    let Expr::Binary(BinOp::Mul, index, stride) = &**scaled else { return None };
+    let stride = stride.as_const()?;
+    if index.as_const().is_some() || stride == 0 {
+        return None;
+    }
+    Some(((**base).clone(), (**index).clone(), stride, offset))
+}
+
+fn is_indexed(e: &Expr) -> bool {
+    matches!(e, Expr::Binary(BinOp::Add, _, s) if matches!(**s, Expr::Binary(BinOp::Mul, ..)))
+}
+
+/// The loads of `e` at indexed addresses: (cell, index).
+fn indexed_loads(e: &Expr) -> Vec<(Cell, Expr)> {
+    let mut out = Vec::new();
+    e.visit(&mut |x| {
+        if let Expr::Load(ty, addr) = x {
+            if let Some((base, index, stride, offset)) = split_address(addr) {
+                out.push((
+                    Cell {
+                        ty: *ty,
+                        base,
+                        stride,
+                        offset,
+                    },
+                    index,
+                ));
+            }
+        }
+    });
+    out
+}
+
+/// Replaces every occurrence of `index` in `e` by `k`, then the variable `v` (what the
+/// index is made of) by `k` at `v`'s width.
+fn at_cell(e: &Expr, index: &Expr, v: Option<(VarRef, u16)>, k: &Expr, kw: u16) -> Expr {
+    let e = e.rewrite(&mut |x| if x == *index { k.clone() } else { x });
+    match v {
+        Some((v, w)) => e.substitute(&mut |u| {
+            (u == v).then(|| {
+                if w == kw {
+                    k.clone()
+                } else {
+                    Expr::cast(CastOp::Trunc, Ty::Int(w), k.clone())
+                }
+            })
+        }),
+        None => e,
+    }
+}
+
+/// The variable an index is made of: `v`, `sext(v)` or `zext(v)`, and whether comparisons
+/// of the index are signed.
+fn index_var(p: &Program, f: &Function, index: &Expr) -> Option<(VarRef, bool)> {
+    match index {
+        Expr::Var(v) => Some((*v, !is_unsigned(p, f, *v))),
+        Expr::Cast(CastOp::Sext, _, a) => match &**a {
+            Expr::Var(v) => Some((*v, true)),
+            _ => None,
+        },
+        Expr::Cast(CastOp::Zext, _, a) => match &**a {
+            Expr::Var(v) => Some((*v, false)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// What one function contributes: its ghost and the candidate pieces.
+struct FnCells {
+    ghost: LocalId,
+    width: u16,
+    values: Vec<Expr>,
+    /// Whole walks of an array, as conditions on the ghost.
+    walks: Vec<Expr>,
+}
+
+/// Adds the cell ghost to each function of the prepared program with an assertion that
+/// reads an array element inside a function with loops, restricts those assertions (see
+/// the module docs), and returns the cell candidates of every loop (parallel to
+/// `prep.loops`).
+pub fn add_cells(prep: &mut Prepared) -> Vec<Vec<Expr>> {
+    let mut out = vec![Vec::new(); prep.loops.len()];
+    for fi in 0..prep.program.functions.len() {
+        let fid = FuncId(fi as u32);
+        let loops: Vec<usize> = (0..prep.loops.len())
+            .filter(|&i| prep.loops[i].func == fid)
+            .collect();
+        if loops.is_empty() {
+            continue;
+        }
+        let Some(fc) = restrict(prep, fid) else { continue };
+        let p = &prep.program;
+        let f = p.function(fid);
+        let graph = FunctionGraph::new(f);
+        let k = Expr::local(fc.ghost);
+        for &li in &loops {
+            let l = &prep.loops[li];
+            let mut ranges = Vec::new();
+            if let Some(nl) = graph.natural_loops.iter().find(|n| n.head == l.head) {
+                let st = steps(p, f, &prep.loops, l, nl);
+                ranges.extend(passed(p, f, l, &st, &k, fc.width));
+            }
+            ranges.extend(fc.walks.iter().cloned());
+            let mut seen = BTreeSet::new();
+            let list = &mut out[li];
+            'all: for r in &ranges {
+                for v in &fc.values {
+                    let c = Expr::binary(BinOp::Or, Expr::unary(UnOp::Not, r.clone()), v.clone());
+                    if seen.insert(format!("{c:?}")) {
+                        list.push(c);
+                        if list.len() >= MAX_CELL_CANDIDATES {
+                            break 'all;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The ghost and restriction for `fid` (see the module docs); `None` when no assertion of
+/// the function reads an array element.
+fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
+    let p = &prep.program;
+    let f = p.function(fid);
+    let env = p.env(f);
+    // The assertions' failure edges, with the index their loads share.
+    let mut restricted: Vec<(usize, Expr)> = Vec::new();
+    let mut asserted: Vec<Cell> = Vec::new();
+    let mut width = None;
+    for (i, e) in f.edges.iter().enumerate() {
+        let Op::Assume(c) = &e.op else { continue };
+        let into_error = f.edges.iter().any(|x| {
+            x.from == e.to
+                && matches!(x.op, Op::Error(a)
+                    if !matches!(p.assertions[a.index()].kind, AssertKind::Ub(_)))
+        });
+        if !into_error {
+            continue;
+        }
+        let loads = indexed_loads(c);
+        let Some((_, index)) = loads.first() else { continue };
+        if loads.iter().any(|(_, i)| i != index) {
+            continue;
+        }
+        let Ty::Int(w) = index.ty(&env) else { continue };
+        if *width.get_or_insert(w) != w {
+            continue;
+        }
+        restricted.push((i, index.clone()));
+        asserted.extend(loads.into_iter().map(|(c, _)| c));
+    }
+    let width = width?;
+    if restricted.is_empty() {
+        return None;
+    }
+    let stable = |x: &Expr| {
+        x.vars()
+            .iter()
+            .all(|v| !prep.loops.iter().any(|l| l.func == fid && l.modifies(*v)))
+    };
+    let mut cells: Vec<Cell> = Vec::new();
+    let mut values: Vec<Expr> = Vec::new();
+    let mut walks: Vec<Expr> = Vec::new();
+    let f_mut = &mut prep.program.functions[fid.index()];
+    let ghost = f_mut.add_local("ghost.cell", Ty::Int(width));
+    let k = Expr::local(ghost);
+    let old_entry = f_mut.entry;
+    let entry = f_mut.new_loc();
+    let span = f_mut.span;
+    f_mut.add_edge(entry, old_entry, Op::Havoc(VarRef::Local(ghost), HavocKind::Uninit), span);
+    f_mut.entry = entry;
+    for (i, index) in &restricted {
+        let Op::Assume(c) = &f_mut.edges[*i].op else { continue };
+        let c = c.clone();
+        // The assertion's condition at k (the edge holds its negation).
+        let holds = negate(&c);
+        values.push(at_cell(&holds, index, None, &k, width));
+        let restricted = Expr::binary(
+            BinOp::And,
+            Expr::binary(BinOp::Eq, index.clone(), k.clone()),
+            c,
+        );
+        f_mut.edges[*i].op = Op::Assume(restricted);
+    }
+    let p = &prep.program;
+    let f = p.function(fid);
+    let env = p.env(f);
+    for cell in asserted {
+        if stable(&cell.base) && !cells.contains(&cell) {
+            cells.push(cell);
+        }
+    }
+    // Stores and loads of the loops, at an index made of one variable.
+    for l in prep.loops.iter().filter(|l| l.func == fid) {
+        let inside = |x| l.locs.binary_search(&x).is_ok();
+        let branches: Vec<&Expr> = f
+            .edges
+            .iter()
+            .filter(|e| e.from != l.head && inside(e.from) && inside(e.to))
+            .filter_map(|e| match &e.op {
+                Op::Assume(c) if c.ty(&env) == Ty::Bool && !has_valid(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        for e in f.edges.iter().filter(|e| inside(e.from)) {
+            let mut accessed = Vec::new();
+            e.op.exprs(&mut |x| accessed.extend(indexed_loads(x)));
+            if let Op::Store { ty, addr, value } = &e.op {
+                if let Some((base, index, stride, offset)) = split_address(addr) {
+                    let cell = Cell {
+                        ty: *ty,
+                        base,
+                        stride,
+                        offset,
+                    };
+                    if let (Some((v, _)), true) = (index_var(p, f, &index), stable(&cell.base)) {
+                        if index.ty(&env) == Ty::Int(width) {
+                            let vw = match env.var_ty(v) {
+                                Ty::Int(w) => w,
+                                _ => width,
+                            };
+                            let var = Some((v, vw));
+                            let here = cell.at(&k, width);
+                            let val = at_cell(value, &index, var, &k, width);
+                            if val.vars().iter().all(|u| *u == VarRef::Local(ghost)
+                                || stable(&Expr::Var(*u)))
+                            {
+                                let eq = Expr::binary(BinOp::Eq, here, val);
+                                for b in &branches {
+                                    let b = at_cell(b, &index, var, &k, width);
+                                    if b.vars().iter().all(|u| *u == VarRef::Local(ghost)
+                                        || stable(&Expr::Var(*u)))
+                                    {
+                                        values.push(Expr::binary(
+                                            BinOp::Or,
+                                            Expr::unary(UnOp::Not, b),
+                                            eq.clone(),
+                                        ));
+                                    }
+                                }
+                                values.push(eq);
+                            }
+                        }
+                    }
+                    accessed.push((cell, index));
+                }
+            }
+            for (cell, index) in accessed {
+                if index.ty(&env) == Ty::Int(width) && stable(&cell.base) && !cells.contains(&cell)
+                {
+                    cells.push(cell);
+                }
+            }
+        }
+        // The whole walk of this loop, when it starts at a constant and stops at a bound
+        // no loop changes.
+        walks.extend(walk(p, f, l, &prep.loops, &k, width));
+    }
+    // Arrays of the same element type, element by element.
+    for (i, a) in cells.iter().enumerate() {
+        for b in &cells[i + 1..] {
+            if a.ty == b.ty && a.base != b.base {
+                values.push(Expr::binary(BinOp::Eq, a.at(&k, width), b.at(&k, width)));
+            }
+        }
+    }
+    let mut seen = BTreeSet::new();
+    values.retain(|v| seen.insert(format!("{v:?}")));
+    values.truncate(24);
+    let mut seen = BTreeSet::new();
+    walks.retain(|v| seen.insert(format!("{v:?}")));
+    Some(FnCells {
+        ghost,
+        width,
+        values,
+        walks,
+    })
+}
+
+/// The part of the array loop `l` has passed, for each index variable with a constant step.
+fn passed(
+    p: &Program,
+    f: &Function,
+    l: &LoopInfo,
+    st: &std::collections::BTreeMap<VarRef, BTreeSet<i128>>,
+    k: &Expr,
+    w: u16,
+) -> Vec<Expr> {
+    let env = p.env(f);
+    let mut out = Vec::new();
+    for index in loop_indices(p, f, l, w) {
+        let Some((v, signed)) = index_var(p, f, &index) else { continue };
+        let Some(s) = st.get(&v) else { continue };
+        if s.len() != 1 {
+            continue;
+        }
+        let d = *s.iter().next().unwrap_or(&0);
+        let Some(g) = l.ghost_of(v) else { continue };
+        if d == 0 || !matches!(env.var_ty(v), Ty::Int(_)) {
+            continue;
+        }
+        let lo = index.substitute(&mut |u| (u == v).then(|| Expr::local(g)));
+        let (le, lt) = if signed {
+            (BinOp::Sle, BinOp::Slt)
+        } else {
+            (BinOp::Ule, BinOp::Ult)
+        };
+        let (range, diff) = if d > 0 {
+            (
+                Expr::binary(
+                    BinOp::And,
+                    Expr::binary(le, lo.clone(), k.clone()),
+                    Expr::binary(lt, k.clone(), index.clone()),
+                ),
+                Expr::binary(BinOp::Sub, k.clone(), lo),
+            )
+        } else {
+            (
+                Expr::binary(
+                    BinOp::And,
+                    Expr::binary(lt, index.clone(), k.clone()),
+                    Expr::binary(le, k.clone(), lo.clone()),
+                ),
+                Expr::binary(BinOp::Sub, lo, k.clone()),
+            )
+        };
+        let step = d.unsigned_abs() as u64;
+        if step > 1 {
+            let on_step = Expr::binary(BinOp::Eq, residue(diff, step, w), Expr::int(w, 0));
+            out.push(Expr::binary(BinOp::And, range, on_step));
+        } else {
+            out.push(range);
+        }
+    }
+    out
+}
+
+/// The index expressions of `l`'s stores at indexed addresses (of width `w`).
+fn loop_indices(p: &Program, f: &Function, l: &LoopInfo, w: u16) -> Vec<Expr> {
+    let env = p.env(f);
+    let mut out: Vec<Expr> = Vec::new();
+    for e in f.edges.iter().filter(|e| l.locs.binary_search(&e.from).is_ok()) {
+        let mut found = Vec::new();
+        if let Op::Store { addr, .. } = &e.op {
+            if let Some((_, index, ..)) = split_address(addr) {
+                found.push(index);
+            }
+        }
+        e.op.exprs(&mut |x| found.extend(indexed_loads(x).into_iter().map(|(_, i)| i)));
+        for i in found {
+            if i.ty(&env) == Ty::Int(w) && index_var(p, f, &i).is_some() && !out.contains(&i) {
+                out.push(i);
+            }
+        }
+    }
+    out
+}
+
+/// `[I(c), I(n))` for loop `l` walking its index `i` up from the constant `c` while
+/// `i < n`, with `n` a constant or a variable no loop changes.
+fn walk(
+    p: &Program,
+    f: &Function,
+    l: &LoopInfo,
+    loops: &[LoopInfo],
+    k: &Expr,
+    w: u16,
+) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let inside = |x| l.locs.binary_search(&x).is_ok();
+    for index in loop_indices(p, f, l, w) {
+        let Some((v, signed)) = index_var(p, f, &index) else { continue };
+        let (le, lt) = if signed {
+            (BinOp::Sle, BinOp::Slt)
+        } else {
+            (BinOp::Ule, BinOp::Ult)
+        };
+        let starts: Vec<Expr> = f
+            .edges
+            .iter()
+            .filter(|e| !inside(e.from))
+            .filter_map(|e| match &e.op {
+                Op::Assign(x, c @ Expr::Const { .. }) if *x == v => Some(c.clone()),
+                _ => None,
+            })
+            .collect();
+        let bounds: Vec<Expr> = f
+            .edges
+            .iter()
+            .filter(|e| e.from == l.head)
+            .filter_map(|e| match &e.op {
+                Op::Assume(Expr::Binary(op, a, b))
+                    if matches!(op, BinOp::Slt | BinOp::Ult) && **a == Expr::Var(v) =>
+                {
+                    Some((**b).clone())
+                }
+                _ => None,
+            })
+            .filter(|n| {
+                n.vars()
+                    .iter()
+                    .all(|u| !loops.iter().any(|o| o.func == l.func && o.modifies(*u)))
+            })
+            .collect();
+        for c in &starts {
+            for n in &bounds {
+                let lo = index.substitute(&mut |u| (u == v).then(|| c.clone()));
+                let hi = index.substitute(&mut |u| (u == v).then(|| n.clone()));
+                out.push(Expr::binary(
+                    BinOp::And,
+                    Expr::binary(le, lo, k.clone()),
+                    Expr::binary(lt, k.clone(), hi),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `e` tests validity (the UB checks' conditions: no use as a phase of a cell).
+fn has_valid(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x, Expr::Valid(..)));
+    found
+}
