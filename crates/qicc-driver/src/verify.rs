@@ -310,6 +310,7 @@ pub fn abandoned_report(
             .collect(),
         violation: None,
         unconfirmed_violations: Vec::new(),
+        invariants: Vec::new(),
         reason: Some(reason.to_string()),
         stats: Default::default(),
     };
@@ -621,6 +622,7 @@ int main(void) {
                 statuses: ids.iter().map(|a| (*a, AssertionStatus::Safe)).collect(),
                 violation: own.clone(),
                 unconfirmed_violations: Vec::new(),
+                invariants: Vec::new(),
                 reason: None,
                 stats: Default::default(),
             },
