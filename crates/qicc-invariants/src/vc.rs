@@ -54,11 +54,12 @@ pub(crate) fn houdini(
         default: 1,
         loops: HashMap::new(),
     };
-    let enc =
-        qicc_symex::symex::run(q, &mut s, &info, &mm, &bounds, budget).map_err(|e| match e {
+    let enc = qicc_symex::symex::run(q, &mut s, &info, &mm, &bounds, budget).map_err(|e| {
+        match e {
             qicc_symex::SymexError::Stopped(r) => NoAnswer::Stopped(r.describe().to_string()),
             _ => NoAnswer::Incomplete,
-        })?;
+        }
+    })?;
     // The literals: the prelude holds the globals without initialiser, in global order.
     let mut prelude = enc.prelude.iter();
     let mut global_sym: BTreeMap<GlobalId, TermId> = BTreeMap::new();
@@ -80,7 +81,10 @@ pub(crate) fn houdini(
     let mut keep: Vec<Vec<bool>> = cands.iter().map(|c| vec![true; c.len()]).collect();
     let mut lit = vec![Vec::new(); cands.len()];
     for c in &cut.literals {
-        let t = global_sym.get(&c.0).copied().ok_or(NoAnswer::Incomplete)?;
+        let t = global_sym
+            .get(&c.0)
+            .copied()
+            .ok_or(NoAnswer::Incomplete)?;
         lit[c.1].push((c.2, t));
     }
     let check_of: Vec<(usize, usize, TermId)> = cut
@@ -178,7 +182,9 @@ pub(crate) fn houdini(
         a.push(any_cut);
         match ask(&mut solver, &s, &a, None) {
             CheckResult::Unsat => {}
-            CheckResult::Sat => return Err(NoAnswer::Incomplete),
+            CheckResult::Sat => {
+                return Err(NoAnswer::Incomplete)
+            }
             CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
         }
     }
