@@ -8,8 +8,10 @@
 
 use crate::input::Loaded;
 use crate::portfolio::{self, Found, Member};
-use crate::report::{assertion_report, InternalError, Report, UbSummary, Verdict, Violation};
-use qicc_engine::{AssertionStatus, Budget, EngineResult};
+use crate::report::{
+    assertion_report, Argument, InternalError, Report, UbSummary, Verdict, Violation,
+};
+use qicc_engine::{AssertionStatus, Budget, EngineResult, LoopInvariant};
 use qicc_interp::{replay, trace, Outcome, RunConfig};
 use qicc_ir::{AssertionId, Program, Witness};
 use std::collections::BTreeMap;
@@ -119,6 +121,11 @@ struct EngineRun {
     result: EngineResult,
     /// Per assertion, what proved it (when the engine knows more than its own name).
     proved_by: BTreeMap<AssertionId, String>,
+    /// Per assertion, the argument of its proof; `argument` for the others.
+    arguments: BTreeMap<AssertionId, Argument>,
+    argument: Option<Argument>,
+    /// The loop invariants of the proofs whose argument is [`Argument::LoopInvariants`].
+    invariants: Vec<LoopInvariant>,
     /// Qicc: every run of X, and how many runs included each assertion.
     attempts: Vec<qicc_gamble::Attempt>,
     tries: BTreeMap<AssertionId, usize>,
@@ -131,11 +138,15 @@ struct EngineRun {
 }
 
 impl EngineRun {
-    /// The run of one engine that knows nothing beyond its result.
-    fn of(result: EngineResult) -> EngineRun {
+    /// The run of one engine that knows nothing beyond its result and the argument behind
+    /// its proofs.
+    fn of(result: EngineResult, argument: Option<Argument>) -> EngineRun {
         EngineRun {
+            invariants: result.invariants.clone(),
             result,
             proved_by: BTreeMap::new(),
+            arguments: BTreeMap::new(),
+            argument,
             attempts: Vec::new(),
             tries: BTreeMap::new(),
             violation_by: None,
@@ -165,13 +176,15 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 bmc.max_unwind = m;
             }
             bmc.progress = progress_fn(opts);
-            EngineRun::of(qicc_bmc::verify(program, &bmc, budget))
+            let r = qicc_bmc::verify(program, &bmc, budget);
+            let bound = r.stats.bound;
+            EngineRun::of(r, Some(Argument::CompleteUnwinding { bound }))
         }
-        Engine::Impulse => EngineRun::of(qicc_impulse::verify(
-            program,
-            &qicc_impulse::ImpulseOptions::default(),
-            budget,
-        )),
+        // Impulse never proves: no argument.
+        Engine::Impulse => EngineRun::of(
+            qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), budget),
+            None,
+        ),
         Engine::Corral => {
             let mut corral = qicc_corral::CorralOptions {
                 abstraction: opts.abstraction,
@@ -182,9 +195,14 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 corral.max_bound = r;
             }
             corral.progress = progress_fn(opts);
-            EngineRun::of(qicc_corral::verify(program, &corral, budget))
+            let r = qicc_corral::verify(program, &corral, budget);
+            let arg = corral_argument(&r);
+            EngineRun::of(r, Some(arg))
         }
-        Engine::Invariants => EngineRun::of(qicc_invariants::verify(program, budget)),
+        Engine::Invariants => EngineRun::of(
+            qicc_invariants::verify(program, budget),
+            Some(Argument::LoopInvariants),
+        ),
         Engine::Qicc => {
             let backend = match &opts.external {
                 Some(tool) => qicc_gamble::Backend::External {
@@ -211,7 +229,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if opts.impulse {
                 members.push(Member {
                     name: IMPULSE,
-                    proves: false,
+                    proves: None,
                     run: Box::new(|b: &Budget| {
                         qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), b)
                     }),
@@ -220,7 +238,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if opts.corral && qicc_corral::inlining_blows_up(program) {
                 members.push(Member {
                     name: CORRAL,
-                    proves: true,
+                    proves: Some(corral_argument),
                     run: Box::new(|b: &Budget| {
                         qicc_corral::verify(program, &qicc_corral::CorralOptions::default(), b)
                     }),
@@ -229,7 +247,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if opts.invariants && has_loop(program) {
                 members.push(Member {
                     name: INVARIANTS,
-                    proves: true,
+                    proves: Some(|_| Argument::LoopInvariants),
                     run: Box::new(|b: &Budget| qicc_invariants::verify(program, b)),
                 });
             }
@@ -247,12 +265,20 @@ const CORRAL: &str = "corral (run alongside the gamble)";
 /// The loop-invariant prover's name in reports, as a member of the portfolio.
 const INVARIANTS: &str = "loop invariants (run alongside the gamble)";
 
+/// The argument of Corral's proofs.
+fn corral_argument(r: &EngineResult) -> Argument {
+    Argument::StratifiedInlining {
+        recursion_bound: r.stats.recursion_bound,
+    }
+}
+
 /// Whether some function of `program` has a natural loop (the invariant prover cuts those).
 fn has_loop(program: &Program) -> bool {
-    program
-        .functions
-        .iter()
-        .any(|f| !qicc_analysis::FunctionGraph::new(f).natural_loops.is_empty())
+    program.functions.iter().any(|f| {
+        !qicc_analysis::FunctionGraph::new(f)
+            .natural_loops
+            .is_empty()
+    })
 }
 
 /// The answer of Qicc: the gamble's result with the members' proofs and violations combined
@@ -268,9 +294,15 @@ fn gamble_run(
         .assertion_ids()
         .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
         .collect();
+    let mut arguments: BTreeMap<AssertionId, Argument> =
+        proved_by.keys().map(|a| (*a, Argument::Region)).collect();
     // Only assertions the prover had not proven are listed: the member's proof is the one.
-    for (a, by) in combined.proved_by {
+    for (a, by, argument) in combined.proved_by {
         proved_by.insert(a, by);
+        match argument {
+            Some(g) => arguments.insert(a, g),
+            None => arguments.remove(&a),
+        };
     }
     let (violation_by, contradicting) = (combined.violation_by, combined.contradicting);
     let tries = r
@@ -281,6 +313,9 @@ fn gamble_run(
     EngineRun {
         result: r.result,
         proved_by,
+        arguments,
+        argument: None,
+        invariants: combined.invariants,
         attempts: r.attempts,
         tries,
         violation_by,
@@ -314,19 +349,7 @@ pub fn abandoned_report(
         reason: Some(reason.to_string()),
         stats: Default::default(),
     };
-    report(
-        loaded,
-        opts,
-        EngineRun {
-            result,
-            proved_by: BTreeMap::new(),
-            attempts: Vec::new(),
-            tries: BTreeMap::new(),
-            violation_by: None,
-            contradicting: Vec::new(),
-        },
-        start,
-    )
+    report(loaded, opts, EngineRun::of(result, None), start)
 }
 
 /// The replay that confirms a witness on the original program. Accelerated counterexamples
@@ -359,6 +382,9 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
     let EngineRun {
         result,
         proved_by: engine_proofs,
+        arguments,
+        argument,
+        invariants,
         attempts,
         tries,
         violation_by,
@@ -454,6 +480,7 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         open: Vec::new(),
     };
     let mut all_safe = true;
+    let mut invariants_used = false;
     for id in program.assertion_ids() {
         let mut status = status_of(id);
         if internal_error.as_ref().is_some_and(|e| e.assertion == id.0) {
@@ -483,6 +510,11 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
                 .unwrap_or_else(|| opts.engine.name().to_string())
         });
         let mut rep = assertion_report(program, id, &status, proved_by);
+        if status == AssertionStatus::Safe {
+            rep.argument = arguments.get(&id).or(argument.as_ref()).cloned();
+        }
+        // The invariants are shown when a proof in the report stands on them.
+        invariants_used |= rep.argument == Some(Argument::LoopInvariants);
         rep.tries = tries.get(&id).copied();
         if program.assertion(id).kind.is_property() {
             assertions.push(rep);
@@ -567,6 +599,11 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         internal_error,
         warnings: loaded.warnings.iter().map(|w| w.to_string()).collect(),
         attempts,
+        invariants: if invariants_used {
+            invariants
+        } else {
+            Vec::new()
+        },
         stats,
     }
 }
@@ -591,10 +628,8 @@ int main(void) {
         // test reading the file while another rewrites it fails to lower it.
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!(
-            "qicc-driver-merge-{}-{n}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("qicc-driver-merge-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.c");
         std::fs::write(&path, PROGRAM).unwrap();
@@ -696,6 +731,8 @@ int main(void) {
             violation: Some(violation),
             confirmed,
             safe: Vec::new(),
+            argument: None,
+            invariants: Vec::new(),
         }
     }
 
@@ -758,6 +795,10 @@ int main(void) {
             violation: None,
             confirmed: false,
             safe: l.program.assertion_ids().collect(),
+            argument: Some(Argument::StratifiedInlining {
+                recursion_bound: None,
+            }),
+            invariants: Vec::new(),
         }
     }
 
@@ -791,7 +832,10 @@ int main(void) {
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         let e = rep.internal_error.as_ref().expect("an internal error");
         assert_eq!(rep.verdict, Verdict::Unknown);
-        assert!(rep.violation.is_none(), "no FALSE from contradictory results");
+        assert!(
+            rep.violation.is_none(),
+            "no FALSE from contradictory results"
+        );
         assert_eq!(e.proved_safe_by, CORRAL);
         assert_eq!(e.violated_by, "the run on the whole program (early start)");
     }
