@@ -274,11 +274,10 @@ fn corral_argument(r: &EngineResult) -> Argument {
 
 /// Whether some function of `program` has a natural loop (the invariant prover cuts those).
 fn has_loop(program: &Program) -> bool {
-    program.functions.iter().any(|f| {
-        !qicc_analysis::FunctionGraph::new(f)
-            .natural_loops
-            .is_empty()
-    })
+    program
+        .functions
+        .iter()
+        .any(|f| !qicc_analysis::FunctionGraph::new(f).natural_loops.is_empty())
 }
 
 /// The answer of Qicc: the gamble's result with the members' proofs and violations combined
@@ -628,8 +627,10 @@ int main(void) {
         // test reading the file while another rewrites it fails to lower it.
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let dir =
-            std::env::temp_dir().join(format!("qicc-driver-merge-{}-{n}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!(
+            "qicc-driver-merge-{}-{n}",
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.c");
         std::fs::write(&path, PROGRAM).unwrap();
@@ -832,10 +833,7 @@ int main(void) {
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         let e = rep.internal_error.as_ref().expect("an internal error");
         assert_eq!(rep.verdict, Verdict::Unknown);
-        assert!(
-            rep.violation.is_none(),
-            "no FALSE from contradictory results"
-        );
+        assert!(rep.violation.is_none(), "no FALSE from contradictory results");
         assert_eq!(e.proved_safe_by, CORRAL);
         assert_eq!(e.violated_by, "the run on the whole program (early start)");
     }
