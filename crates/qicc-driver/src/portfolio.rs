@@ -13,7 +13,8 @@
 //!
 //! Combining ([`combine`]), per assertion:
 //! - a `Safe` of any run is a proof and is never overridden: a member's proof turns the
-//!   prover's inconclusive status into `Safe`;
+//!   prover's inconclusive status into `Safe`, and the report then shows that member's
+//!   argument (and its loop invariants, when it proves with them);
 //! - a member's violation replaces an inconclusive answer (the prover was stopped for it), and
 //!   a violation of the prover's that the driver's check does not confirm (one only through a
 //!   signed overflow, which the prover may have had no time to refine) when its own is

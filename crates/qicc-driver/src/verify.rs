@@ -623,6 +623,10 @@ int main(void) {
 ";
 
     fn loaded() -> Loaded {
+        loaded_from(PROGRAM)
+    }
+
+    fn loaded_from(source: &str) -> Loaded {
         // A directory per call: the tests run in parallel threads of one process, and one
         // test reading the file while another rewrites it fails to lower it.
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -633,7 +637,7 @@ int main(void) {
         ));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.c");
-        std::fs::write(&path, PROGRAM).unwrap();
+        std::fs::write(&path, source).unwrap();
         load(
             &path,
             &LoadOptions {
@@ -836,5 +840,103 @@ int main(void) {
         assert!(rep.violation.is_none(), "no FALSE from contradictory results");
         assert_eq!(e.proved_safe_by, CORRAL);
         assert_eq!(e.violated_by, "the run on the whole program (early start)");
+    }
+
+    /// The loop-invariant member's proof of every assertion, as the portfolio hands it over.
+    fn invariant_proof(l: &Loaded) -> Found {
+        Found {
+            by: INVARIANTS.to_string(),
+            violation: None,
+            confirmed: false,
+            safe: l.program.assertion_ids().collect(),
+            argument: Some(Argument::LoopInvariants),
+            invariants: vec![LoopInvariant {
+                function: "main".into(),
+                file: "t.c".into(),
+                line: 3,
+                col: 10,
+                conditions: vec![qicc_engine::InvariantCondition {
+                    text: "x <= 5".into(),
+                    c: true,
+                    quantified: false,
+                }],
+            }],
+        }
+    }
+
+    #[test]
+    fn a_members_invariant_proof_brings_its_invariants_into_the_report() {
+        let l = loaded();
+        let mut g = gamble(&l, None);
+        for (_, s) in g.result.statuses.iter_mut() {
+            *s = AssertionStatus::Unknown("time limit reached".into());
+        }
+        let run = gamble_run(&l.program, g, vec![invariant_proof(&l)], &|_| true);
+        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        assert_eq!(rep.verdict, Verdict::True);
+        assert!(rep.assertions.iter().all(|a| {
+            a.proved_by.as_deref() == Some(INVARIANTS)
+                && a.argument == Some(Argument::LoopInvariants)
+        }));
+        assert_eq!(rep.invariants.len(), 1);
+        let text = rep.to_text();
+        assert!(text.contains("loop invariants, see \"Loop invariants\""), "{text}");
+        assert!(text.contains("\nLoop invariants"), "{text}");
+        assert!(text.contains("\n  main t.c:3:10\n    x <= 5\n"), "{text}");
+        let json = serde_json::to_value(&rep).unwrap();
+        assert_eq!(json["invariants"][0]["conditions"][0]["text"], "x <= 5");
+        assert_eq!(json["invariants"][0]["line"], 3);
+        assert_eq!(json["assertions"][0]["argument"]["kind"], "loop_invariants");
+        assert_eq!(json["assertions"][0]["proved_by"], INVARIANTS);
+    }
+
+    /// The gamble proved everything first: its region proofs stand, and the member's
+    /// invariants, which no proof in the report uses, stay out of it.
+    #[test]
+    fn invariants_no_proof_used_stay_out_of_the_report() {
+        let l = loaded();
+        let run = gamble_run(&l.program, gamble(&l, None), vec![invariant_proof(&l)], &|_| {
+            true
+        });
+        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        assert_eq!(rep.verdict, Verdict::True);
+        assert!(rep.assertions.iter().all(|a| {
+            a.proved_by.as_deref() == Some("function main") && a.argument == Some(Argument::Region)
+        }));
+        assert!(rep.invariants.is_empty());
+        let json = serde_json::to_value(&rep).unwrap();
+        assert!(json.get("invariants").is_none(), "{json}");
+        assert_eq!(json["assertions"][0]["argument"]["kind"], "region");
+        assert!(!rep.to_text().contains("Loop invariants"));
+    }
+
+    #[test]
+    fn a_bmc_proof_is_complete_unwinding_at_its_bound() {
+        let l = loaded_from(
+            "extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assert(int);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (x > 3) x = 3;
+  __VERIFIER_assert(x <= 3);
+  return 0;
+}
+",
+        );
+        let opts = VerifyOptions {
+            engine: Engine::Bmc,
+            ..Default::default()
+        };
+        let rep = verify(&l, &opts, &Budget::unlimited());
+        assert_eq!(rep.verdict, Verdict::True, "{}", rep.to_text());
+        let a = &rep.assertions[0];
+        assert_eq!(a.proved_by.as_deref(), Some("bmc"));
+        assert!(
+            matches!(a.argument, Some(Argument::CompleteUnwinding { bound: Some(_) })),
+            "{:?}",
+            a.argument
+        );
+        assert!(rep.to_text().contains("[bmc; complete unwinding at bound "));
+        assert!(rep.invariants.is_empty());
     }
 }
