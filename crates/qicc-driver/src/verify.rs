@@ -293,15 +293,11 @@ fn gamble_run(
         .assertion_ids()
         .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
         .collect();
-    let mut arguments: BTreeMap<AssertionId, Argument> =
-        proved_by.keys().map(|a| (*a, Argument::Region)).collect();
+    let mut arguments = BTreeMap::new();
     // Only assertions the prover had not proven are listed: the member's proof is the one.
     for (a, by, argument) in combined.proved_by {
         proved_by.insert(a, by);
-        match argument {
-            Some(g) => arguments.insert(a, g),
-            None => arguments.remove(&a),
-        };
+        arguments.extend(argument.map(|g| (a, g)));
     }
     let (violation_by, contradicting) = (combined.violation_by, combined.contradicting);
     let tries = r
@@ -313,7 +309,8 @@ fn gamble_run(
         result: r.result,
         proved_by,
         arguments,
-        argument: None,
+        // What the gamble proved, a run on a region proved.
+        argument: Some(Argument::Region),
         invariants: combined.invariants,
         attempts: r.attempts,
         tries,
