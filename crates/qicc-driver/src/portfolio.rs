@@ -13,7 +13,8 @@
 //!
 //! Combining ([`combine`]), per assertion:
 //! - a `Safe` of any run is a proof and is never overridden: a member's proof turns the
-//!   prover's inconclusive status into `Safe`;
+//!   prover's inconclusive status into `Safe`, and the report then shows that member's
+//!   argument (and its loop invariants, when it proves with them);
 //! - a member's violation replaces an inconclusive answer (the prover was stopped for it), and
 //!   a violation of the prover's that the driver's check does not confirm (one only through a
 //!   signed overflow, which the prover may have had no time to refine) when its own is
@@ -24,7 +25,8 @@
 //!   and, if it replays, reports an internal error naming both runs (the consistency check of
 //!   `verify::report`).
 
-use qicc_engine::{AssertionStatus, Budget, EngineResult};
+use crate::report::Argument;
+use qicc_engine::{AssertionStatus, Budget, EngineResult, LoopInvariant};
 use qicc_gamble::{GambleOptions, GambleResult};
 use qicc_ir::{AssertionId, Program, Witness};
 
@@ -32,19 +34,22 @@ use qicc_ir::{AssertionId, Program, Witness};
 pub(crate) struct Member<'a> {
     /// How the report names it when it found the violation or proved an assertion.
     pub name: &'static str,
-    /// Whether its `Safe` statuses are proofs (else it only finds violations).
-    pub proves: bool,
+    /// Whether its `Safe` statuses are proofs (else it only finds violations), and the
+    /// argument behind them (read from its result).
+    pub proves: Option<fn(&EngineResult) -> Argument>,
     pub run: Box<dyn FnOnce(&Budget) -> EngineResult + Send + 'a>,
 }
 
 /// What a member found: its name, its violation and whether the driver's check confirmed it
 /// (asked once, in the member's thread: a deep witness's replay is long), and the assertions
-/// it proved safe.
+/// it proved safe, with the argument and the loop invariants of that proof.
 pub(crate) struct Found {
     pub by: String,
     pub violation: Option<(AssertionId, Witness)>,
     pub confirmed: bool,
     pub safe: Vec<AssertionId>,
+    pub argument: Option<Argument>,
+    pub invariants: Vec<LoopInvariant>,
 }
 
 /// Runs the gamble and the members side by side (see the module docs for when each stops);
@@ -66,7 +71,7 @@ pub(crate) fn run(
                 let mb = &member_budget;
                 scope.spawn(move || {
                     let r = (m.run)(mb);
-                    let safe: Vec<AssertionId> = if m.proves {
+                    let safe: Vec<AssertionId> = if m.proves.is_some() {
                         r.statuses
                             .iter()
                             .filter(|(_, s)| *s == AssertionStatus::Safe)
@@ -75,17 +80,20 @@ pub(crate) fn run(
                     } else {
                         Vec::new()
                     };
-                    let proved_all = m.proves && safe.len() == r.statuses.len();
+                    let proved_all = m.proves.is_some() && safe.len() == r.statuses.len();
                     let confirmed = r.violation.as_ref().is_some_and(|v| confirmed(&v.1));
                     if confirmed || proved_all {
                         stop_prover.cancel();
                         mb.cancel.cancel();
                     }
+                    let argument = m.proves.map(|arg| arg(&r));
                     (r.violation.is_some() || !safe.is_empty()).then(|| Found {
                         by: m.name.to_string(),
                         violation: r.violation,
                         confirmed,
                         safe,
+                        argument,
+                        invariants: r.invariants,
                     })
                 })
             })
@@ -114,8 +122,10 @@ pub(crate) struct Combined {
     pub violation_by: Option<String>,
     /// Violations of assertions another run proved safe, with the run that found each.
     pub contradicting: Vec<(AssertionId, Witness, String)>,
-    /// Assertions a member proved (the prover had not), with the member's name.
-    pub proved_by: Vec<(AssertionId, String)>,
+    /// Assertions a member proved (the prover had not), with the member's name and argument.
+    pub proved_by: Vec<(AssertionId, String, Option<Argument>)>,
+    /// The loop invariants of the members whose proofs were taken.
+    pub invariants: Vec<LoopInvariant>,
 }
 
 /// Merges the members' proofs and violations into the prover's answer by the rule of the
@@ -138,6 +148,7 @@ pub(crate) fn combine(
     };
     // Proofs first: a violation of a proven assertion is then a contradiction, whoever found it.
     for f in &found {
+        let mut taken = false;
         for &a in &f.safe {
             match status(r, a) {
                 Some(AssertionStatus::Safe) | None => continue,
@@ -154,7 +165,11 @@ pub(crate) fn combine(
                     *st = AssertionStatus::Safe;
                 }
             }
-            out.proved_by.push((a, f.by.clone()));
+            out.proved_by.push((a, f.by.clone(), f.argument.clone()));
+            taken = true;
+        }
+        if taken {
+            out.invariants.extend(f.invariants.iter().cloned());
         }
     }
     for Found {

@@ -1,9 +1,10 @@
 //! The result of a `qicc verify` run, as the user sees it: verdict, reason, per-assertion
-//! status, the counterexample trace, warnings and figures. Serialises to the JSON object
-//! printed by `--format json` (field names are part of the CLI's contract) and renders as
-//! text.
+//! status and the argument that proved each safe assertion, the loop invariants such an
+//! argument used, the counterexample trace, warnings and figures. Serialises to the JSON
+//! object printed by `--format json` (field names are part of the CLI's contract) and renders
+//! as text.
 
-use qicc_engine::AssertionStatus;
+use qicc_engine::{AssertionStatus, LoopInvariant};
 use qicc_interp::Trace;
 use qicc_ir::{AssertionId, Program};
 use serde::Serialize;
@@ -27,6 +28,43 @@ impl Verdict {
     }
 }
 
+/// The kind of argument that proved an assertion safe (`proved_by` names the run). JSON: an
+/// object whose `kind` is the variant's snake-case name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Argument {
+    /// Bounded model checking unwound every loop and recursion completely: no path is cut
+    /// at `bound`.
+    CompleteUnwinding { bound: Option<u32> },
+    /// Qicc: a run of the verifier on the region `proved_by` names, on its own (every entry
+    /// state of the region, so every calling context); the runs are the report's `attempts`.
+    Region,
+    /// Loop invariants proven inductive at every loop head: the report's `invariants`.
+    LoopInvariants,
+    /// Corral: stratified inlining ran out of calls to inline (or summaries covered them)
+    /// without reaching the assertion, up to `recursion_bound`.
+    StratifiedInlining { recursion_bound: Option<u32> },
+}
+
+impl std::fmt::Display for Argument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Argument::CompleteUnwinding { bound: Some(k) } => {
+                write!(f, "complete unwinding at bound {k}")
+            }
+            Argument::CompleteUnwinding { bound: None } => write!(f, "complete unwinding"),
+            Argument::Region => write!(f, "region proof"),
+            Argument::LoopInvariants => write!(f, "loop invariants, see \"Loop invariants\""),
+            Argument::StratifiedInlining {
+                recursion_bound: Some(r),
+            } => write!(f, "stratified inlining up to recursion bound {r}"),
+            Argument::StratifiedInlining {
+                recursion_bound: None,
+            } => write!(f, "stratified inlining"),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct AssertionReport {
     pub id: u32,
@@ -41,6 +79,9 @@ pub struct AssertionReport {
     pub reason: Option<String>,
     /// Which engine step established the status (e.g. `bmc`, or the Qicc region).
     pub proved_by: Option<String>,
+    /// For a safe assertion, the kind of argument that proved it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub argument: Option<Argument>,
     /// Qicc: how many runs of the verifier included this assertion.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tries: Option<usize>,
@@ -97,6 +138,10 @@ pub struct Report {
     /// Qicc: every run of the verifier on a region, function or the whole program.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<qicc_gamble::Attempt>,
+    /// The loop invariants an assertion's proof used ([`Argument::LoopInvariants`]): per
+    /// loop, its location and the conditions proven at its head.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub invariants: Vec<LoopInvariant>,
     pub stats: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -132,6 +177,7 @@ pub fn assertion_report(
         status,
         reason,
         proved_by,
+        argument: None,
         tries: None,
     }
 }
@@ -168,18 +214,14 @@ impl Report {
                     a.status,
                     text
                 );
-                match (&a.proved_by, a.tries) {
-                    (Some(by), Some(n)) => {
-                        let _ = write!(
-                            line,
-                            "  [{by}; {n} attempt{}]",
-                            if n == 1 { "" } else { "s" }
-                        );
-                    }
-                    (Some(by), None) => {
-                        let _ = write!(line, "  [{by}]");
-                    }
-                    _ => {}
+                if let Some(by) = &a.proved_by {
+                    let mut parts = vec![by.clone()];
+                    parts.extend(a.argument.as_ref().map(|g| g.to_string()));
+                    parts.extend(
+                        a.tries
+                            .map(|n| format!("{n} attempt{}", if n == 1 { "" } else { "s" })),
+                    );
+                    let _ = write!(line, "  [{}]", parts.join("; "));
                 }
                 if let Some(r) = &a.reason {
                     let _ = write!(line, "  ({r})");
@@ -200,6 +242,18 @@ impl Report {
                     ids.join(" "),
                     a.outcome
                 );
+            }
+        }
+        if !self.invariants.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nLoop invariants (each holds at every visit of the loop head):"
+            );
+            for l in &self.invariants {
+                let _ = writeln!(out, "  {} {}:{}:{}", l.function, l.file, l.line, l.col);
+                for c in &l.conditions {
+                    let _ = writeln!(out, "    {}", c.text);
+                }
             }
         }
         if self.ub_checks.checks > 0 {

@@ -8,8 +8,10 @@
 
 use crate::input::Loaded;
 use crate::portfolio::{self, Found, Member};
-use crate::report::{assertion_report, InternalError, Report, UbSummary, Verdict, Violation};
-use qicc_engine::{AssertionStatus, Budget, EngineResult};
+use crate::report::{
+    assertion_report, Argument, InternalError, Report, UbSummary, Verdict, Violation,
+};
+use qicc_engine::{AssertionStatus, Budget, EngineResult, LoopInvariant};
 use qicc_interp::{replay, trace, Outcome, RunConfig};
 use qicc_ir::{AssertionId, Program, Witness};
 use std::collections::BTreeMap;
@@ -119,6 +121,11 @@ struct EngineRun {
     result: EngineResult,
     /// Per assertion, what proved it (when the engine knows more than its own name).
     proved_by: BTreeMap<AssertionId, String>,
+    /// Per assertion, the argument of its proof; `argument` for the others.
+    arguments: BTreeMap<AssertionId, Argument>,
+    argument: Option<Argument>,
+    /// The loop invariants of the proofs whose argument is [`Argument::LoopInvariants`].
+    invariants: Vec<LoopInvariant>,
     /// Qicc: every run of X, and how many runs included each assertion.
     attempts: Vec<qicc_gamble::Attempt>,
     tries: BTreeMap<AssertionId, usize>,
@@ -131,11 +138,15 @@ struct EngineRun {
 }
 
 impl EngineRun {
-    /// The run of one engine that knows nothing beyond its result.
-    fn of(result: EngineResult) -> EngineRun {
+    /// The run of one engine that knows nothing beyond its result and the argument behind
+    /// its proofs.
+    fn of(result: EngineResult, argument: Option<Argument>) -> EngineRun {
         EngineRun {
+            invariants: result.invariants.clone(),
             result,
             proved_by: BTreeMap::new(),
+            arguments: BTreeMap::new(),
+            argument,
             attempts: Vec::new(),
             tries: BTreeMap::new(),
             violation_by: None,
@@ -165,13 +176,15 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 bmc.max_unwind = m;
             }
             bmc.progress = progress_fn(opts);
-            EngineRun::of(qicc_bmc::verify(program, &bmc, budget))
+            let r = qicc_bmc::verify(program, &bmc, budget);
+            let bound = r.stats.bound;
+            EngineRun::of(r, Some(Argument::CompleteUnwinding { bound }))
         }
-        Engine::Impulse => EngineRun::of(qicc_impulse::verify(
-            program,
-            &qicc_impulse::ImpulseOptions::default(),
-            budget,
-        )),
+        // Impulse never proves: no argument.
+        Engine::Impulse => EngineRun::of(
+            qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), budget),
+            None,
+        ),
         Engine::Corral => {
             let mut corral = qicc_corral::CorralOptions {
                 abstraction: opts.abstraction,
@@ -182,9 +195,14 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
                 corral.max_bound = r;
             }
             corral.progress = progress_fn(opts);
-            EngineRun::of(qicc_corral::verify(program, &corral, budget))
+            let r = qicc_corral::verify(program, &corral, budget);
+            let arg = corral_argument(&r);
+            EngineRun::of(r, Some(arg))
         }
-        Engine::Invariants => EngineRun::of(qicc_invariants::verify(program, budget)),
+        Engine::Invariants => EngineRun::of(
+            qicc_invariants::verify(program, budget),
+            Some(Argument::LoopInvariants),
+        ),
         Engine::Qicc => {
             let backend = match &opts.external {
                 Some(tool) => qicc_gamble::Backend::External {
@@ -211,7 +229,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if opts.impulse {
                 members.push(Member {
                     name: IMPULSE,
-                    proves: false,
+                    proves: None,
                     run: Box::new(|b: &Budget| {
                         qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), b)
                     }),
@@ -220,7 +238,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if opts.corral && qicc_corral::inlining_blows_up(program) {
                 members.push(Member {
                     name: CORRAL,
-                    proves: true,
+                    proves: Some(corral_argument),
                     run: Box::new(|b: &Budget| {
                         qicc_corral::verify(program, &qicc_corral::CorralOptions::default(), b)
                     }),
@@ -229,7 +247,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             if opts.invariants && has_loop(program) {
                 members.push(Member {
                     name: INVARIANTS,
-                    proves: true,
+                    proves: Some(|_| Argument::LoopInvariants),
                     run: Box::new(|b: &Budget| qicc_invariants::verify(program, b)),
                 });
             }
@@ -246,6 +264,13 @@ const IMPULSE: &str = "impulse (run alongside the gamble)";
 const CORRAL: &str = "corral (run alongside the gamble)";
 /// The loop-invariant prover's name in reports, as a member of the portfolio.
 const INVARIANTS: &str = "loop invariants (run alongside the gamble)";
+
+/// The argument of Corral's proofs.
+fn corral_argument(r: &EngineResult) -> Argument {
+    Argument::StratifiedInlining {
+        recursion_bound: r.stats.recursion_bound,
+    }
+}
 
 /// Whether some function of `program` has a natural loop (the invariant prover cuts those).
 fn has_loop(program: &Program) -> bool {
@@ -268,9 +293,11 @@ fn gamble_run(
         .assertion_ids()
         .filter_map(|a| r.proved_in(a).map(|n| (a, n)))
         .collect();
+    let mut arguments = BTreeMap::new();
     // Only assertions the prover had not proven are listed: the member's proof is the one.
-    for (a, by) in combined.proved_by {
+    for (a, by, argument) in combined.proved_by {
         proved_by.insert(a, by);
+        arguments.extend(argument.map(|g| (a, g)));
     }
     let (violation_by, contradicting) = (combined.violation_by, combined.contradicting);
     let tries = r
@@ -281,6 +308,10 @@ fn gamble_run(
     EngineRun {
         result: r.result,
         proved_by,
+        arguments,
+        // What the gamble proved, a run on a region proved.
+        argument: Some(Argument::Region),
+        invariants: combined.invariants,
         attempts: r.attempts,
         tries,
         violation_by,
@@ -310,22 +341,11 @@ pub fn abandoned_report(
             .collect(),
         violation: None,
         unconfirmed_violations: Vec::new(),
+        invariants: Vec::new(),
         reason: Some(reason.to_string()),
         stats: Default::default(),
     };
-    report(
-        loaded,
-        opts,
-        EngineRun {
-            result,
-            proved_by: BTreeMap::new(),
-            attempts: Vec::new(),
-            tries: BTreeMap::new(),
-            violation_by: None,
-            contradicting: Vec::new(),
-        },
-        start,
-    )
+    report(loaded, opts, EngineRun::of(result, None), start)
 }
 
 /// The replay that confirms a witness on the original program. Accelerated counterexamples
@@ -358,6 +378,9 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
     let EngineRun {
         result,
         proved_by: engine_proofs,
+        arguments,
+        argument,
+        invariants,
         attempts,
         tries,
         violation_by,
@@ -453,6 +476,7 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         open: Vec::new(),
     };
     let mut all_safe = true;
+    let mut invariants_used = false;
     for id in program.assertion_ids() {
         let mut status = status_of(id);
         if internal_error.as_ref().is_some_and(|e| e.assertion == id.0) {
@@ -482,6 +506,11 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
                 .unwrap_or_else(|| opts.engine.name().to_string())
         });
         let mut rep = assertion_report(program, id, &status, proved_by);
+        if status == AssertionStatus::Safe {
+            rep.argument = arguments.get(&id).or(argument.as_ref()).cloned();
+        }
+        // The invariants are shown when a proof in the report stands on them.
+        invariants_used |= rep.argument == Some(Argument::LoopInvariants);
         rep.tries = tries.get(&id).copied();
         if program.assertion(id).kind.is_property() {
             assertions.push(rep);
@@ -566,6 +595,11 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
         internal_error,
         warnings: loaded.warnings.iter().map(|w| w.to_string()).collect(),
         attempts,
+        invariants: if invariants_used {
+            invariants
+        } else {
+            Vec::new()
+        },
         stats,
     }
 }
@@ -586,6 +620,10 @@ int main(void) {
 ";
 
     fn loaded() -> Loaded {
+        loaded_from(PROGRAM)
+    }
+
+    fn loaded_from(source: &str) -> Loaded {
         // A directory per call: the tests run in parallel threads of one process, and one
         // test reading the file while another rewrites it fails to lower it.
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -596,7 +634,7 @@ int main(void) {
         ));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.c");
-        std::fs::write(&path, PROGRAM).unwrap();
+        std::fs::write(&path, source).unwrap();
         load(
             &path,
             &LoadOptions {
@@ -621,6 +659,7 @@ int main(void) {
                 statuses: ids.iter().map(|a| (*a, AssertionStatus::Safe)).collect(),
                 violation: own.clone(),
                 unconfirmed_violations: Vec::new(),
+                invariants: Vec::new(),
                 reason: None,
                 stats: Default::default(),
             },
@@ -694,6 +733,8 @@ int main(void) {
             violation: Some(violation),
             confirmed,
             safe: Vec::new(),
+            argument: None,
+            invariants: Vec::new(),
         }
     }
 
@@ -756,6 +797,10 @@ int main(void) {
             violation: None,
             confirmed: false,
             safe: l.program.assertion_ids().collect(),
+            argument: Some(Argument::StratifiedInlining {
+                recursion_bound: None,
+            }),
+            invariants: Vec::new(),
         }
     }
 
@@ -792,5 +837,103 @@ int main(void) {
         assert!(rep.violation.is_none(), "no FALSE from contradictory results");
         assert_eq!(e.proved_safe_by, CORRAL);
         assert_eq!(e.violated_by, "the run on the whole program (early start)");
+    }
+
+    /// The loop-invariant member's proof of every assertion, as the portfolio hands it over.
+    fn invariant_proof(l: &Loaded) -> Found {
+        Found {
+            by: INVARIANTS.to_string(),
+            violation: None,
+            confirmed: false,
+            safe: l.program.assertion_ids().collect(),
+            argument: Some(Argument::LoopInvariants),
+            invariants: vec![LoopInvariant {
+                function: "main".into(),
+                file: "t.c".into(),
+                line: 3,
+                col: 10,
+                conditions: vec![qicc_engine::InvariantCondition {
+                    text: "x <= 5".into(),
+                    c: true,
+                    quantified: false,
+                }],
+            }],
+        }
+    }
+
+    #[test]
+    fn a_members_invariant_proof_brings_its_invariants_into_the_report() {
+        let l = loaded();
+        let mut g = gamble(&l, None);
+        for (_, s) in g.result.statuses.iter_mut() {
+            *s = AssertionStatus::Unknown("time limit reached".into());
+        }
+        let run = gamble_run(&l.program, g, vec![invariant_proof(&l)], &|_| true);
+        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        assert_eq!(rep.verdict, Verdict::True);
+        assert!(rep.assertions.iter().all(|a| {
+            a.proved_by.as_deref() == Some(INVARIANTS)
+                && a.argument == Some(Argument::LoopInvariants)
+        }));
+        assert_eq!(rep.invariants.len(), 1);
+        let text = rep.to_text();
+        assert!(text.contains("loop invariants, see \"Loop invariants\""), "{text}");
+        assert!(text.contains("\nLoop invariants"), "{text}");
+        assert!(text.contains("\n  main t.c:3:10\n    x <= 5\n"), "{text}");
+        let json = serde_json::to_value(&rep).unwrap();
+        assert_eq!(json["invariants"][0]["conditions"][0]["text"], "x <= 5");
+        assert_eq!(json["invariants"][0]["line"], 3);
+        assert_eq!(json["assertions"][0]["argument"]["kind"], "loop_invariants");
+        assert_eq!(json["assertions"][0]["proved_by"], INVARIANTS);
+    }
+
+    /// The gamble proved everything first: its region proofs stand, and the member's
+    /// invariants, which no proof in the report uses, stay out of it.
+    #[test]
+    fn invariants_no_proof_used_stay_out_of_the_report() {
+        let l = loaded();
+        let run = gamble_run(&l.program, gamble(&l, None), vec![invariant_proof(&l)], &|_| {
+            true
+        });
+        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        assert_eq!(rep.verdict, Verdict::True);
+        assert!(rep.assertions.iter().all(|a| {
+            a.proved_by.as_deref() == Some("function main") && a.argument == Some(Argument::Region)
+        }));
+        assert!(rep.invariants.is_empty());
+        let json = serde_json::to_value(&rep).unwrap();
+        assert!(json.get("invariants").is_none(), "{json}");
+        assert_eq!(json["assertions"][0]["argument"]["kind"], "region");
+        assert!(!rep.to_text().contains("Loop invariants"));
+    }
+
+    #[test]
+    fn a_bmc_proof_is_complete_unwinding_at_its_bound() {
+        let l = loaded_from(
+            "extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assert(int);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (x > 3) x = 3;
+  __VERIFIER_assert(x <= 3);
+  return 0;
+}
+",
+        );
+        let opts = VerifyOptions {
+            engine: Engine::Bmc,
+            ..Default::default()
+        };
+        let rep = verify(&l, &opts, &Budget::unlimited());
+        assert_eq!(rep.verdict, Verdict::True, "{}", rep.to_text());
+        let a = &rep.assertions[0];
+        assert_eq!(a.proved_by.as_deref(), Some("bmc"));
+        assert!(
+            matches!(a.argument, Some(Argument::CompleteUnwinding { bound: Some(_) })),
+            "{:?}",
+            a.argument
+        );
+        assert!(rep.to_text().contains("[bmc; complete unwinding at bound "));
+        assert!(rep.invariants.is_empty());
     }
 }

@@ -193,6 +193,39 @@ pub struct EngineResult {
     pub reason: Option<String>,
     /// Engine-specific figures (bound reached, solver time, ...) for the report.
     pub stats: Stats,
+    /// The loop invariants the engine proved (an engine that proves with them fills it), so
+    /// the report can show the argument behind its `Safe` statuses.
+    #[serde(default)]
+    pub invariants: Vec<LoopInvariant>,
+}
+
+/// The conditions proven at one loop's head: each holds at every visit of the head.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopInvariant {
+    /// The function the loop is in.
+    pub function: String,
+    /// Where the loop is in the source.
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub conditions: Vec<InvariantCondition>,
+}
+
+/// One proven condition, as text over the program's variables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvariantCondition {
+    /// A C expression, except where C has no words for it (ACSL's): `\at(x, LoopEntry)` is
+    /// `x`'s value when the loop was entered, and a quantified condition reads
+    /// `\forall k: …` (`k1`, … when the program has a `k`).
+    pub text: String,
+    /// Whether `text` is a plain, side-effect-free C expression over the program's
+    /// variables at the loop head (no entry value, no quantifier, no name the front-end
+    /// invented), with C's meaning equal to the IR's: what a consumer that needs C (a
+    /// correctness witness) may use.
+    pub c: bool,
+    /// The condition holds for every value of its bound variable (see `text`).
+    #[serde(default)]
+    pub quantified: bool,
 }
 
 /// The figures engines report about a run. Each field is one key of the report's `stats`

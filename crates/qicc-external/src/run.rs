@@ -114,6 +114,7 @@ fn all_unknown(program: &Program, why: &str, stats: Stats) -> EngineResult {
             .collect(),
         violation: None,
         unconfirmed_violations: Vec::new(),
+        invariants: Vec::new(),
         reason: Some(why.to_string()),
         stats,
     }
@@ -140,6 +141,7 @@ fn result(program: &Program, reading: Reading, stats: Stats) -> EngineResult {
         statuses,
         violation: None,
         unconfirmed_violations: reading.violated,
+        invariants: Vec::new(),
         reason,
         stats,
     }

@@ -565,6 +565,7 @@ impl Search<'_> {
                 // A tool's unreplayed violation at the root is in the status's reason, and the
                 // built-in engine has already tried to confirm it (`Backend::run`).
                 unconfirmed_violations: Vec::new(),
+                invariants: Vec::new(),
                 reason,
                 stats,
             },

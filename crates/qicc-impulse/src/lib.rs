@@ -233,6 +233,7 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
             .collect(),
         violation: None,
         unconfirmed_violations: Vec::new(),
+        invariants: Vec::new(),
         reason: Some(reason),
         stats,
     };
@@ -330,6 +331,7 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
                 .collect(),
             violation: Some((assertion, w)),
             unconfirmed_violations: Vec::new(),
+            invariants: Vec::new(),
             reason: None,
             stats,
         },

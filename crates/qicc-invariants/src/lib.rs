@@ -18,8 +18,10 @@
 //! program, so this engine never answers FALSE).
 //!
 //! [`Invariants`] is the one place for proven invariants: each loop's head, its source
-//! location, and the conditions proven there.
+//! location, and the conditions proven there; [`c_text`] renders them as C for the report
+//! ([`Invariants::to_report`]).
 
+pub mod c_text;
 pub mod candidates;
 pub mod cells;
 mod observe;
@@ -27,7 +29,9 @@ mod vc;
 
 use qicc_analysis::{add_ghosts, cut_loops, CutMode, LoopInfo, Prepared};
 use qicc_bmc::BmcOptions;
-use qicc_engine::{AssertionStatus, Budget, EngineResult, Stats};
+use qicc_engine::{
+    AssertionStatus, Budget, EngineResult, InvariantCondition, LoopInvariant, Stats,
+};
 use qicc_facts::Facts;
 use qicc_ir::{AssertionId, Expr, Program};
 
@@ -56,6 +60,38 @@ impl Invariants {
 
     pub fn count(&self) -> usize {
         self.proven.iter().map(Vec::len).sum()
+    }
+
+    /// The invariants as the engine result carries them: per loop with a proven condition,
+    /// its function and source location, and each condition as text ([`c_text`]).
+    pub fn to_report(&self) -> Vec<LoopInvariant> {
+        let p = &self.prepared.program;
+        self.iter()
+            .map(|(l, conds)| {
+                let f = p.function(l.func);
+                LoopInvariant {
+                    function: f.name.clone(),
+                    file: p
+                        .files
+                        .get(l.span.file as usize)
+                        .cloned()
+                        .unwrap_or_default(),
+                    line: l.span.line,
+                    col: l.span.col,
+                    conditions: conds
+                        .iter()
+                        .map(|e| {
+                            let t = c_text::render(p, f, Some(l), e);
+                            InvariantCondition {
+                                text: t.text,
+                                c: t.c,
+                                quantified: t.quantified,
+                            }
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
     }
 }
 
@@ -214,7 +250,7 @@ pub fn houdini(
 
 /// The engine: the original assertions [`prove`] proves are `Safe`, the rest `Unknown`.
 pub fn verify(p: &Program, budget: &Budget) -> EngineResult {
-    let (statuses, reason, stats) = match prove(p, budget) {
+    let (statuses, reason, stats, invariants) = match prove(p, budget) {
         Ok(proof) => {
             let statuses: Vec<(AssertionId, AssertionStatus)> = (0..p.assertions.len() as u32)
                 .map(AssertionId)
@@ -222,9 +258,7 @@ pub fn verify(p: &Program, budget: &Budget) -> EngineResult {
                     let s = if proof.safe.contains(&a) {
                         AssertionStatus::Safe
                     } else {
-                        AssertionStatus::Unknown(
-                            "not proven with the loop invariants found".into(),
-                        )
+                        AssertionStatus::Unknown("not proven with the loop invariants found".into())
                     };
                     (a, s)
                 })
@@ -238,19 +272,20 @@ pub fn verify(p: &Program, budget: &Budget) -> EngineResult {
             };
             let reason =
                 (!all).then(|| "not every assertion proven with the loop invariants found".into());
-            (statuses, reason, stats)
+            (statuses, reason, stats, proof.invariants.to_report())
         }
         Err(why) => {
             let statuses = (0..p.assertions.len() as u32)
                 .map(|a| (AssertionId(a), AssertionStatus::Unknown(why.clone())))
                 .collect();
-            (statuses, Some(why), Stats::default())
+            (statuses, Some(why), Stats::default(), Vec::new())
         }
     };
     EngineResult {
         statuses,
         violation: None,
         unconfirmed_violations: Vec::new(),
+        invariants,
         reason,
         stats,
     }

@@ -106,6 +106,7 @@ impl Findings {
             statuses,
             violation,
             unconfirmed_violations: Vec::new(),
+            invariants: Vec::new(),
             reason,
             stats,
         }

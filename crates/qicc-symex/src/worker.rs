@@ -85,6 +85,7 @@ pub fn unknown_result(p: &Program, reason: String) -> EngineResult {
             .collect(),
         violation: None,
         unconfirmed_violations: Vec::new(),
+        invariants: Vec::new(),
         reason: Some(reason),
         stats: Default::default(),
     }
