@@ -85,6 +85,46 @@ fn is_indexed(e: &Expr) -> bool {
     matches!(e, Expr::Binary(BinOp::Add, _, s) if matches!(**s, Expr::Binary(BinOp::Mul, ..)))
 }
 
+/// The loads of `e` at constant offsets `base + c` from a base that `f` also indexes with a
+/// stride `s`: (the load, its cell, the constant index `c / s`).
+fn fixed_loads(f: &Function, e: &Expr) -> Vec<(Expr, Cell, Expr)> {
+    let mut strides: Vec<(Expr, u64)> = Vec::new();
+    for edge in &f.edges {
+        let mut found: Vec<(Expr, u64)> = Vec::new();
+        if let Op::Store { addr, .. } = &edge.op {
+            found.extend(split_address(addr).map(|(base, _, stride, _)| (base, stride)));
+        }
+        edge.op.exprs(&mut |x| {
+            found.extend(indexed_loads(x).into_iter().map(|(c, _)| (c.base, c.stride)))
+        });
+        for bs in found {
+            if !strides.contains(&bs) {
+                strides.push(bs);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    e.visit(&mut |x| {
+        let Expr::Load(ty, addr) = x else { return };
+        let Expr::Binary(BinOp::Add, base, off) = &**addr else { return };
+        let (Some(off), Expr::Const { ty: Ty::Int(w), .. }) = (off.as_const(), &**off) else {
+            return;
+        };
+        let Some((_, stride)) = strides.iter().find(|(b, _)| b == &**base) else { return };
+        out.push((
+            x.clone(),
+            Cell {
+                ty: *ty,
+                base: (**base).clone(),
+                stride: *stride,
+                offset: off % stride,
+            },
+            Expr::int(*w, off / stride),
+        ));
+    });
+    out
+}
+
 /// The loads of `e` at indexed addresses: (cell, index).
 fn indexed_loads(e: &Expr) -> Vec<(Cell, Expr)> {
     let mut out = Vec::new();
@@ -202,7 +242,9 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
     let f = p.function(fid);
     let env = p.env(f);
     // The assertions' failure edges, with the index their loads share.
-    let mut restricted: Vec<(usize, Expr)> = Vec::new();
+    // The failure edges, the index of the elements they read, and the loads at constant
+    // addresses with the cells they are.
+    let mut restricted: Vec<(usize, Expr, Vec<(Expr, Cell)>)> = Vec::new();
     let mut asserted: Vec<Cell> = Vec::new();
     let mut width = None;
     for (i, e) in f.edges.iter().enumerate() {
@@ -215,7 +257,13 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
         if !into_error {
             continue;
         }
-        let loads = indexed_loads(c);
+        let mut loads = indexed_loads(c);
+        let mut fixed = Vec::new();
+        if loads.is_empty() {
+            // Elements at constant addresses (`a[1024]`): indexed like the loops index `a`.
+            fixed = fixed_loads(f, c);
+            loads = fixed.iter().map(|(_, cell, index)| (cell.clone(), index.clone())).collect();
+        }
         let Some((_, index)) = loads.first() else { continue };
         if loads.iter().any(|(_, i)| i != index) {
             continue;
@@ -224,7 +272,7 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
         if *width.get_or_insert(w) != w {
             continue;
         }
-        restricted.push((i, index.clone()));
+        restricted.push((i, index.clone(), fixed.into_iter().map(|(l, c, _)| (l, c)).collect()));
         asserted.extend(loads.into_iter().map(|(c, _)| c));
     }
     let width = width?;
@@ -247,12 +295,19 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
     let span = f_mut.span;
     f_mut.add_edge(entry, old_entry, Op::Havoc(VarRef::Local(ghost), HavocKind::Uninit), span);
     f_mut.entry = entry;
-    for (i, index) in &restricted {
+    for (i, index, fixed) in &restricted {
         let Op::Assume(c) = &f_mut.edges[*i].op else { continue };
         let c = c.clone();
         // The assertion's condition at k (the edge holds its negation).
         let holds = negate(&c);
-        values.push(at_cell(&holds, index, None, &k, width));
+        values.push(if fixed.is_empty() {
+            at_cell(&holds, index, None, &k, width)
+        } else {
+            holds.rewrite(&mut |x| match fixed.iter().find(|(l, _)| *l == x) {
+                Some((_, cell)) => cell.at(&k, width),
+                None => x,
+            })
+        });
         let restricted = Expr::binary(
             BinOp::And,
             Expr::binary(BinOp::Eq, index.clone(), k.clone()),
