@@ -183,9 +183,16 @@ pub fn houdini(
     // One VC with a literal per candidate first; the BMC's rounds where it cannot cover the
     // cut program (loops the cut leaves, recursion).
     // The one VC gets a third of the time: on some programs (several nested loops, hundreds
-    // of candidates) its queries are much harder than the BMC's rounds.
+    // of candidates) its queries are much harder than the BMC's rounds. Candidates over
+    // memory (array cells) go to the BMC's rounds at once: the incremental solver of the one
+    // VC decides their checks far more slowly than the BMC's fresh solvers.
     let share = budget.remaining().map_or(VC_TIME, |r| r / 3);
-    match vc::houdini(p, &prep, &cands, &budget.child(Some(share))) {
+    let one_vc = if cands.iter().flatten().any(Expr::reads_memory) {
+        Err(vc::NoAnswer::Incomplete)
+    } else {
+        vc::houdini(p, &prep, &cands, &budget.child(Some(share)))
+    };
+    match one_vc {
         Ok(fix) => {
             let mut proven = cands;
             retain_marked(&mut proven, &fix.keep);
