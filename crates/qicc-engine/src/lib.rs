@@ -17,7 +17,10 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub mod head_facts;
 pub mod memory;
+
+pub use head_facts::HeadFacts;
 
 /// A cancellation flag shared between a caller and the engines it runs (Ctrl-C, a sibling
 /// that already answered, a result that is no longer needed). A child token reads as
