@@ -166,7 +166,10 @@ mod tests {
         assert_eq!(slot.publish(&p, FuncId(1), Loc(0), [x.clone()]), 0);
         assert_eq!(slot.publish(&p, FuncId(0), Loc(9), [x.clone()]), 0);
         assert!(reader.is_empty());
-        assert_eq!(slot.publish(&p, FuncId(0), Loc(0), [x.clone(), x.clone()]), 2);
+        assert_eq!(
+            slot.publish(&p, FuncId(0), Loc(0), [x.clone(), x.clone()]),
+            2
+        );
         assert_eq!(reader.at(FuncId(0), Loc(0)), vec![x]);
     }
 }

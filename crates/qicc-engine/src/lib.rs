@@ -9,6 +9,9 @@
 //! [`EngineResult::unconfirmed_violations`]); turning a result into a user-facing verdict (and
 //! replaying again on the original program) is the driver's job.
 //!
+//! Engines that run side by side share what one proves for the other to assume through
+//! [`HeadFacts`] (conditions proven at loop heads, see [`head_facts`]).
+//!
 //! This crate sits directly on the IR: engines need the interpreter only to replay.
 
 use qicc_ir::{AssertionId, Witness};

@@ -592,7 +592,13 @@ fn run_job(
     // serve the runs that start later, and no run waits for them.
     let facts_text = match job.key {
         Key::Root => None,
-        _ => inject_facts(&mut ex, program, facts, &opts.head_facts, rnt.node(job.node)),
+        _ => inject_facts(
+            &mut ex,
+            program,
+            facts,
+            &opts.head_facts,
+            rnt.node(job.node),
+        ),
     };
     let batch = job.key != Key::Root || opts.all_violations;
     (

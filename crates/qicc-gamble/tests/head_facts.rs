@@ -5,7 +5,7 @@
 
 use qicc_engine::{AssertionStatus, Budget, HeadFacts};
 use qicc_gamble::{Backend, BuiltinOptions, GambleOptions, GambleResult};
-use qicc_ir::{parse_program, AssertionId, BinOp, Expr, FuncId, LocalId, Loc, Program};
+use qicc_ir::{parse_program, AssertionId, BinOp, Expr, FuncId, Loc, LocalId, Program};
 use std::time::Duration;
 
 /// `x` and `y` step together in a loop with head L5 that asserts `x == y` in its body. From
@@ -41,11 +41,7 @@ fn program() -> Program {
 }
 
 fn x_eq_y() -> Expr {
-    Expr::binary(
-        BinOp::Eq,
-        Expr::local(LocalId(0)),
-        Expr::local(LocalId(1)),
-    )
+    Expr::binary(BinOp::Eq, Expr::local(LocalId(0)), Expr::local(LocalId(1)))
 }
 
 /// The gamble with `heads` as its slot; the root can never prove the unbounded loop, so a
@@ -84,7 +80,11 @@ fn without_the_invariant_the_region_is_not_proven() {
     let region = region_attempt(&r);
     assert!(region.proved.is_empty(), "{region:?}");
     assert!(
-        !region.facts.as_deref().unwrap_or("").contains("loop invariants"),
+        !region
+            .facts
+            .as_deref()
+            .unwrap_or("")
+            .contains("loop invariants"),
         "{region:?}"
     );
 }
@@ -151,7 +151,11 @@ fn a_condition_over_a_local_the_region_does_not_havoc_is_not_assumed() {
     let region = region_attempt(&r);
     assert!(region.proved.is_empty(), "{region:?}");
     assert!(
-        !region.facts.as_deref().unwrap_or("").contains("loop invariants"),
+        !region
+            .facts
+            .as_deref()
+            .unwrap_or("")
+            .contains("loop invariants"),
         "{region:?}"
     );
 }

@@ -51,7 +51,12 @@ fn the_prepared_program_keeps_the_original_ids_and_heads() {
     assert_eq!(prep.program.functions.len(), p.functions.len());
     for (orig, f) in p.functions.iter().zip(&prep.program.functions) {
         // Ghosts only append: every original local keeps its id, name and type.
-        assert_eq!(&f.locals[..orig.locals.len()], &orig.locals[..], "@{}", f.name);
+        assert_eq!(
+            &f.locals[..orig.locals.len()],
+            &orig.locals[..],
+            "@{}",
+            f.name
+        );
         for extra in &f.locals[orig.locals.len()..] {
             assert!(extra.name.starts_with("ghost."), "{}", extra.name);
         }
@@ -67,7 +72,11 @@ fn the_prepared_program_keeps_the_original_ids_and_heads() {
             .iter()
             .map(|n| n.head)
             .collect();
-        assert!(heads.contains(&l.head), "L{} is a loop head of the original", l.head.0);
+        assert!(
+            heads.contains(&l.head),
+            "L{} is a loop head of the original",
+            l.head.0
+        );
     }
 }
 
