@@ -5,6 +5,11 @@
 //! finder (Impulse, which only finds violations) or a finder that also proves (Corral, whose
 //! safe statuses are proofs too). Each runs on a thread of its own with its own child budget.
 //!
+//! Sharing while running: the loop-invariant member publishes its proven invariants into the
+//! gamble's `GambleOptions::head_facts` slot (the driver gives both the same
+//! `qicc_engine::HeadFacts`), and region runs that start later assume them at their heads;
+//! nothing else passes between running engines.
+//!
 //! Stopping: a member's violation stops the prover and the other members once the driver's
 //! check confirms it (it replays to a property assertion as a C execution; a counterexample
 //! only through a signed overflow does not stop the prover, which may still find a real one);

@@ -204,58 +204,71 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             Some(Argument::LoopInvariants),
         ),
         Engine::Qicc => {
-            let backend = match &opts.external {
-                Some(tool) => qicc_gamble::Backend::External {
-                    tool: tool.clone(),
-                    unwind: opts.unwind,
-                },
-                None => qicc_gamble::Backend::Builtin(qicc_gamble::BuiltinOptions {
-                    unwind: opts.unwind,
-                    max_unwind: opts.max_unwind,
-                }),
-            };
-            let mut g = qicc_gamble::GambleOptions {
-                backend,
-                region_timeout: opts.region_timeout,
-                facts: opts.facts,
-                all_violations: opts.all_violations,
-                progress: opts.progress.clone(),
-                ..Default::default()
-            };
-            if let Some(j) = opts.jobs {
-                g.jobs = j.max(1);
-            }
-            let mut members = Vec::new();
-            if opts.impulse {
-                members.push(Member {
-                    name: IMPULSE,
-                    proves: None,
-                    run: Box::new(|b: &Budget| {
-                        qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), b)
-                    }),
-                });
-            }
-            if opts.corral && qicc_corral::inlining_blows_up(program) {
-                members.push(Member {
-                    name: CORRAL,
-                    proves: Some(corral_argument),
-                    run: Box::new(|b: &Budget| {
-                        qicc_corral::verify(program, &qicc_corral::CorralOptions::default(), b)
-                    }),
-                });
-            }
-            if opts.invariants && has_loop(program) {
-                members.push(Member {
-                    name: INVARIANTS,
-                    proves: Some(|_| Argument::LoopInvariants),
-                    run: Box::new(|b: &Budget| qicc_invariants::verify(program, b)),
-                });
-            }
+            let (g, members) = qicc_portfolio(program, opts);
             let confirmed = |w: &Witness| confirms(program, opts, w);
             let (r, found) = portfolio::run(program, &g, members, &confirmed, budget);
             gamble_run(program, r, found, &confirmed)
         }
     }
+}
+
+/// The default engine's gamble options and members. The gamble and the loop-invariant
+/// member share one [`qicc_engine::HeadFacts`] slot: the member publishes its proven
+/// invariants there when its Houdini finishes, and every region run the gamble starts after
+/// that assumes those at its head.
+fn qicc_portfolio<'a>(
+    program: &'a Program,
+    opts: &VerifyOptions,
+) -> (qicc_gamble::GambleOptions, Vec<Member<'a>>) {
+    let backend = match &opts.external {
+        Some(tool) => qicc_gamble::Backend::External {
+            tool: tool.clone(),
+            unwind: opts.unwind,
+        },
+        None => qicc_gamble::Backend::Builtin(qicc_gamble::BuiltinOptions {
+            unwind: opts.unwind,
+            max_unwind: opts.max_unwind,
+        }),
+    };
+    let mut g = qicc_gamble::GambleOptions {
+        backend,
+        region_timeout: opts.region_timeout,
+        facts: opts.facts,
+        all_violations: opts.all_violations,
+        progress: opts.progress.clone(),
+        ..Default::default()
+    };
+    let heads = g.head_facts.clone();
+    if let Some(j) = opts.jobs {
+        g.jobs = j.max(1);
+    }
+    let mut members = Vec::new();
+    if opts.impulse {
+        members.push(Member {
+            name: IMPULSE,
+            proves: None,
+            run: Box::new(|b: &Budget| {
+                qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), b)
+            }),
+        });
+    }
+    if opts.corral && qicc_corral::inlining_blows_up(program) {
+        members.push(Member {
+            name: CORRAL,
+            proves: Some(corral_argument),
+            run: Box::new(|b: &Budget| {
+                qicc_corral::verify(program, &qicc_corral::CorralOptions::default(), b)
+            }),
+        });
+    }
+    if opts.invariants && has_loop(program) {
+        members.push(Member {
+            name: INVARIANTS,
+            proves: Some(|_| Argument::LoopInvariants),
+            run: Box::new(move |b: &Budget| qicc_invariants::verify_publishing(program, b, &heads)),
+        });
+    }
+    (g, members)
 }
 
 /// Impulse's name in reports, as a member of the portfolio.
@@ -935,5 +948,71 @@ int main(void) {
         );
         assert!(rep.to_text().contains("[bmc; complete unwinding at bound "));
         assert!(rep.invariants.is_empty());
+    }
+
+    /// `x` and `y` step together; the assertion in the loop holds only given `x == y` at
+    /// the head, which the region's arbitrary entry does not give.
+    const LOCKSTEP: &str = "extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assert(int);
+int main(void) {
+  unsigned x = 0, y = 0;
+  while (__VERIFIER_nondet_int()) {
+    __VERIFIER_assert(x == y);
+    x++;
+    y++;
+  }
+  return 0;
+}
+";
+
+    /// The default portfolio shares one head-facts slot between the loop-invariant member
+    /// and the gamble: once the member's Houdini finishes, a region run that starts later
+    /// assumes the invariants, shows them in its facts, and proves the region with them.
+    #[test]
+    fn the_portfolio_hands_the_members_invariants_to_later_region_runs() {
+        let l = loaded_from(LOCKSTEP);
+        let opts = VerifyOptions {
+            impulse: false,
+            corral: false,
+            jobs: Some(1),
+            ..Default::default()
+        };
+        let (mut g, members) = qicc_portfolio(&l.program, &opts);
+        assert!(g.head_facts.is_empty());
+        let member = members
+            .into_iter()
+            .find(|m| m.name == INVARIANTS)
+            .expect("the program has a loop, so the invariants member runs");
+        let budget = Budget::with_timeout(std::time::Duration::from_secs(60));
+        let proof = (member.run)(&budget);
+        assert!(!proof.invariants.is_empty(), "Houdini proved something: {proof:?}");
+        assert!(
+            !g.head_facts.is_empty(),
+            "the member's invariants reach the gamble's slot"
+        );
+        // The root cannot prove the unbounded loop: keep its run short.
+        g.backend = qicc_gamble::Backend::Builtin(qicc_gamble::BuiltinOptions {
+            unwind: None,
+            max_unwind: Some(3),
+        });
+        g.speculate = false;
+        let r = qicc_gamble::verify(&l.program, &g, &budget);
+        let region = r
+            .attempts
+            .iter()
+            .find(|a| a.node.starts_with("region"))
+            .unwrap_or_else(|| panic!("no region attempt: {:?}", r.attempts));
+        let facts = region.facts.as_deref().unwrap_or("");
+        let inv = facts
+            .split_once("loop invariants: ")
+            .map(|(_, inv)| inv)
+            .unwrap_or_else(|| panic!("the region assumed no invariant: {facts:?}"));
+        assert!(inv.contains("%x") && inv.contains("%y"), "{inv}");
+        assert!(!region.proved.is_empty(), "{region:?}");
+        assert!(
+            r.result.statuses.iter().all(|(_, s)| *s == AssertionStatus::Safe),
+            "{:?}",
+            r.attempts
+        );
     }
 }

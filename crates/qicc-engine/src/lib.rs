@@ -9,6 +9,9 @@
 //! [`EngineResult::unconfirmed_violations`]); turning a result into a user-facing verdict (and
 //! replaying again on the original program) is the driver's job.
 //!
+//! Engines that run side by side share what one proves for the other to assume through
+//! [`HeadFacts`] (conditions proven at loop heads, see [`head_facts`]).
+//!
 //! This crate sits directly on the IR: engines need the interpreter only to replay.
 
 use qicc_ir::{AssertionId, Witness};
@@ -17,7 +20,10 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub mod head_facts;
 pub mod memory;
+
+pub use head_facts::HeadFacts;
 
 /// A cancellation flag shared between a caller and the engines it runs (Ctrl-C, a sibling
 /// that already answered, a result that is no longer needed). A child token reads as

@@ -9,18 +9,38 @@
 //! a proof in the narrowed region is still a proof for the program. The same holds for the
 //! stack facts of [`qicc_facts::stack`] (addresses of the function's stack objects: live and
 //! distinct), which a region head past the prologue also has in every execution.
+//!
+//! Proven loop invariants ([`qicc_engine::HeadFacts`], filled by the loop-invariant prover
+//! while the gamble runs) are assumed at a region head the same way. They hold at every
+//! visit of the head in every execution of the program *up to its first assertion
+//! violation*: Houdini proves them on the prepared program (ghosts appended, assertions over
+//! array cells restricted to the cell ghost, see `qicc_invariants::cells`), and a run of the
+//! prepared program is the original's up to the first violation. That is enough here:
+//! Theorem 1 maps a violation to a suffix that starts at a visit of the head *before* it, so
+//! before the run's first violation (a run ends at `err`); assuming the invariants removes
+//! only entry states no such suffix starts from. The slot keeps only conditions over the
+//! original program's variables (no ghost); of those, a region assumes only the ones whose
+//! locals it havocs: a local the region does not havoc holds 0 there instead of its value in
+//! the run, so a condition about it could exclude the suffix's own entry state.
+//!
+//! Owns: what is assumed after a node's entry havocs, and its text for the report (the
+//! attempt's `facts`).
 
 use qicc_analysis::extract::Extracted;
 use qicc_analysis::rnt::{NodeKind, RntNode};
+use qicc_engine::HeadFacts;
 use qicc_facts::Facts;
 use qicc_ir::{BinOp, Expr, GlobalId, LocalId, Op, Program, VarRef};
 
-/// Assumes the facts of the region's head after the entry havocs of `ex`. Returns the facts as
-/// text (for reports), or `None` when there was nothing to add.
+/// Assumes the facts of the node's head after the entry havocs of `ex`: interval and stack
+/// facts when `facts` is given, and at a region head the proven loop invariants `heads` holds
+/// for it now. Returns what was assumed as text (for reports), or `None` when there was
+/// nothing to add.
 pub fn inject_facts(
     ex: &mut Extracted,
     original: &Program,
-    facts: &Facts,
+    facts: Option<&Facts>,
+    heads: &HeadFacts,
     node: &RntNode,
 ) -> Option<String> {
     let globals = (0..original.globals.len() as u32).map(|i| VarRef::Global(GlobalId(i)));
@@ -33,16 +53,46 @@ pub fn inject_facts(
                 .iter()
                 .map(|l| VarRef::Local(*l))
                 .collect();
-            let stack =
-                qicc_facts::stack::stack_condition(original, region.func, region.head, &vars);
-            vars.extend(globals);
-            let intervals = facts.condition(original, region.func, region.head, &vars);
-            let cond = match (intervals, stack) {
-                (Some(a), Some(b)) => Expr::binary(BinOp::And, a, b),
-                (a, b) => a.or(b)?,
+            let invariants = region_invariants(heads, region.func, region.head, &vars);
+            let (intervals, stack) = match facts {
+                Some(facts) => {
+                    let stack = qicc_facts::stack::stack_condition(
+                        original,
+                        region.func,
+                        region.head,
+                        &vars,
+                    );
+                    vars.extend(globals);
+                    (
+                        facts.condition(original, region.func, region.head, &vars),
+                        stack,
+                    )
+                }
+                None => (None, None),
             };
-            let text = qicc_ir::expr_str(original, Some(f), &cond);
-            (cond, text)
+            let cond = [intervals, stack]
+                .into_iter()
+                .flatten()
+                .reduce(|a, b| Expr::binary(BinOp::And, a, b));
+            let mut text = cond
+                .as_ref()
+                .map(|c| qicc_ir::expr_str(original, Some(f), c));
+            if !invariants.is_empty() {
+                let inv: Vec<String> = invariants
+                    .iter()
+                    .map(|e| qicc_ir::expr_str(original, Some(f), e))
+                    .collect();
+                let inv = format!("loop invariants: {}", inv.join(", "));
+                text = Some(match text {
+                    Some(t) => format!("{t}; {inv}"),
+                    None => inv,
+                });
+            }
+            let cond = cond
+                .into_iter()
+                .chain(invariants)
+                .reduce(|a, b| Expr::binary(BinOp::And, a, b))?;
+            (cond, text?)
         }
         NodeKind::Function(g) => {
             // `entry.g` holds one local per parameter of `g`, in order, and calls `g` with them:
@@ -50,7 +100,7 @@ pub fn inject_facts(
             let f = original.function(g);
             let mut vars: Vec<VarRef> = f.params.iter().map(|p| VarRef::Local(*p)).collect();
             vars.extend(globals);
-            let cond = facts.condition(original, g, f.entry, &vars)?;
+            let cond = facts?.condition(original, g, f.entry, &vars)?;
             let text = qicc_ir::expr_str(original, Some(f), &cond);
             let cond = cond.substitute(&mut |v| match v {
                 VarRef::Local(l) => f
@@ -77,4 +127,21 @@ pub fn inject_facts(
         "facts keep the program well-formed"
     );
     Some(text)
+}
+
+/// The invariants `heads` holds for `(func, head)` that read no local but those in
+/// `havocked` (see the module docs: the others hold 0 in the region, not their value).
+fn region_invariants(
+    heads: &HeadFacts,
+    func: qicc_ir::FuncId,
+    head: qicc_ir::Loc,
+    havocked: &[VarRef],
+) -> Vec<Expr> {
+    let mut conds = heads.at(func, head);
+    conds.retain(|e| {
+        e.vars()
+            .iter()
+            .all(|v| matches!(v, VarRef::Global(_)) || havocked.contains(v))
+    });
+    conds
 }

@@ -16,7 +16,9 @@
 //!   (a function or region node extracts the same way in every context). When a worker would
 //!   otherwise idle, the parent of a running node starts early (speculatively, the paper's own
 //!   suggestion for the cost of a miss), and runs whose assertions are all decided are cancelled.
-//! - **Facts at region heads** (the paper's future work, see [`inject`]).
+//! - **Facts at region heads** (the paper's future work, see [`inject`]): interval and stack
+//!   facts, and the loop invariants another engine proves while the gamble runs
+//!   ([`GambleOptions::head_facts`]).
 //!
 //! Invariants: an assertion is `Safe` only if some run of X proved it in an ancestor-or-self of
 //! each of its innermost nodes; a `Violated` status and its witness only ever come from the root
@@ -29,7 +31,7 @@ mod schedule;
 pub use backend::{Backend, BuiltinOptions};
 pub use schedule::verify;
 
-use qicc_engine::EngineResult;
+use qicc_engine::{EngineResult, HeadFacts};
 use qicc_ir::AssertionId;
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -48,6 +50,10 @@ pub struct GambleOptions {
     pub region_timeout: Option<Duration>,
     /// Assume interval facts at region heads.
     pub facts: bool,
+    /// Conditions proven at loop heads by an engine running beside the gamble (the loop
+    /// invariants), read each time a region run starts and assumed at its head (see
+    /// [`inject`]). Empty unless a caller shares a slot that something fills.
+    pub head_facts: HeadFacts,
     /// Start a parent while its child still runs when a worker is idle.
     pub speculate: bool,
     /// Report every violated assertion (at the root), not only the first.
@@ -64,6 +70,7 @@ impl Default for GambleOptions {
             backend: Backend::Builtin(BuiltinOptions::default()),
             region_timeout: None,
             facts: true,
+            head_facts: HeadFacts::new(),
             speculate: true,
             all_violations: false,
             progress: None,
@@ -83,7 +90,8 @@ pub struct Attempt {
     /// Time X spent in its solver, when X reports it.
     pub solver_ms: Option<u64>,
     pub speculative: bool,
-    /// The facts assumed at the head, if any.
+    /// The facts assumed at the head, if any (the loop invariants among them after
+    /// `loop invariants: `).
     pub facts: Option<String>,
 }
 

@@ -588,9 +588,17 @@ fn run_job(
         Ok(ex) => ex,
         Err(e) => return (Err(e.to_string()), None),
     };
-    let facts_text = match facts {
-        Some(f) if job.key != Key::Root => inject_facts(&mut ex, program, f, rnt.node(job.node)),
-        _ => None,
+    // The head facts are read now, at the start of the run: invariants proven meanwhile
+    // serve the runs that start later, and no run waits for them.
+    let facts_text = match job.key {
+        Key::Root => None,
+        _ => inject_facts(
+            &mut ex,
+            program,
+            facts,
+            &opts.head_facts,
+            rnt.node(job.node),
+        ),
     };
     let batch = job.key != Key::Root || opts.all_violations;
     (

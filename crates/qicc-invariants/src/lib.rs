@@ -19,7 +19,9 @@
 //!
 //! [`Invariants`] is the one place for proven invariants: each loop's head, its source
 //! location, and the conditions proven there; [`c_text`] renders them as C for the report
-//! ([`Invariants::to_report`]).
+//! ([`Invariants::to_report`]), and [`Invariants::publish`] hands those over the original
+//! program's variables to engines running beside this one (`qicc_engine::HeadFacts`: the
+//! gamble assumes them at its region heads).
 
 pub mod c_text;
 pub mod candidates;
@@ -30,7 +32,7 @@ mod vc;
 use qicc_analysis::{add_ghosts, cut_loops, CutMode, LoopInfo, Prepared};
 use qicc_bmc::BmcOptions;
 use qicc_engine::{
-    AssertionStatus, Budget, EngineResult, InvariantCondition, LoopInvariant, Stats,
+    AssertionStatus, Budget, EngineResult, HeadFacts, InvariantCondition, LoopInvariant, Stats,
 };
 use qicc_facts::Facts;
 use qicc_ir::{AssertionId, Expr, Program};
@@ -60,6 +62,24 @@ impl Invariants {
 
     pub fn count(&self) -> usize {
         self.proven.iter().map(Vec::len).sum()
+    }
+
+    /// Hands the proven conditions to engines running beside this one, keyed by the
+    /// (function, head) of `original`, the program [`prove`] was given; returns how many the
+    /// slot kept. The prepared program only appends ghost locals and locations to
+    /// `original`'s functions, so its local ids and loop heads are the original's, and the
+    /// conditions that read no ghost are conditions over `original` (the slot drops the
+    /// others). They hold at every visit of the head in every execution of `original` up to
+    /// its first assertion violation: the prepared program's run is the original's up to
+    /// there (ghosts only record values; [`cells`] restricts assertions, which changes
+    /// nothing before the first violation).
+    pub fn publish(&self, original: &Program, heads: &HeadFacts) -> usize {
+        self.prepared
+            .loops
+            .iter()
+            .zip(&self.proven)
+            .map(|(l, conds)| heads.publish(original, l.func, l.head, conds.iter().cloned()))
+            .sum()
     }
 
     /// The invariants as the engine result carries them: per loop with a proven condition,
@@ -257,8 +277,15 @@ pub fn houdini(
 
 /// The engine: the original assertions [`prove`] proves are `Safe`, the rest `Unknown`.
 pub fn verify(p: &Program, budget: &Budget) -> EngineResult {
+    verify_publishing(p, budget, &HeadFacts::new())
+}
+
+/// [`verify`], handing the proven invariants to `heads` as soon as Houdini finishes
+/// ([`Invariants::publish`]), before the result is assembled.
+pub fn verify_publishing(p: &Program, budget: &Budget, heads: &HeadFacts) -> EngineResult {
     let (statuses, reason, stats, invariants) = match prove(p, budget) {
         Ok(proof) => {
+            proof.invariants.publish(p, heads);
             let statuses: Vec<(AssertionId, AssertionStatus)> = (0..p.assertions.len() as u32)
                 .map(AssertionId)
                 .map(|a| {
