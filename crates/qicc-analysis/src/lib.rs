@@ -39,7 +39,8 @@ pub use error_flag::{error_flag, ErrorFlagged};
 pub use extract::{extract, ExtractError, Extracted};
 pub use graph::{FunctionGraph, Scc};
 pub use loop_cut::{
-    add_ghosts, assert_at_heads, cut_loops, record_at_heads, Cut, CutMode, LoopInfo, Prepared,
+    add_ghosts, assert_at_heads, cut_loops, record_at_heads, unroll_for_induction, Cut, CutMode,
+    LoopInfo, Prepared,
 };
 pub use loop_procs::loops_to_procedures;
 pub use loops::{ForestLoop, LoopForest, NaturalLoop};

@@ -36,7 +36,7 @@
 use crate::graph::FunctionGraph;
 use crate::modset::{mod_sets, ModSet};
 use qicc_ir::{
-    AssertKind, Assertion, AssertionId, BinOp, Expr, FuncId, Function, Global, GlobalId, HavocKind, Loc,
+    AssertKind, Assertion, AssertionId, BinOp, Edge, Expr, FuncId, Function, Global, GlobalId, HavocKind, Loc,
     LocalId, Op, Program, Span, Ty, UnOp, VarRef,
 };
 use qicc_ir::expr_str;
@@ -431,4 +431,139 @@ fn bool_global(out: &mut Program, name: String, init: Option<Expr>, span: Span) 
         init,
         span,
     })
+}
+
+/// The program prepared for a `k`-induction step on the loops `which` (indices into
+/// `prep.loops`, each with no other loop inside): each of them is unrolled so that, once cut
+/// (`cut_loops` in [`CutMode::Assume`] with proven invariants), the cut program checks what
+/// `k`-induction checks.
+///
+/// For a loop with head `h`:
+/// - **peeled**: `k - 1` copies of the loop body come first, entered where the loop was
+///   entered (after the ghosts' assignments), each with its assertions as they are; each
+///   copy's back edges go to the next copy's head, the last one's to `h`;
+/// - **unrolled**: the loop itself becomes `k` copies of its body in a row (`h`, the body, the
+///   second copy's head, ..., back to `h`); in the first `k - 1` copies every assertion whose
+///   failure edge leaves the loop for a location that only fails (`assume ¬C → t → error`)
+///   is *assumed* instead (the failing branch is blocked); the last copy checks them.
+///
+/// Why a proof of the cut result is a proof of the program: take a run whose first assertion
+/// violation happens in iteration `n` of the loop (or after it exits at visit `n` of `h`).
+/// If `n < k`, the peeled copies replay the run from the loop's entry with every assertion
+/// checked. Otherwise the cut's havoc chain can start from the state of head visit
+/// `n - k + 1` (the invariants hold at every visit, and the havocs can pick any state), the
+/// first `k - 1` copies replay iterations `n - k + 1 .. n - 1`, whose assertions hold (the
+/// violation is the first), and the last copy reaches the violation, where it is checked.
+/// The head is visited in the result at a subset of its visits in the program, so the
+/// invariants proven there still hold. With `k = 1` nothing changes.
+pub fn unroll_for_induction(prep: &Prepared, which: &[usize], k: usize) -> Prepared {
+    let mut out = prep.clone();
+    if k <= 1 {
+        return out;
+    }
+    for &li in which {
+        let Some(l) = prep.loops.get(li).cloned() else { continue };
+        let f = &mut out.program.functions[l.func.index()];
+        let inside = |x: Loc| l.locs.binary_search(&x).is_ok();
+        let fails_only = |f: &Function, x: Loc| {
+            !inside(x)
+                && f.edges.iter().any(|e| e.from == x)
+                && f.edges
+                    .iter()
+                    .filter(|e| e.from == x)
+                    .all(|e| matches!(e.op, Op::Error(_)))
+        };
+        let body: Vec<usize> = (0..f.edges.len())
+            .filter(|&i| inside(f.edges[i].from))
+            .collect();
+        // Copies of the loop's locations: `maps[c]` for copy `c`.
+        let new_copy = |f: &mut Function| -> Vec<(Loc, Loc)> {
+            l.locs.iter().map(|&x| (x, f.new_loc())).collect()
+        };
+        let at = |m: &[(Loc, Loc)], x: Loc| m.iter().find(|(a, _)| *a == x).map_or(x, |(_, b)| *b);
+        let mut added: Vec<Loc> = Vec::new();
+        // The unrolled loop: copies 2..k of the body; the original edges are copy 1.
+        let unrolled: Vec<Vec<(Loc, Loc)>> = (1..k).map(|_| new_copy(f)).collect();
+        for m in &unrolled {
+            added.extend(m.iter().map(|(_, b)| *b));
+        }
+        let heads: Vec<Loc> = unrolled.iter().map(|m| at(m, l.head)).collect();
+        // Copy `c` (0-based, 0 = the original edges) goes back to the head of copy `c + 1`,
+        // the last to `h`; all but the last assume their assertions.
+        let next_head = |c: usize| if c + 1 < k { heads[c] } else { l.head };
+        let originals: Vec<Edge> = body.iter().map(|&i| f.edges[i].clone()).collect();
+        for c in 0..k {
+            let assumed = c + 1 < k;
+            for (n, e) in originals.iter().enumerate() {
+                let to = if e.to == l.head {
+                    next_head(c)
+                } else if inside(e.to) {
+                    if c == 0 { e.to } else { at(&unrolled[c - 1], e.to) }
+                } else {
+                    e.to
+                };
+                let blocked = assumed && fails_only(f, e.to);
+                let op = if blocked {
+                    Op::Assume(Expr::bool(false))
+                } else {
+                    e.op.clone()
+                };
+                if c == 0 {
+                    let i = body[n];
+                    f.edges[i].to = to;
+                    f.edges[i].op = op;
+                } else {
+                    let from = at(&unrolled[c - 1], e.from);
+                    f.add_edge(from, to, op, e.span);
+                }
+            }
+        }
+        // The peeled copies, checked, in front of the loop.
+        let peeled: Vec<Vec<(Loc, Loc)>> = (1..k).map(|_| new_copy(f)).collect();
+        let mut outer_added: Vec<Loc> = added.clone();
+        for m in &peeled {
+            outer_added.extend(m.iter().map(|(_, b)| *b));
+        }
+        let entering: Vec<usize> = (0..f.edges.len())
+            .filter(|&i| f.edges[i].to == l.head && !inside(f.edges[i].from))
+            .filter(|&i| !added.contains(&f.edges[i].from))
+            .collect();
+        let first = at(&peeled[0], l.head);
+        for i in entering {
+            f.edges[i].to = first;
+        }
+        for (c, m) in peeled.iter().enumerate() {
+            let back = if c + 1 < peeled.len() {
+                at(&peeled[c + 1], l.head)
+            } else {
+                l.head
+            };
+            for e in &originals {
+                let to = if e.to == l.head {
+                    back
+                } else if inside(e.to) {
+                    at(m, e.to)
+                } else {
+                    e.to
+                };
+                f.add_edge(at(m, e.from), to, e.op.clone(), e.span);
+            }
+        }
+        // The loop now holds the unrolled copies; the loops around it hold everything new.
+        for (oi, o) in out.loops.iter_mut().enumerate() {
+            if o.func != l.func {
+                continue;
+            }
+            if oi == li {
+                o.locs.extend(&added);
+            } else if o.locs.binary_search(&l.head).is_ok() {
+                o.locs.extend(&outer_added);
+            } else {
+                continue;
+            }
+            o.locs.sort();
+            o.locs.dedup();
+        }
+    }
+    out
 }

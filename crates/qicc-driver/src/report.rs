@@ -41,6 +41,9 @@ pub enum Argument {
     Region,
     /// Loop invariants proven inductive at every loop head: the report's `invariants`.
     LoopInvariants,
+    /// k-induction at `k` (the largest `k` that proved an assertion of the run), strengthened
+    /// by the loop invariants proven at every head (the report's `invariants`).
+    KInduction { k: u64 },
     /// Corral: stratified inlining ran out of calls to inline (or summaries covered them)
     /// without reaching the assertion, up to `recursion_bound`.
     StratifiedInlining { recursion_bound: Option<u32> },
@@ -55,6 +58,9 @@ impl std::fmt::Display for Argument {
             Argument::CompleteUnwinding { bound: None } => write!(f, "complete unwinding"),
             Argument::Region => write!(f, "region proof"),
             Argument::LoopInvariants => write!(f, "loop invariants, see \"Loop invariants\""),
+            Argument::KInduction { k } => {
+                write!(f, "k-induction at k = {k} with the loop invariants, see \"Loop invariants\"")
+            }
             Argument::StratifiedInlining {
                 recursion_bound: Some(r),
             } => write!(f, "stratified inlining up to recursion bound {r}"),

@@ -199,10 +199,11 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             let arg = corral_argument(&r);
             EngineRun::of(r, Some(arg))
         }
-        Engine::Invariants => EngineRun::of(
-            qicc_invariants::verify(program, budget),
-            Some(Argument::LoopInvariants),
-        ),
+        Engine::Invariants => {
+            let r = qicc_invariants::verify(program, budget);
+            let arg = invariants_argument(&r);
+            EngineRun::of(r, Some(arg))
+        }
         Engine::Qicc => {
             let (g, members) = qicc_portfolio(program, opts);
             let confirmed = |w: &Witness| confirms(program, opts, w);
@@ -264,7 +265,7 @@ fn qicc_portfolio<'a>(
     if opts.invariants && has_loop(program) {
         members.push(Member {
             name: INVARIANTS,
-            proves: Some(|_| Argument::LoopInvariants),
+            proves: Some(invariants_argument),
             run: Box::new(move |b: &Budget| qicc_invariants::verify_publishing(program, b, &heads)),
         });
     }
@@ -282,6 +283,15 @@ const INVARIANTS: &str = "loop invariants (run alongside the gamble)";
 fn corral_argument(r: &EngineResult) -> Argument {
     Argument::StratifiedInlining {
         recursion_bound: r.stats.recursion_bound,
+    }
+}
+
+/// The argument of the invariant prover's proofs: the invariants, with k-induction when it
+/// proved something.
+fn invariants_argument(r: &EngineResult) -> Argument {
+    match r.stats.k_induction {
+        Some(k) => Argument::KInduction { k },
+        None => Argument::LoopInvariants,
     }
 }
 
@@ -523,7 +533,10 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
             rep.argument = arguments.get(&id).or(argument.as_ref()).cloned();
         }
         // The invariants are shown when a proof in the report stands on them.
-        invariants_used |= rep.argument == Some(Argument::LoopInvariants);
+        invariants_used |= matches!(
+            rep.argument,
+            Some(Argument::LoopInvariants | Argument::KInduction { .. })
+        );
         rep.tries = tries.get(&id).copied();
         if program.assertion(id).kind.is_property() {
             assertions.push(rep);

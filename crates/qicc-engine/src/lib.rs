@@ -309,6 +309,9 @@ pub struct Stats {
     pub invariants_proven: Option<u64>,
     #[serde(rename = "houdini checks", skip_serializing_if = "Option::is_none")]
     pub houdini_checks: Option<u64>,
+    /// The largest `k` at which k-induction proved an assertion the invariants alone did not.
+    #[serde(rename = "k-induction k", skip_serializing_if = "Option::is_none")]
+    pub k_induction: Option<u64>,
     /// Corral: functions whose summary the interval facts at their exit strengthen.
     #[serde(rename = "exit facts", skip_serializing_if = "Option::is_none")]
     pub exit_facts: Option<u64>,

@@ -26,6 +26,7 @@
 pub mod c_text;
 pub mod candidates;
 pub mod cells;
+pub mod kinduction;
 mod observe;
 mod vc;
 
@@ -286,13 +287,24 @@ pub fn verify_publishing(p: &Program, budget: &Budget, heads: &HeadFacts) -> Eng
     let (statuses, reason, stats, invariants) = match prove(p, budget) {
         Ok(proof) => {
             proof.invariants.publish(p, heads);
+            // k-induction for what the invariants alone leave open.
+            let induction = if proof.safe.len() < p.assertions.len() {
+                kinduction::prove(p, &proof, budget)
+            } else {
+                kinduction::Induction {
+                    safe: Vec::new(),
+                    k: None,
+                }
+            };
             let statuses: Vec<(AssertionId, AssertionStatus)> = (0..p.assertions.len() as u32)
                 .map(AssertionId)
                 .map(|a| {
-                    let s = if proof.safe.contains(&a) {
+                    let s = if proof.safe.contains(&a) || induction.safe.contains(&a) {
                         AssertionStatus::Safe
                     } else {
-                        AssertionStatus::Unknown("not proven with the loop invariants found".into())
+                        AssertionStatus::Unknown(
+                            "not proven with the loop invariants found and k-induction".into(),
+                        )
                     };
                     (a, s)
                 })
@@ -302,10 +314,12 @@ pub fn verify_publishing(p: &Program, budget: &Budget, heads: &HeadFacts) -> Eng
                 invariant_candidates: Some(proof.candidate_count() as u64),
                 invariants_proven: Some(proof.invariants.count() as u64),
                 houdini_checks: Some(proof.rounds),
+                k_induction: induction.k.map(|k| k as u64),
                 ..Stats::default()
             };
-            let reason =
-                (!all).then(|| "not every assertion proven with the loop invariants found".into());
+            let reason = (!all).then(|| {
+                "not every assertion proven with the loop invariants found and k-induction".into()
+            });
             (statuses, reason, stats, proof.invariants.to_report())
         }
         Err(why) => {
