@@ -29,6 +29,9 @@
 //! - `test invariants`: every candidate invariant of every loop head (`qicc-invariants`),
 //!   `+` where Houdini proved it and `-` where it was dropped, then the assertions the cut
 //!   program proves with them;
+//! - `test unroll K`: the program with ghosts and every loop unrolled for a `K`-induction
+//!   step (`qicc_analysis::unroll_for_induction`: `K - 1` peeled iterations, then `K` copies
+//!   of the body, assertions assumed in all but the last), with each loop's locations;
 //! - `test impulse`: the loops Impulse accelerates (path, split, closed forms, memory effect)
 //!   and those it skips, with the reason;
 //! - `test verify ENGINE [--unwind N | --recursion-bound N | --abstraction |
@@ -136,6 +139,7 @@ impl FileTest {
             ["error-flag"] => run_error_flag(&p),
             ["impulse"] => Ok(run_impulse(&p)),
             ["invariants"] => run_invariants(&p),
+            ["unroll", k] => run_unroll(&p, k),
             ["verify", engine, rest @ ..] => run_verify(p, path, engine, rest),
             _ => Err(format!("unknown test `{}`", self.command.join(" "))),
         }
@@ -178,6 +182,23 @@ fn run_invariants(p: &Program) -> Result<String, String> {
     for a in &proof.safe {
         let _ = writeln!(out, "safe {a}");
     }
+    Ok(out)
+}
+
+fn run_unroll(p: &Program, k: &str) -> Result<String, String> {
+    let k: usize = k.parse().map_err(|_| format!("`unroll {k}`: k must be a number"))?;
+    let prep = qicc_analysis::add_ghosts(p);
+    let all: Vec<usize> = (0..prep.loops.len()).collect();
+    let x = qicc_analysis::unroll_for_induction(&prep, &all, k);
+    qicc_ir::verify_program(&x.program).map_err(|e| {
+        format!("the transformation made an ill-formed program: {}", e.join("; "))
+    })?;
+    let mut out = String::new();
+    for l in &x.loops {
+        let locs: Vec<String> = l.locs.iter().map(|x| format!("L{}", x.0)).collect();
+        let _ = writeln!(out, "; loop L{}: {}", l.head.0, locs.join(" "));
+    }
+    out.push_str(&print_program(&x.program));
     Ok(out)
 }
 
