@@ -16,7 +16,7 @@ use qicc_interp::{replay, trace, Outcome, RunConfig};
 use qicc_ir::{AssertionId, Program, Witness};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
@@ -205,7 +205,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             EngineRun::of(r, Some(arg))
         }
         Engine::Qicc => {
-            let (g, members) = qicc_portfolio(program, opts);
+            let (g, members) = qicc_portfolio(program, opts, budget);
             let confirmed = |w: &Witness| confirms(program, opts, w);
             let (r, found) = portfolio::run(program, &g, members, &confirmed, budget);
             gamble_run(program, r, found, &confirmed)
@@ -220,6 +220,7 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
 fn qicc_portfolio<'a>(
     program: &'a Program,
     opts: &VerifyOptions,
+    budget: &Budget,
 ) -> (qicc_gamble::GambleOptions, Vec<Member<'a>>) {
     let backend = match &opts.external {
         Some(tool) => qicc_gamble::Backend::External {
@@ -244,13 +245,20 @@ fn qicc_portfolio<'a>(
         g.jobs = j.max(1);
     }
     let mut members = Vec::new();
+    let proving_member = (opts.corral && qicc_corral::inlining_blows_up(program))
+        || (opts.invariants && has_loop(program));
     if opts.impulse {
+        // Impulse only finds violations: the proving members go first for a moment.
+        let head_start = proving_member.then(|| {
+            budget_share(budget, IMPULSE_HEAD_START)
+        });
         members.push(Member {
             name: IMPULSE,
             proves: None,
             run: Box::new(|b: &Budget| {
                 qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), b)
             }),
+            head_start,
         });
     }
     if opts.corral && qicc_corral::inlining_blows_up(program) {
@@ -260,6 +268,7 @@ fn qicc_portfolio<'a>(
             run: Box::new(|b: &Budget| {
                 qicc_corral::verify(program, &qicc_corral::CorralOptions::default(), b)
             }),
+            head_start: None,
         });
     }
     if opts.invariants && has_loop(program) {
@@ -267,9 +276,19 @@ fn qicc_portfolio<'a>(
             name: INVARIANTS,
             proves: Some(invariants_argument),
             run: Box::new(move |b: &Budget| qicc_invariants::verify_publishing(program, b, &heads)),
+            head_start: None,
         });
     }
     (g, members)
+}
+
+/// Impulse's head start for the proving members: at most this long, and at most a tenth of
+/// the time left.
+const IMPULSE_HEAD_START: Duration = Duration::from_millis(2000);
+
+/// `cap`, or a tenth of what `budget` has left when that is less.
+fn budget_share(budget: &Budget, cap: Duration) -> Duration {
+    budget.remaining().map_or(cap, |r| cap.min(r / 10))
 }
 
 /// Impulse's name in reports, as a member of the portfolio.
@@ -990,7 +1009,7 @@ int main(void) {
             jobs: Some(1),
             ..Default::default()
         };
-        let (mut g, members) = qicc_portfolio(&l.program, &opts);
+        let (mut g, members) = qicc_portfolio(&l.program, &opts, &Budget::unlimited());
         assert!(g.head_facts.is_empty());
         let member = members
             .into_iter()

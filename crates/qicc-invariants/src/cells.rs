@@ -64,6 +64,16 @@ impl Cell {
     }
 }
 
+/// The name of the cell ghost local.
+const GHOST: &str = "ghost.cell";
+
+/// Whether `e` (a condition in `f`) speaks of the cell ghost.
+pub fn over_cell(f: &Function, e: &Expr) -> bool {
+    e.vars()
+        .iter()
+        .any(|v| matches!(v, VarRef::Local(l) if f.local(*l).name == GHOST))
+}
+
 /// An address `base + index * stride (+ offset)`, split.
 fn split_address(addr: &Expr) -> Option<(Expr, Expr, u64, u64)> {
     let (inner, offset) = match addr {
@@ -288,7 +298,7 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
     let mut values: Vec<Expr> = Vec::new();
     let mut walks: Vec<Expr> = Vec::new();
     let f_mut = &mut prep.program.functions[fid.index()];
-    let ghost = f_mut.add_local("ghost.cell", Ty::Int(width));
+    let ghost = f_mut.add_local(GHOST, Ty::Int(width));
     let k = Expr::local(ghost);
     let old_entry = f_mut.entry;
     let entry = f_mut.new_loc();

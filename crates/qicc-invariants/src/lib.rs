@@ -204,11 +204,15 @@ pub fn houdini(
     // One VC with a literal per candidate first; the BMC's rounds where it cannot cover the
     // cut program (loops the cut leaves, recursion).
     // The one VC gets a third of the time: on some programs (several nested loops, hundreds
-    // of candidates) its queries are much harder than the BMC's rounds. Candidates over
-    // memory (array cells) go to the BMC's rounds at once: the incremental solver of the one
-    // VC decides their checks far more slowly than the BMC's fresh solvers.
+    // of candidates) its queries are much harder than the BMC's rounds. Candidates over array
+    // cells go to the BMC's rounds at once: the incremental solver of the one VC decides
+    // their checks far more slowly than the BMC's fresh solvers.
     let share = budget.remaining().map_or(VC_TIME, |r| r / 3);
-    let one_vc = if cands.iter().flatten().any(Expr::reads_memory) {
+    let over_cells = cands.iter().enumerate().any(|(i, c)| {
+        let f = prep.program.function(prep.loops[i].func);
+        c.iter().any(|e| cells::over_cell(f, e))
+    });
+    let one_vc = if over_cells {
         Err(vc::NoAnswer::Incomplete)
     } else {
         vc::houdini(p, &prep, &cands, &budget.child(Some(share)))
