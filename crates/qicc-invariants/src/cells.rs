@@ -33,7 +33,7 @@
 use crate::candidates::{is_unsigned, negate, residue, steps};
 use qicc_analysis::{FunctionGraph, LoopInfo, Prepared};
 use qicc_ir::{
-    AssertKind, BinOp, CastOp, Expr, FuncId, Function, HavocKind, LocalId, Op, Program, Ty,
+    AssertKind, BinOp, CastOp, Expr, FuncId, Function, HavocKind, Loc, LocalId, Op, Program, Ty,
     TypeEnv, UnOp, VarRef,
 };
 use std::collections::BTreeSet;
@@ -195,9 +195,11 @@ fn index_var(p: &Program, f: &Function, index: &Expr) -> Option<(VarRef, bool)> 
 struct FnCells {
     ghost: LocalId,
     width: u16,
-    values: Vec<Expr>,
-    /// Whole walks of an array, as conditions on the ghost.
-    walks: Vec<Expr>,
+    /// The values, each with the loop whose stores it comes from (`None`: the assertions and
+    /// the element equalities).
+    values: Vec<(Option<Loc>, Expr)>,
+    /// Whole walks of an array, as conditions on the ghost, with the loop that walks.
+    walks: Vec<(Loc, Expr)>,
 }
 
 /// Adds the cell ghost to each function of the prepared program with an assertion that
@@ -226,11 +228,25 @@ pub fn add_cells(prep: &mut Prepared) -> Vec<Vec<Expr>> {
                 let st = steps(p, f, &prep.loops, l, nl);
                 ranges.extend(passed(p, f, l, &st, &k, fc.width));
             }
-            ranges.extend(fc.walks.iter().cloned());
+            // A loop's walk or stores say something at this head only if that loop comes
+            // first (it reaches this head, which does not reach it) or is this one.
+            let before = |m: Loc| m == l.head || (reaches(f, m, l.head) && !reaches(f, l.head, m));
+            ranges.extend(
+                fc.walks
+                    .iter()
+                    .filter(|(m, _)| *m != l.head && before(*m))
+                    .map(|(_, w)| w.clone()),
+            );
+            let values: Vec<&Expr> = fc
+                .values
+                .iter()
+                .filter(|(m, _)| m.is_none_or(before))
+                .map(|(_, v)| v)
+                .collect();
             let mut seen = BTreeSet::new();
             let list = &mut out[li];
             'all: for r in &ranges {
-                for v in &fc.values {
+                for &v in &values {
                     let c = Expr::binary(BinOp::Or, Expr::unary(UnOp::Not, r.clone()), v.clone());
                     if seen.insert(format!("{c:?}")) {
                         list.push(c);
@@ -295,8 +311,8 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
             .all(|v| !prep.loops.iter().any(|l| l.func == fid && l.modifies(*v)))
     };
     let mut cells: Vec<Cell> = Vec::new();
-    let mut values: Vec<Expr> = Vec::new();
-    let mut walks: Vec<Expr> = Vec::new();
+    let mut values: Vec<(Option<Loc>, Expr)> = Vec::new();
+    let mut walks: Vec<(Loc, Expr)> = Vec::new();
     let f_mut = &mut prep.program.functions[fid.index()];
     let ghost = f_mut.add_local(GHOST, Ty::Int(width));
     let k = Expr::local(ghost);
@@ -310,14 +326,14 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
         let c = c.clone();
         // The assertion's condition at k (the edge holds its negation).
         let holds = negate(&c);
-        values.push(if fixed.is_empty() {
+        values.push((None, if fixed.is_empty() {
             at_cell(&holds, index, None, &k, width)
         } else {
             holds.rewrite(&mut |x| match fixed.iter().find(|(l, _)| *l == x) {
                 Some((_, cell)) => cell.at(&k, width),
                 None => x,
             })
-        });
+        }));
         let restricted = Expr::binary(
             BinOp::And,
             Expr::binary(BinOp::Eq, index.clone(), k.clone()),
@@ -374,14 +390,17 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
                                     if b.vars().iter().all(|u| *u == VarRef::Local(ghost)
                                         || stable(&Expr::Var(*u)))
                                     {
-                                        values.push(Expr::binary(
-                                            BinOp::Or,
-                                            Expr::unary(UnOp::Not, b),
-                                            eq.clone(),
+                                        values.push((
+                                            Some(l.head),
+                                            Expr::binary(
+                                                BinOp::Or,
+                                                Expr::unary(UnOp::Not, b),
+                                                eq.clone(),
+                                            ),
                                         ));
                                     }
                                 }
-                                values.push(eq);
+                                values.push((Some(l.head), eq));
                             }
                         }
                     }
@@ -397,13 +416,13 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
         }
         // The whole walk of this loop, when it starts at a constant and stops at a bound
         // no loop changes.
-        walks.extend(walk(p, f, l, &prep.loops, &k, width));
+        walks.extend(walk(p, f, l, &prep.loops, &k, width).into_iter().map(|w| (l.head, w)));
     }
     // Arrays of the same element type, element by element.
     for (i, a) in cells.iter().enumerate() {
         for b in &cells[i + 1..] {
             if a.ty == b.ty && a.base != b.base {
-                values.push(Expr::binary(BinOp::Eq, a.at(&k, width), b.at(&k, width)));
+                values.push((None, Expr::binary(BinOp::Eq, a.at(&k, width), b.at(&k, width))));
             }
         }
     }
@@ -565,4 +584,21 @@ fn has_valid(e: &Expr) -> bool {
     let mut found = false;
     e.visit(&mut |x| found |= matches!(x, Expr::Valid(..)));
     found
+}
+
+/// Whether some path of `f` leads from `from` to `to`.
+fn reaches(f: &Function, from: Loc, to: Loc) -> bool {
+    let mut seen = BTreeSet::from([from]);
+    let mut work = vec![from];
+    while let Some(x) = work.pop() {
+        if x == to {
+            return true;
+        }
+        for e in f.edges.iter().filter(|e| e.from == x) {
+            if seen.insert(e.to) {
+                work.push(e.to);
+            }
+        }
+    }
+    false
 }
