@@ -34,8 +34,6 @@ use crate::report::Argument;
 use qicc_engine::{AssertionStatus, Budget, EngineResult, LoopInvariant};
 use qicc_gamble::{GambleOptions, GambleResult};
 use qicc_ir::{AssertionId, Program, Witness};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 /// A member beside the prover.
 pub(crate) struct Member<'a> {
@@ -45,10 +43,6 @@ pub(crate) struct Member<'a> {
     /// argument behind them (read from its result).
     pub proves: Option<fn(&EngineResult) -> Argument>,
     pub run: Box<dyn FnOnce(&Budget) -> EngineResult + Send + 'a>,
-    /// A finder that leaves the proving members a head start: it starts once they have all
-    /// finished, or after this long (on a machine with few cores, a finder running from the
-    /// start takes the CPU a quick proof needs).
-    pub head_start: Option<Duration>,
 }
 
 /// What a member found: its name, its violation and whether the driver's check confirmed it
@@ -74,28 +68,14 @@ pub(crate) fn run(
 ) -> (GambleResult, Vec<Found>) {
     let prover_budget = budget.child(None);
     let member_budget = budget.child(None);
-    let provers_left = AtomicUsize::new(members.iter().filter(|m| m.proves.is_some()).count());
-    let started = Instant::now();
     std::thread::scope(|scope| {
         let handles: Vec<_> = members
             .into_iter()
             .map(|m| {
                 let stop_prover = prover_budget.cancel.clone();
                 let mb = &member_budget;
-                let provers_left = &provers_left;
                 scope.spawn(move || {
-                    if let Some(wait) = m.head_start {
-                        while provers_left.load(Ordering::Acquire) > 0
-                            && started.elapsed() < wait
-                            && mb.exhausted().is_none()
-                        {
-                            std::thread::sleep(Duration::from_millis(10));
-                        }
-                    }
                     let r = (m.run)(mb);
-                    if m.proves.is_some() {
-                        provers_left.fetch_sub(1, Ordering::AcqRel);
-                    }
                     let safe: Vec<AssertionId> = if m.proves.is_some() {
                         r.statuses
                             .iter()

@@ -245,20 +245,28 @@ fn qicc_portfolio<'a>(
         g.jobs = j.max(1);
     }
     let mut members = Vec::new();
-    let proving_member = (opts.corral && qicc_corral::inlining_blows_up(program))
-        || (opts.invariants && has_loop(program));
+    let invariants = opts.invariants && has_loop(program);
     if opts.impulse {
-        // Impulse only finds violations: the proving members go first for a moment.
-        let head_start = proving_member.then(|| {
-            budget_share(budget, IMPULSE_HEAD_START)
-        });
+        // Impulse only finds violations: on a machine with few cores, running from the start
+        // it takes the CPU a quick proof needs. It waits until the invariant prover's Houdini
+        // is done, at most IMPULSE_HEAD_START (a tenth of the budget at most).
+        let wait = invariants.then(|| budget_share(budget, IMPULSE_HEAD_START));
+        let houdini = heads.clone();
         members.push(Member {
             name: IMPULSE,
             proves: None,
-            run: Box::new(|b: &Budget| {
+            run: Box::new(move |b: &Budget| {
+                if let Some(wait) = wait {
+                    let start = Instant::now();
+                    while !houdini.is_finished()
+                        && start.elapsed() < wait
+                        && b.exhausted().is_none()
+                    {
+                        std::thread::sleep(Duration::from_millis(10));
+                    }
+                }
                 qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), b)
             }),
-            head_start,
         });
     }
     if opts.corral && qicc_corral::inlining_blows_up(program) {
@@ -268,15 +276,13 @@ fn qicc_portfolio<'a>(
             run: Box::new(|b: &Budget| {
                 qicc_corral::verify(program, &qicc_corral::CorralOptions::default(), b)
             }),
-            head_start: None,
         });
     }
-    if opts.invariants && has_loop(program) {
+    if invariants {
         members.push(Member {
             name: INVARIANTS,
             proves: Some(invariants_argument),
             run: Box::new(move |b: &Budget| qicc_invariants::verify_publishing(program, b, &heads)),
-            head_start: None,
         });
     }
     (g, members)

@@ -21,6 +21,7 @@
 
 use qicc_ir::{Expr, FuncId, Loc, Program, VarRef};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// Conditions proven at loop heads, keyed by (function, head location) of the original
@@ -28,6 +29,8 @@ use std::sync::{Arc, RwLock};
 #[derive(Clone, Debug, Default)]
 pub struct HeadFacts {
     inner: Arc<RwLock<BTreeMap<(FuncId, Loc), Vec<Expr>>>>,
+    /// The prover has published everything it will ([`HeadFacts::finish`]).
+    finished: Arc<AtomicBool>,
 }
 
 impl HeadFacts {
@@ -73,6 +76,17 @@ impl HeadFacts {
     pub fn at(&self, func: FuncId, head: Loc) -> Vec<Expr> {
         let map = self.inner.read().unwrap_or_else(|e| e.into_inner());
         map.get(&(func, head)).cloned().unwrap_or_default()
+    }
+
+    /// Marks that the prover has published all it will (it may go on with other work, such as
+    /// k-induction): a finder that left it the CPU can start.
+    pub fn finish(&self) {
+        self.finished.store(true, Ordering::Release);
+    }
+
+    /// Whether [`HeadFacts::finish`] was called.
+    pub fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::Acquire)
     }
 
     /// Whether nothing was published yet.

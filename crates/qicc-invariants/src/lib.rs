@@ -286,11 +286,16 @@ pub fn verify(p: &Program, budget: &Budget) -> EngineResult {
 }
 
 /// [`verify`], handing the proven invariants to `heads` as soon as Houdini finishes
-/// ([`Invariants::publish`]), before the result is assembled.
+/// ([`Invariants::publish`]), then marking `heads` finished (also when Houdini found
+/// nothing), before k-induction and the result.
 pub fn verify_publishing(p: &Program, budget: &Budget, heads: &HeadFacts) -> EngineResult {
-    let (statuses, reason, stats, invariants) = match prove(p, budget) {
+    let proof = prove(p, budget);
+    if let Ok(proof) = &proof {
+        proof.invariants.publish(p, heads);
+    }
+    heads.finish();
+    let (statuses, reason, stats, invariants) = match proof {
         Ok(proof) => {
-            proof.invariants.publish(p, heads);
             // k-induction for what the invariants alone leave open.
             let induction = if proof.safe.len() < p.assertions.len() {
                 kinduction::prove(p, &proof, budget)
