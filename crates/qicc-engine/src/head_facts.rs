@@ -186,4 +186,14 @@ mod tests {
         );
         assert_eq!(reader.at(FuncId(0), Loc(0)), vec![x]);
     }
+
+    #[test]
+    fn finishing_is_seen_through_every_clone() {
+        let slot = HeadFacts::new();
+        let reader = slot.clone();
+        assert!(!reader.is_finished());
+        slot.finish();
+        assert!(reader.is_finished() && slot.is_finished());
+        assert!(!HeadFacts::new().is_finished(), "a new slot is not finished");
+    }
 }
