@@ -288,8 +288,8 @@ fn qicc_portfolio<'a>(
     (g, members)
 }
 
-/// Impulse's head start for the invariant prover's Houdini: at most this long, and at most a tenth of
-/// the time left.
+/// Impulse's head start for the invariant prover's Houdini: at most this long, and at most
+/// a tenth of the time left.
 const IMPULSE_HEAD_START: Duration = Duration::from_millis(1000);
 
 /// `cap`, or a tenth of what `budget` has left when that is less.
