@@ -85,6 +85,23 @@ fn collect(sink: &Sink, grace: Duration) -> String {
     String::from_utf8_lossy(&bytes[start..]).into_owned()
 }
 
+/// Spawns `cmd`, again after a moment when the executable is busy (ETXTBSY): an executable
+/// written just before, by this process or another, can still be open for writing in a child
+/// that another thread forked and that has not reached its `exec` yet. The state passes.
+fn spawn_retrying(cmd: &mut CommandWrap) -> std::io::Result<Box<dyn ChildWrapper>> {
+    const ETXTBSY: i32 = 26;
+    let mut tries = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e) if e.raw_os_error() == Some(ETXTBSY) && tries < 20 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            r => return r,
+        }
+    }
+}
+
 /// Runs `program args` in `cwd` in a new process group until it exits or `budget` is
 /// exhausted.
 pub fn run_in_group(
@@ -101,7 +118,7 @@ pub fn run_in_group(
         .stderr(Stdio::piped());
     let mut wrapped = CommandWrap::from(cmd);
     wrapped.wrap(ProcessGroup::leader());
-    let mut child = wrapped.spawn()?;
+    let mut child = spawn_retrying(&mut wrapped)?;
     let out = reader(child.stdout().take());
     let err = reader(child.stderr().take());
     let (status, stopped) = wait(child.as_mut(), budget);
