@@ -465,14 +465,18 @@ pub fn unroll_for_induction(prep: &Prepared, which: &[usize], k: usize) -> Prepa
         let Some(l) = prep.loops.get(li).cloned() else { continue };
         let f = &mut out.program.functions[l.func.index()];
         let inside = |x: Loc| l.locs.binary_search(&x).is_ok();
-        let fails_only = |f: &Function, x: Loc| {
-            !inside(x)
-                && f.edges.iter().any(|e| e.from == x)
-                && f.edges
-                    .iter()
-                    .filter(|e| e.from == x)
-                    .all(|e| matches!(e.op, Op::Error(_)))
-        };
+        // Locations outside the loop whose every edge is an `error` edge (where an
+        // assertion's failing branch goes), computed once.
+        let mut fails_only: BTreeSet<Loc> = BTreeSet::new();
+        let mut other: BTreeSet<Loc> = BTreeSet::new();
+        for e in &f.edges {
+            if matches!(e.op, Op::Error(_)) {
+                fails_only.insert(e.from);
+            } else {
+                other.insert(e.from);
+            }
+        }
+        fails_only.retain(|x| !other.contains(x) && !inside(*x));
         let body: Vec<usize> = (0..f.edges.len())
             .filter(|&i| inside(f.edges[i].from))
             .collect();
@@ -502,7 +506,7 @@ pub fn unroll_for_induction(prep: &Prepared, which: &[usize], k: usize) -> Prepa
                 } else {
                     e.to
                 };
-                let blocked = assumed && fails_only(f, e.to);
+                let blocked = assumed && fails_only.contains(&e.to);
                 let op = if blocked {
                     Op::Assume(Expr::bool(false))
                 } else {

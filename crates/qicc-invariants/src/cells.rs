@@ -36,7 +36,7 @@ use qicc_ir::{
     AssertKind, BinOp, CastOp, Expr, FuncId, Function, HavocKind, Loc, LocalId, Op, Program, Ty,
     TypeEnv, UnOp, VarRef,
 };
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// At most this many cell candidates per loop head.
 pub const MAX_CELL_CANDIDATES: usize = 96;
@@ -95,9 +95,8 @@ fn is_indexed(e: &Expr) -> bool {
     matches!(e, Expr::Binary(BinOp::Add, _, s) if matches!(**s, Expr::Binary(BinOp::Mul, ..)))
 }
 
-/// The loads of `e` at constant offsets `base + c` from a base that `f` also indexes with a
-/// stride `s`: (the load, its cell, the constant index `c / s`).
-fn fixed_loads(f: &Function, e: &Expr) -> Vec<(Expr, Cell, Expr)> {
+/// The bases `f` indexes, each with its stride (stores and loads at `base + i * stride`).
+fn strides(f: &Function) -> Vec<(Expr, u64)> {
     let mut strides: Vec<(Expr, u64)> = Vec::new();
     for edge in &f.edges {
         let mut found: Vec<(Expr, u64)> = Vec::new();
@@ -113,6 +112,12 @@ fn fixed_loads(f: &Function, e: &Expr) -> Vec<(Expr, Cell, Expr)> {
             }
         }
     }
+    strides
+}
+
+/// The loads of `e` at constant offsets `base + c` from a base with a known stride `s`
+/// (`strides`): (the load, its cell, the constant index `c / s`).
+fn fixed_loads(strides: &[(Expr, u64)], e: &Expr) -> Vec<(Expr, Cell, Expr)> {
     let mut out = Vec::new();
     e.visit(&mut |x| {
         let Expr::Load(ty, addr) = x else { return };
@@ -221,6 +226,13 @@ pub fn add_cells(prep: &mut Prepared) -> Vec<Vec<Expr>> {
         let f = p.function(fid);
         let graph = FunctionGraph::new(f);
         let k = Expr::local(fc.ghost);
+        // What each loop head reaches, once for the function.
+        let succ = f.successors();
+        let reach: BTreeMap<Loc, BTreeSet<Loc>> = loops
+            .iter()
+            .map(|&li| (prep.loops[li].head, reachable(f, &succ, prep.loops[li].head)))
+            .collect();
+        let reaches = |a: Loc, b: Loc| reach.get(&a).is_some_and(|r| r.contains(&b));
         for &li in &loops {
             let l = &prep.loops[li];
             let mut ranges = Vec::new();
@@ -230,7 +242,7 @@ pub fn add_cells(prep: &mut Prepared) -> Vec<Vec<Expr>> {
             }
             // A loop's walk or stores say something at this head only if that loop comes
             // first (it reaches this head, which does not reach it) or is this one.
-            let before = |m: Loc| m == l.head || (reaches(f, m, l.head) && !reaches(f, l.head, m));
+            let before = |m: Loc| m == l.head || (reaches(m, l.head) && !reaches(l.head, m));
             ranges.extend(
                 fc.walks
                     .iter()
@@ -273,21 +285,27 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
     let mut restricted: Vec<(usize, Expr, Vec<(Expr, Cell)>)> = Vec::new();
     let mut asserted: Vec<Cell> = Vec::new();
     let mut width = None;
+    // The locations with an `error` edge of a property assertion (not a UB check).
+    let failing: BTreeSet<Loc> = f
+        .edges
+        .iter()
+        .filter(|x| {
+            matches!(x.op, Op::Error(a)
+                if !matches!(p.assertions[a.index()].kind, AssertKind::Ub(_)))
+        })
+        .map(|x| x.from)
+        .collect();
+    let strides = strides(f);
     for (i, e) in f.edges.iter().enumerate() {
         let Op::Assume(c) = &e.op else { continue };
-        let into_error = f.edges.iter().any(|x| {
-            x.from == e.to
-                && matches!(x.op, Op::Error(a)
-                    if !matches!(p.assertions[a.index()].kind, AssertKind::Ub(_)))
-        });
-        if !into_error {
+        if !failing.contains(&e.to) {
             continue;
         }
         let mut loads = indexed_loads(c);
         let mut fixed = Vec::new();
         if loads.is_empty() {
             // Elements at constant addresses (`a[1024]`): indexed like the loops index `a`.
-            fixed = fixed_loads(f, c);
+            fixed = fixed_loads(&strides, c);
             loads = fixed.iter().map(|(_, cell, index)| (cell.clone(), index.clone())).collect();
         }
         let Some((_, index)) = loads.first() else { continue };
@@ -301,10 +319,8 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
         restricted.push((i, index.clone(), fixed.into_iter().map(|(l, c, _)| (l, c)).collect()));
         asserted.extend(loads.into_iter().map(|(c, _)| c));
     }
+    // Set exactly when an assertion was restricted.
     let width = width?;
-    if restricted.is_empty() {
-        return None;
-    }
     let stable = |x: &Expr| {
         x.vars()
             .iter()
@@ -586,19 +602,17 @@ fn has_valid(e: &Expr) -> bool {
     found
 }
 
-/// Whether some path of `f` leads from `from` to `to`.
-fn reaches(f: &Function, from: Loc, to: Loc) -> bool {
+/// The locations some path of `f` leads to from `from` (`succ`: `f.successors()`).
+fn reachable(f: &Function, succ: &[Vec<qicc_ir::EdgeId>], from: Loc) -> BTreeSet<Loc> {
     let mut seen = BTreeSet::from([from]);
     let mut work = vec![from];
     while let Some(x) = work.pop() {
-        if x == to {
-            return true;
-        }
-        for e in f.edges.iter().filter(|e| e.from == x) {
-            if seen.insert(e.to) {
-                work.push(e.to);
+        for &e in succ.get(x.index()).map_or(&[][..], |v| v.as_slice()) {
+            let to = f.edge(e).to;
+            if seen.insert(to) {
+                work.push(to);
             }
         }
     }
-    false
+    seen
 }

@@ -2,20 +2,12 @@
 //! nothing, so that the induction alone has to carry the proof), it proves an assertion that
 //! is 2-inductive but not 1-inductive, and never one that can fail.
 
+mod common;
+
 use qicc_analysis::add_ghosts;
 use qicc_engine::Budget;
-use qicc_ir::{AssertionId, Program};
+use qicc_ir::AssertionId;
 use std::time::Duration;
-
-fn lower(src: &str) -> Program {
-    let opts = qicc_frontend::Options {
-        data_model: qicc_ir::DataModel::Ilp32,
-        ..Default::default()
-    };
-    qicc_frontend::lower_source("k.c", src, false, &opts)
-        .unwrap_or_else(|e| panic!("the test program lowers: {e:?}"))
-        .program
-}
 
 /// `s` cycles 0, 1, 2. From an arbitrary state one iteration can end at any value (`s = 7`
 /// goes to 8), but two iterations whose first ends below 3 also end below 3.
@@ -41,7 +33,7 @@ fn cycle_bug() -> String {
 
 /// Houdini with no candidates at all, then k-induction.
 fn induction(src: &str) -> (Vec<AssertionId>, Option<usize>, Vec<AssertionId>) {
-    let p = lower(src);
+    let p = common::lower_ilp32("k.c", src);
     let budget = Budget::with_timeout(Duration::from_secs(60));
     let prep = add_ghosts(&p);
     let none = vec![Vec::new(); prep.loops.len()];

@@ -3,6 +3,8 @@
 //! loop heads, so what Houdini proved without ghosts is a condition over the original at the
 //! same (function, head); conditions over ghosts stay behind.
 
+mod common;
+
 use qicc_analysis::FunctionGraph;
 use qicc_engine::{Budget, HeadFacts};
 use qicc_ir::{Expr, FuncId, Program, VarRef};
@@ -25,13 +27,7 @@ int main(void) {
 ";
 
 fn program() -> Program {
-    let opts = qicc_frontend::Options {
-        data_model: qicc_ir::DataModel::Ilp32,
-        ..Default::default()
-    };
-    qicc_frontend::lower_source("walk.c", WALK, false, &opts)
-        .unwrap_or_else(|e| panic!("the test program lowers: {e:?}"))
-        .program
+    common::lower_ilp32("walk.c", WALK)
 }
 
 fn reads_a_ghost(prepared: &Program, func: FuncId, e: &Expr) -> bool {
