@@ -35,11 +35,11 @@
 
 use crate::graph::FunctionGraph;
 use crate::modset::{mod_sets, ModSet};
-use qicc_ir::{
-    AssertKind, Assertion, AssertionId, BinOp, Edge, Expr, FuncId, Function, Global, GlobalId, HavocKind, Loc,
-    LocalId, Op, Program, Span, Ty, UnOp, VarRef,
-};
 use qicc_ir::expr_str;
+use qicc_ir::{
+    AssertKind, Assertion, AssertionId, BinOp, Edge, Expr, FuncId, Function, Global, GlobalId,
+    HavocKind, Loc, LocalId, Op, Program, Span, Ty, UnOp, VarRef,
+};
 use std::collections::BTreeSet;
 
 /// A natural loop of the prepared program, as the cut sees it.
@@ -338,11 +338,20 @@ pub fn assert_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> Cut {
 }
 
 /// `prep`'s program, loops left as they are, with one Bool global per condition of
-/// `invariants[i]` (initially false) that every visit of `prep.loops[i]`'s head sets when the
+/// `invariants[i]` (initially false) that a visit of `prep.loops[i]`'s head sets when the
 /// condition is false there: runs of the result observe which conditions a run refutes,
 /// without stopping it (the assignments are deterministic). Returns the program and, per
 /// global, (global, loop index, condition index).
-pub fn record_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> (Program, Vec<(GlobalId, usize, usize)>) {
+///
+/// `sample`: `None` records every visit. `Some(k)` records only the first `k` visits of each
+/// head (counted over the whole run) and every visit that leaves the loop by an edge from the
+/// head that changes nothing (`assume`, `skip`: the state at its target is the head's), so
+/// that a long run pays little per iteration and still sees the visit where the loop exits.
+pub fn record_at_heads(
+    prep: &Prepared,
+    invariants: &[Vec<Expr>],
+    sample: Option<u32>,
+) -> (Program, Vec<(GlobalId, usize, usize)>) {
     let mut out = prep.program.clone();
     let mut flags = Vec::new();
     for (i, l) in prep.loops.iter().enumerate() {
@@ -357,19 +366,64 @@ pub fn record_at_heads(prep: &Prepared, invariants: &[Vec<Expr>]) -> (Program, V
                 g
             })
             .collect();
+        let counter = sample.map(|k| {
+            let g = out.add_global(Global {
+                name: format!("inv.visits.{}.L{}", l.func.0, l.head.0),
+                ty: Ty::I32,
+                unsigned: true,
+                init: Some(Expr::int(32, 0)),
+                span: l.span,
+            });
+            (g, k)
+        });
         let f = &mut out.functions[l.func.index()];
-        let mut at = before_head(f, l.head);
-        for (inv, g) in invs.iter().zip(gs) {
-            let next = f.new_loc();
-            let v = VarRef::Global(g);
-            let refuted = Expr::unary(UnOp::Not, inv.clone());
-            let set = Expr::binary(BinOp::Or, Expr::Var(v), refuted);
-            f.add_edge(at, next, Op::Assign(v, set), l.span);
-            at = next;
+        let at = before_head(f, l.head);
+        let Some((c, k)) = counter else {
+            let end = record_chain(f, at, invs, &gs, l.span);
+            f.add_edge(end, l.head, Op::Skip, l.span);
+            continue;
+        };
+        // The first `k` visits: record, count.
+        let count = Expr::global(c);
+        let first = f.new_loc();
+        let below = Expr::binary(BinOp::Ult, count.clone(), Expr::int(32, k as u64));
+        f.add_edge(at, first, Op::Assume(below.clone()), l.span);
+        f.add_edge(at, l.head, Op::Assume(Expr::not(below)), l.span);
+        let end = record_chain(f, first, invs, &gs, l.span);
+        let plus = Expr::binary(BinOp::Add, count, Expr::int(32, 1));
+        f.add_edge(end, l.head, Op::Assign(VarRef::Global(c), plus), l.span);
+        // Exits from the head that change nothing: record on the way out.
+        let exits: Vec<usize> = (0..f.edges.len())
+            .filter(|&e| {
+                let e = &f.edges[e];
+                e.from == l.head
+                    && l.locs.binary_search(&e.to).is_err()
+                    && matches!(e.op, Op::Assume(_) | Op::Skip)
+            })
+            .collect();
+        for e in exits {
+            let to = f.edges[e].to;
+            let mid = f.new_loc();
+            f.edges[e].to = mid;
+            let end = record_chain(f, mid, invs, &gs, l.span);
+            f.add_edge(end, to, Op::Skip, l.span);
         }
-        f.add_edge(at, l.head, Op::Skip, l.span);
     }
     (out, flags)
+}
+
+/// From `at`, one assignment per condition setting its flag when the condition is false;
+/// the last location of the chain.
+fn record_chain(f: &mut Function, mut at: Loc, invs: &[Expr], gs: &[GlobalId], span: Span) -> Loc {
+    for (inv, &g) in invs.iter().zip(gs) {
+        let next = f.new_loc();
+        let v = VarRef::Global(g);
+        let refuted = Expr::unary(UnOp::Not, inv.clone());
+        let set = Expr::binary(BinOp::Or, Expr::Var(v), refuted);
+        f.add_edge(at, next, Op::Assign(v, set), span);
+        at = next;
+    }
+    at
 }
 
 /// A new location that every edge into `head` now enters instead (what runs from there to
@@ -418,7 +472,12 @@ fn check_assertions(
 fn check_edge(f: &mut Function, from: Loc, inv: &Expr, a: AssertionId, span: Span) {
     let t = f.new_loc();
     let err = f.err;
-    f.add_edge(from, t, Op::Assume(Expr::unary(UnOp::Not, inv.clone())), span);
+    f.add_edge(
+        from,
+        t,
+        Op::Assume(Expr::unary(UnOp::Not, inv.clone())),
+        span,
+    );
     f.add_edge(t, err, Op::Error(a), span);
 }
 
@@ -462,7 +521,9 @@ pub fn unroll_for_induction(prep: &Prepared, which: &[usize], k: usize) -> Prepa
         return out;
     }
     for &li in which {
-        let Some(l) = prep.loops.get(li).cloned() else { continue };
+        let Some(l) = prep.loops.get(li).cloned() else {
+            continue;
+        };
         let f = &mut out.program.functions[l.func.index()];
         let inside = |x: Loc| l.locs.binary_search(&x).is_ok();
         // Locations outside the loop whose every edge is an `error` edge (where an
@@ -502,7 +563,11 @@ pub fn unroll_for_induction(prep: &Prepared, which: &[usize], k: usize) -> Prepa
                 let to = if e.to == l.head {
                     next_head(c)
                 } else if inside(e.to) {
-                    if c == 0 { e.to } else { at(&unrolled[c - 1], e.to) }
+                    if c == 0 {
+                        e.to
+                    } else {
+                        at(&unrolled[c - 1], e.to)
+                    }
                 } else {
                     e.to
                 };

@@ -220,11 +220,7 @@ fn convert(p: &mut Program, fid: FuncId, l: &NaturalLoop) -> bool {
         at = next;
     }
     for (idx, &x) in exits.iter().enumerate() {
-        let cond = Expr::binary(
-            BinOp::Eq,
-            Expr::local(kf),
-            Expr::konst(exit_ty, idx as u64),
-        );
+        let cond = Expr::binary(BinOp::Eq, Expr::local(kf), Expr::konst(exit_ty, idx as u64));
         fm.add_edge(at, x, Op::Assume(cond), Span::UNKNOWN);
     }
     true

@@ -22,7 +22,10 @@ fn random_runs_replay_on_the_procedures() {
         let p = lowered.program;
         let (q, n) = loops_to_procedures(&p);
         if let Err(e) = qicc_ir::verify_program(&q) {
-            panic!("{}: ill-formed after the transformation: {e:?}", file.display());
+            panic!(
+                "{}: ill-formed after the transformation: {e:?}",
+                file.display()
+            );
         }
         programs += 1;
         converted += n;

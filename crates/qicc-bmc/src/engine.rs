@@ -14,13 +14,11 @@
 //! simplified twice) and the solver has translated them already.
 
 use crate::BmcOptions;
-use qicc_symex::symex;
-use qicc_symex::{Bounds, CutReason, Encoding, FnInfo, Solving, SolvingOptions, SymexError};
 use qicc_engine::{Budget, EngineResult, StopReason};
 use qicc_ir::{AssertionId, FuncId, Program};
-use qicc_smt::{
-    catch_stop, CheckResult, InterruptHandle, TermId, Z3Mode,
-};
+use qicc_smt::{catch_stop, CheckResult, InterruptHandle, TermId, Z3Mode};
+use qicc_symex::symex;
+use qicc_symex::{Bounds, CutReason, Encoding, FnInfo, Solving, SolvingOptions, SymexError};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -117,7 +115,14 @@ impl<'a> Engine<'a> {
             loops.extend(self.loop_overrides.iter().map(|(a, b)| (*a, *b)));
             let b = Bounds { default: k, loops };
             let symex = catch_stop(|| {
-                symex::run(self.p, &mut self.q.s, &self.info, &self.q.mm, &b, self.budget)
+                symex::run(
+                    self.p,
+                    &mut self.q.s,
+                    &self.info,
+                    &self.q.mm,
+                    &b,
+                    self.budget,
+                )
             });
             let enc = match symex.unwrap_or_else(|_| Err(SymexError::Stopped(self.stop_reason()))) {
                 Ok(enc) => enc,
@@ -184,7 +189,9 @@ impl<'a> Engine<'a> {
             let guards: Vec<TermId> = enc
                 .errors
                 .iter()
-                .filter(|h| self.q.is_property(h.assertion) && !self.q.found.done.contains(&h.assertion))
+                .filter(|h| {
+                    self.q.is_property(h.assertion) && !self.q.found.done.contains(&h.assertion)
+                })
                 .map(|h| h.guard)
                 .collect();
             let reach = self.q.s.or_all(&guards);
@@ -195,10 +202,18 @@ impl<'a> Engine<'a> {
             if enc.uses_havoc_memory {
                 assumptions.push(enc.align);
             }
-            match self.q.check(&assumptions, &format!("unwind {k}"), "property assertion reachable") {
+            match self.q.check(
+                &assumptions,
+                &format!("unwind {k}"),
+                "property assertion reachable",
+            ) {
                 CheckResult::Unknown(r) => return Err(self.q.no_answer(r)),
                 CheckResult::Unsat if enc.uses_havoc_memory => {
-                    match self.q.check(&[reach], &format!("unwind {k}"), "property assertion reachable (any memory)") {
+                    match self.q.check(
+                        &[reach],
+                        &format!("unwind {k}"),
+                        "property assertion reachable (any memory)",
+                    ) {
                         CheckResult::Unsat => return Ok(()),
                         CheckResult::Unknown(r) => return Err(self.q.no_answer(r)),
                         CheckResult::Sat => {
@@ -244,7 +259,10 @@ impl<'a> Engine<'a> {
         if let Some(c) = enc.cuts.iter().find(|c| c.guard == self.q.s.tt()) {
             return Ok(Some(self.describe_cut(c.reason)));
         }
-        match self.q.check(&[any], &format!("unwind {k}"), "unwinding incomplete") {
+        match self
+            .q
+            .check(&[any], &format!("unwind {k}"), "unwinding incomplete")
+        {
             CheckResult::Unsat => Ok(None),
             CheckResult::Unknown(r) => Err(self.q.no_answer(r)),
             CheckResult::Sat => {
@@ -301,14 +319,20 @@ impl<'a> Engine<'a> {
             let guards: Vec<TermId> = enc
                 .errors
                 .iter()
-                .filter(|h| !self.q.is_property(h.assertion) && !self.q.found.done.contains(&h.assertion))
+                .filter(|h| {
+                    !self.q.is_property(h.assertion) && !self.q.found.done.contains(&h.assertion)
+                })
                 .map(|h| h.guard)
                 .collect();
             let any = self.q.s.or_all(&guards);
             if any == self.q.s.ff() {
                 break;
             }
-            match self.q.check(&[any], &format!("unwind {k}"), "undefined behaviour reachable") {
+            match self.q.check(
+                &[any],
+                &format!("unwind {k}"),
+                "undefined behaviour reachable",
+            ) {
                 CheckResult::Unsat => break,
                 CheckResult::Unknown(r) => {
                     let why = self.q.no_answer(r);

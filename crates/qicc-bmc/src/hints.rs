@@ -12,9 +12,9 @@
 //! header, and an interval for `v` at the header from [`qicc_facts`]: then each iteration moves
 //! `v` by at least |k| inside that interval, so at most `width / |k| + 1` back-edges are taken.
 
-use qicc_symex::FnInfo;
 use qicc_facts::Facts;
 use qicc_ir::{BinOp, EdgeId, Expr, FuncId, Loc, Op, Program, VarRef};
+use qicc_symex::FnInfo;
 use std::collections::HashMap;
 
 /// Hints per (function, loop index of [`FnInfo::loops`]).

@@ -100,10 +100,13 @@ impl std::fmt::Debug for BmcOptions {
 
 /// Bounded model checking of `program` (see the crate docs for what each answer means).
 pub fn verify(program: &Program, opts: &BmcOptions, budget: &Budget) -> EngineResult {
-    run_on_worker("qicc-bmc", program, budget, |slot, stop| {
-        match engine::Engine::new(program, opts, budget, slot, stop) {
+    run_on_worker(
+        "qicc-bmc",
+        program,
+        budget,
+        |slot, stop| match engine::Engine::new(program, opts, budget, slot, stop) {
             Ok(e) => e.run(),
             Err(why) => unknown_result(program, why),
-        }
-    })
+        },
+    )
 }

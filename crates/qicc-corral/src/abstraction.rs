@@ -70,7 +70,10 @@ pub fn abstract_globals(
                 f.add_edge(
                     at,
                     next,
-                    Op::Havoc(VarRef::Local(l), HavocKind::Extern("untracked global".into())),
+                    Op::Havoc(
+                        VarRef::Local(l),
+                        HavocKind::Extern("untracked global".into()),
+                    ),
                     e.span,
                 );
                 at = next;

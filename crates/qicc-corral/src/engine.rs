@@ -7,18 +7,19 @@
 //! that tie a summary to the body; the VC grows on the solver stack and every query is a new
 //! set of assumptions over it.
 
+use crate::refine::hierarchical;
 use crate::summary::{houdini, HoudiniStats, Summaries};
-use qicc_facts::Facts;
 use crate::CorralOptions;
-use qicc_engine::{Budget, EngineResult, StopReason, Stats};
+use qicc_engine::{Budget, EngineResult, Stats, StopReason};
+use qicc_facts::Facts;
 use qicc_ir::{FuncId, Op, Program};
 use qicc_smt::{CheckResult, InterruptHandle, Solver, Sort, TermId, Z3Mode};
 use qicc_symex::replay::first_open_call;
 use qicc_symex::symex::{inline_open, run_with};
 use qicc_symex::{
-    schedule, Bounds, CallEvaluator, CallMode, CutReason, Encoding, FnInfo, Solving, SolvingOptions, SymexError,
+    schedule, Bounds, CallEvaluator, CallMode, CutReason, Encoding, FnInfo, Solving,
+    SolvingOptions, SymexError,
 };
-use crate::refine::hierarchical;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -122,7 +123,8 @@ impl<'a> Engine<'a> {
 
     /// Houdini's summaries (see `summary`); without them when it cannot finish.
     fn summarise(&mut self) {
-        self.q.progress("summaries: Houdini over typestate candidates…");
+        self.q
+            .progress("summaries: Houdini over typestate candidates…");
         let mut hs = HoudiniStats::default();
         let t0 = Instant::now();
         let r = qicc_smt::catch_stop(|| {
@@ -168,7 +170,9 @@ impl<'a> Engine<'a> {
     /// Stratified inlining at bound `r` (Fig. 2, the loop at line 4). `Err`: no answer (the
     /// budget, the solver, or something the encoding does not support).
     fn round(&mut self, r: u32) -> Result<Round, String> {
-        self.q.progress(&format!("bound {r}: symbolic execution of the entry function…"));
+        self.q.progress(&format!(
+            "bound {r}: symbolic execution of the entry function…"
+        ));
         let bounds = Bounds {
             default: r,
             loops: HashMap::new(),
@@ -219,7 +223,12 @@ impl<'a> Engine<'a> {
             let blocks: Vec<TermId> = blocked.iter().map(|&i| block[i]).collect();
             let mut abstract_blocks = blocks.clone();
             abstract_blocks.extend(self.psi(&enc, false));
-            if !self.sat_with(&goals, &abstract_blocks, "error reachable through summaries", r)? {
+            if !self.sat_with(
+                &goals,
+                &abstract_blocks,
+                "error reachable through summaries",
+                r,
+            )? {
                 return self.settle(&enc, &blocked, r);
             }
             // Inline the first open call on the model's path: every call a real execution
@@ -236,7 +245,12 @@ impl<'a> Engine<'a> {
                 // no property violation: an undefined-behaviour check, if the abstraction
                 // did not make it up.
                 let concrete = self.with_psi(&enc, &blocks, true);
-                if !self.sat_with(&goals, &concrete, "error reachable (every global tracked)", r)? {
+                if !self.sat_with(
+                    &goals,
+                    &concrete,
+                    "error reachable (every global tracked)",
+                    r,
+                )? {
                     let core = self.q.solver.unsat_core();
                     let goal = self.q.s.or_all(&goals);
                     let mut base = vec![goal];
@@ -259,7 +273,8 @@ impl<'a> Engine<'a> {
                     .errors
                     .iter()
                     .find(|h| {
-                        !self.q.found.done.contains(&h.assertion) && self.q.value(h.guard) == Some(1)
+                        !self.q.found.done.contains(&h.assertion)
+                            && self.q.value(h.guard) == Some(1)
                     })
                     .map(|h| h.assertion);
                 match hit {
@@ -267,13 +282,16 @@ impl<'a> Engine<'a> {
                     Some(a) => {
                         // Query type 1 missed it (it also asks for a replayable memory
                         // state): the replay decides, as for every counterexample.
-                        if self.q.replay_hit(&enc, a, &concrete, &format!("bound {r}"))? {
+                        if self
+                            .q
+                            .replay_hit(&enc, a, &concrete, &format!("bound {r}"))?
+                        {
                             return Ok(Round::Violation);
                         }
                     }
                     None => {
                         return Err(
-                            "internal error: the model reaches no error and no open call".into()
+                            "internal error: the model reaches no error and no open call".into(),
                         )
                     }
                 }
@@ -314,7 +332,10 @@ impl<'a> Engine<'a> {
             e => e.to_string(),
         })?;
         Stats::add(&mut self.stats.calls_inlined, 1);
-        Stats::add(&mut self.stats.calls_evaluated, enc.evaluated_calls - evaluated);
+        Stats::add(
+            &mut self.stats.calls_evaluated,
+            enc.evaluated_calls - evaluated,
+        );
         for l in links {
             self.q.solver.assert(&self.q.s, l);
         }
@@ -334,7 +355,13 @@ impl<'a> Engine<'a> {
         };
         bs.iter()
             .enumerate()
-            .map(|(v, &b)| if tracked.contains(&v) { b } else { self.q.s.not(b) })
+            .map(|(v, &b)| {
+                if tracked.contains(&v) {
+                    b
+                } else {
+                    self.q.s.not(b)
+                }
+            })
             .collect()
     }
 
@@ -392,7 +419,10 @@ impl<'a> Engine<'a> {
         self.tracked = found;
         Stats::add(&mut self.stats.refinements, 1);
         Stats::add(&mut self.stats.refinement_queries, queries);
-        Stats::add(&mut self.stats.refinement_ms, t0.elapsed().as_millis() as u64);
+        Stats::add(
+            &mut self.stats.refinement_ms,
+            t0.elapsed().as_millis() as u64,
+        );
         self.stats.variables_tracked = Some(self.tracked.len() as u64);
         self.q.progress(&format!(
             "bound {r}: refinement tracks {} more global(s) ({queries} queries)",
@@ -432,7 +462,10 @@ impl<'a> Engine<'a> {
             let imp = self.q.s.implies(b, not);
             self.q.solver.assert(&self.q.s, imp);
             block.push(b);
-            for c in self.summaries.constraints(self.p, &mut self.q.s, &enc.opens[i]) {
+            for c in self
+                .summaries
+                .constraints(self.p, &mut self.q.s, &enc.opens[i])
+            {
                 self.q.solver.assert(&self.q.s, c);
             }
         }
@@ -458,7 +491,11 @@ impl<'a> Engine<'a> {
                 assumptions.push(enc.align);
             }
             let abstracted = self.with_psi(enc, &assumptions, false);
-            match self.q.check(&abstracted, &format!("bound {r}"), "property violation with open calls blocked") {
+            match self.q.check(
+                &abstracted,
+                &format!("bound {r}"),
+                "property violation with open calls blocked",
+            ) {
                 CheckResult::Unsat => return Ok(false),
                 CheckResult::Unknown(why) => return Err(self.q.no_answer(why)),
                 CheckResult::Sat => {}
@@ -466,7 +503,11 @@ impl<'a> Engine<'a> {
             if enc.tracked.is_some() && self.tracked.len() < self.abstracted_vars() {
                 // Concretize: the same query with every global tracked.
                 let concrete = self.with_psi(enc, &assumptions, true);
-                match self.q.check(&concrete, &format!("bound {r}"), "the same, every global tracked") {
+                match self.q.check(
+                    &concrete,
+                    &format!("bound {r}"),
+                    "the same, every global tracked",
+                ) {
                     CheckResult::Unsat => {
                         let core = self.q.solver.unsat_core();
                         self.refine(enc, &assumptions, core, r)?;
@@ -489,7 +530,10 @@ impl<'a> Engine<'a> {
                 })
                 .map(|h| h.assertion)
                 .ok_or("internal error: the model reaches no assertion")?;
-            if self.q.replay_hit(enc, hit, &assumptions, &format!("bound {r}"))? {
+            if self
+                .q
+                .replay_hit(enc, hit, &assumptions, &format!("bound {r}"))?
+            {
                 return Ok(true);
             }
         }
@@ -506,7 +550,10 @@ impl<'a> Engine<'a> {
         }
         // Reached concretely (every global tracked): the abstraction only over-approximates.
         let assumptions = self.with_psi(enc, &[any], true);
-        match self.q.check(&assumptions, &format!("bound {r}"), "bound reached") {
+        match self
+            .q
+            .check(&assumptions, &format!("bound {r}"), "bound reached")
+        {
             CheckResult::Unsat => Ok(Round::Proof),
             CheckResult::Unknown(why) => Err(self.q.no_answer(why)),
             CheckResult::Sat => {

@@ -107,10 +107,13 @@ pub fn verify(program: &Program, opts: &CorralOptions, budget: &Budget) -> Engin
     } else {
         program
     };
-    run_on_worker("qicc-corral", program, budget, |slot, stop| {
-        match engine::Engine::new(program, opts, budget, slot, stop) {
+    run_on_worker(
+        "qicc-corral",
+        program,
+        budget,
+        |slot, stop| match engine::Engine::new(program, opts, budget, slot, stop) {
             Ok(e) => e.run(),
             Err(why) => unknown_result(program, why),
-        }
-    })
+        },
+    )
 }

@@ -102,8 +102,12 @@ mod tests {
         assert_eq!(r, BTreeSet::from([500]));
         assert!(calls <= 2 * 10, "{calls} queries for one of 501");
         let mut storm = 0;
-        let r = one_at_a_time(&BTreeSet::new(), &universe, &mut oracle(&[500], &[], &mut storm))
-            .expect("answers");
+        let r = one_at_a_time(
+            &BTreeSet::new(),
+            &universe,
+            &mut oracle(&[500], &[], &mut storm),
+        )
+        .expect("answers");
         assert_eq!(r, BTreeSet::from([500]));
         assert_eq!(storm, 501);
     }

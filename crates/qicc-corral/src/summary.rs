@@ -77,7 +77,13 @@ impl Summaries {
             .map(|f| {
                 let func = p.function(f);
                 let mut vars: Vec<VarRef> = func.ret.map(VarRef::Local).into_iter().collect();
-                vars.extend(info[f.index()].modset.globals.iter().map(|g| VarRef::Global(*g)));
+                vars.extend(
+                    info[f.index()]
+                        .modset
+                        .globals
+                        .iter()
+                        .map(|g| VarRef::Global(*g)),
+                );
                 facts.condition(p, f, func.exit, &vars)
             })
             .collect();
@@ -128,7 +134,10 @@ struct ExitView<'a> {
 impl ExitView<'_> {
     fn arbitrary(&self, s: &mut TermStore, what: &str, sort: Sort) -> TermId {
         let n = s.len();
-        s.symbol(&format!("exit-fact!{}!{what}!{n}", self.oc.callee.index()), sort)
+        s.symbol(
+            &format!("exit-fact!{}!{what}!{n}", self.oc.callee.index()),
+            sort,
+        )
     }
 }
 
@@ -178,7 +187,13 @@ fn instantiate(p: &Program, s: &mut TermStore, c: &Candidate, oc: &OpenCall) -> 
 }
 
 /// `values[v] == k` (`None` for a global that is not an int).
-fn global_is(p: &Program, s: &mut TermStore, values: &[TermId], v: GlobalId, k: u64) -> Option<TermId> {
+fn global_is(
+    p: &Program,
+    s: &mut TermStore,
+    values: &[TermId],
+    v: GlobalId,
+    k: u64,
+) -> Option<TermId> {
     let Ty::Int(w) = p.globals.get(v.index())?.ty else {
         return None;
     };
@@ -325,7 +340,9 @@ pub fn houdini(
                 return Err(stop.describe().to_string());
             }
             solver.push();
-            let r = check_function(p, s, solver, info, mm, budget, &bounds, &mut cands, fi, stats);
+            let r = check_function(
+                p, s, solver, info, mm, budget, &bounds, &mut cands, fi, stats,
+            );
             solver.pop();
             changed |= r?;
         }

@@ -153,7 +153,10 @@ fn globals_of(t: &BTreeSet<usize>) -> BTreeSet<GlobalId> {
 #[test]
 fn alg1_alg2_and_storm_find_minimal_sets_alg1_and_alg2_the_same() {
     let mut totals = [0u64; 3];
-    println!("{:>6} {:>8} {:>8} {:>6} {:>6} {:>6}", "seed", "globals", "tracked", "alg1", "alg2", "storm");
+    println!(
+        "{:>6} {:>8} {:>8} {:>6} {:>6} {:>6}",
+        "seed", "globals", "tracked", "alg1", "alg2", "storm"
+    );
     for seed in 1..=12u64 {
         let globals = 16 + (seed as usize % 4) * 8;
         let p = path(seed, globals, globals);
@@ -161,11 +164,18 @@ fn alg1_alg2_and_storm_find_minimal_sets_alg1_and_alg2_the_same() {
         let universe: BTreeSet<usize> = (0..=globals).collect();
         assert!(safe(&p), "seed {seed}: the path's assertion must hold");
         let mut vc = Parameterized::new(&p);
-        assert!(vc.correct(&universe), "seed {seed}: tracking everything proves it");
+        assert!(
+            vc.correct(&universe),
+            "seed {seed}: tracking everything proves it"
+        );
         let (mut q1, mut q2, mut q3) = (0u64, 0u64, 0u64);
         let r1 = hierarchical(&BTreeSet::new(), &BTreeSet::new(), &universe, &mut |t| {
             q1 += 1;
-            Ok(safe(&abstract_globals(&p, &globals_of(t), t.contains(&globals))))
+            Ok(safe(&abstract_globals(
+                &p,
+                &globals_of(t),
+                t.contains(&globals),
+            )))
         })
         .expect("alg1");
         let r2 = hierarchical(&BTreeSet::new(), &BTreeSet::new(), &universe, &mut |t| {
@@ -180,19 +190,31 @@ fn alg1_alg2_and_storm_find_minimal_sets_alg1_and_alg2_the_same() {
         .expect("storm");
         assert_eq!(r1, r2, "seed {seed}: Alg. 1 and Alg. 2 disagree");
         for (name, r) in [("alg1/2", &r2), ("storm", &r3)] {
-            assert!(vc.correct(r), "seed {seed}: {name}'s set {r:?} does not prove the path");
+            assert!(
+                vc.correct(r),
+                "seed {seed}: {name}'s set {r:?} does not prove the path"
+            );
             for v in r {
                 let mut less = r.clone();
                 less.remove(v);
-                assert!(!vc.correct(&less), "seed {seed}: {name}'s set {r:?} is not minimal ({v})");
+                assert!(
+                    !vc.correct(&less),
+                    "seed {seed}: {name}'s set {r:?} is not minimal ({v})"
+                );
             }
         }
-        println!("{seed:>6} {globals:>8} {:>8} {q1:>6} {q2:>6} {q3:>6}", r2.len());
+        println!(
+            "{seed:>6} {globals:>8} {:>8} {q1:>6} {q2:>6} {q3:>6}",
+            r2.len()
+        );
         totals[0] += q1;
         totals[1] += q2;
         totals[2] += q3;
     }
-    println!("{:>6} {:>8} {:>8} {:>6} {:>6} {:>6}", "total", "", "", totals[0], totals[1], totals[2]);
+    println!(
+        "{:>6} {:>8} {:>8} {:>6} {:>6} {:>6}",
+        "total", "", "", totals[0], totals[1], totals[2]
+    );
     // The point of the hierarchical algorithms: far fewer queries than one per global.
     assert!(totals[1] < totals[2], "{totals:?}");
 }

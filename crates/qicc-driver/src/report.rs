@@ -59,7 +59,10 @@ impl std::fmt::Display for Argument {
             Argument::Region => write!(f, "region proof"),
             Argument::LoopInvariants => write!(f, "loop invariants, see \"Loop invariants\""),
             Argument::KInduction { k } => {
-                write!(f, "k-induction at k = {k} with the loop invariants, see \"Loop invariants\"")
+                write!(
+                    f,
+                    "k-induction at k = {k} with the loop invariants, see \"Loop invariants\""
+                )
             }
             Argument::StratifiedInlining {
                 recursion_bound: Some(r),

@@ -246,6 +246,9 @@ fn qicc_portfolio<'a>(
     }
     let mut members = Vec::new();
     let invariants = opts.invariants && has_loop(program);
+    // The invariant prover gets a core of its own until its Houdini is done, unless the
+    // user chose the number of runs.
+    g.spare_core_for_facts = invariants && opts.jobs.is_none();
     if opts.impulse {
         // Impulse only finds violations: on a machine with few cores, running from the start
         // it takes the CPU a quick proof needs. It waits until the invariant prover's Houdini
@@ -322,10 +325,11 @@ fn invariants_argument(r: &EngineResult) -> Argument {
 
 /// Whether some function of `program` has a natural loop (the invariant prover cuts those).
 fn has_loop(program: &Program) -> bool {
-    program
-        .functions
-        .iter()
-        .any(|f| !qicc_analysis::FunctionGraph::new(f).natural_loops.is_empty())
+    program.functions.iter().any(|f| {
+        !qicc_analysis::FunctionGraph::new(f)
+            .natural_loops
+            .is_empty()
+    })
 }
 
 /// The answer of Qicc: the gamble's result with the members' proofs and violations combined
@@ -679,10 +683,8 @@ int main(void) {
         // test reading the file while another rewrites it fails to lower it.
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!(
-            "qicc-driver-merge-{}-{n}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("qicc-driver-merge-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.c");
         std::fs::write(&path, source).unwrap();
@@ -885,7 +887,10 @@ int main(void) {
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         let e = rep.internal_error.as_ref().expect("an internal error");
         assert_eq!(rep.verdict, Verdict::Unknown);
-        assert!(rep.violation.is_none(), "no FALSE from contradictory results");
+        assert!(
+            rep.violation.is_none(),
+            "no FALSE from contradictory results"
+        );
         assert_eq!(e.proved_safe_by, CORRAL);
         assert_eq!(e.violated_by, "the run on the whole program (early start)");
     }
@@ -928,7 +933,10 @@ int main(void) {
         }));
         assert_eq!(rep.invariants.len(), 1);
         let text = rep.to_text();
-        assert!(text.contains("loop invariants, see \"Loop invariants\""), "{text}");
+        assert!(
+            text.contains("loop invariants, see \"Loop invariants\""),
+            "{text}"
+        );
         assert!(text.contains("\nLoop invariants"), "{text}");
         assert!(text.contains("\n  main t.c:3:10\n    x <= 5\n"), "{text}");
         let json = serde_json::to_value(&rep).unwrap();
@@ -943,9 +951,12 @@ int main(void) {
     #[test]
     fn invariants_no_proof_used_stay_out_of_the_report() {
         let l = loaded();
-        let run = gamble_run(&l.program, gamble(&l, None), vec![invariant_proof(&l)], &|_| {
-            true
-        });
+        let run = gamble_run(
+            &l.program,
+            gamble(&l, None),
+            vec![invariant_proof(&l)],
+            &|_| true,
+        );
         let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
         assert_eq!(rep.verdict, Verdict::True);
         assert!(rep.assertions.iter().all(|a| {
@@ -980,7 +991,10 @@ int main(void) {
         let a = &rep.assertions[0];
         assert_eq!(a.proved_by.as_deref(), Some("bmc"));
         assert!(
-            matches!(a.argument, Some(Argument::CompleteUnwinding { bound: Some(_) })),
+            matches!(
+                a.argument,
+                Some(Argument::CompleteUnwinding { bound: Some(_) })
+            ),
             "{:?}",
             a.argument
         );
@@ -1023,7 +1037,10 @@ int main(void) {
             .expect("the program has a loop, so the invariants member runs");
         let budget = Budget::with_timeout(std::time::Duration::from_secs(60));
         let proof = (member.run)(&budget);
-        assert!(!proof.invariants.is_empty(), "Houdini proved something: {proof:?}");
+        assert!(
+            !proof.invariants.is_empty(),
+            "Houdini proved something: {proof:?}"
+        );
         assert!(
             !g.head_facts.is_empty(),
             "the member's invariants reach the gamble's slot"
@@ -1048,7 +1065,10 @@ int main(void) {
         assert!(inv.contains("%x") && inv.contains("%y"), "{inv}");
         assert!(!region.proved.is_empty(), "{region:?}");
         assert!(
-            r.result.statuses.iter().all(|(_, s)| *s == AssertionStatus::Safe),
+            r.result
+                .statuses
+                .iter()
+                .all(|(_, s)| *s == AssertionStatus::Safe),
             "{:?}",
             r.attempts
         );

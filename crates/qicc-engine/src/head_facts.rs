@@ -194,6 +194,9 @@ mod tests {
         assert!(!reader.is_finished());
         slot.finish();
         assert!(reader.is_finished() && slot.is_finished());
-        assert!(!HeadFacts::new().is_finished(), "a new slot is not finished");
+        assert!(
+            !HeadFacts::new().is_finished(),
+            "a new slot is not finished"
+        );
     }
 }

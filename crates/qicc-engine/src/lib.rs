@@ -303,7 +303,10 @@ pub struct Stats {
     pub calls_inlined: Option<u64>,
     /// Loop invariants: candidates tried, invariants proven, Houdini's solver checks (on one
     /// VC, or one BMC run each when it falls back to the BMC).
-    #[serde(rename = "invariant candidates", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "invariant candidates",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub invariant_candidates: Option<u64>,
     #[serde(rename = "invariants proven", skip_serializing_if = "Option::is_none")]
     pub invariants_proven: Option<u64>,
@@ -327,18 +330,12 @@ pub struct Stats {
     pub variables_tracked: Option<u64>,
     #[serde(rename = "refinements", skip_serializing_if = "Option::is_none")]
     pub refinements: Option<u64>,
-    #[serde(
-        rename = "refinement queries",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "refinement queries", skip_serializing_if = "Option::is_none")]
     pub refinement_queries: Option<u64>,
     #[serde(rename = "refinement ms", skip_serializing_if = "Option::is_none")]
     pub refinement_ms: Option<u64>,
     /// Houdini's candidate post-conditions, and how many it proved.
-    #[serde(
-        rename = "summary candidates",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "summary candidates", skip_serializing_if = "Option::is_none")]
     pub summary_candidates: Option<u64>,
     #[serde(rename = "summaries proven", skip_serializing_if = "Option::is_none")]
     pub summaries_proven: Option<u64>,

@@ -347,8 +347,7 @@ fn check_supported(p: &Program) -> Result<(), EmitError> {
 fn function_uses_memory(f: &Function) -> bool {
     f.edges.iter().any(|e| {
         // `havoc_memory` alone needs no runtime: a program that never reads memory ignores it.
-        let mut mem =
-            e.op.writes_memory() && !matches!(e.op, Op::HavocMemory | Op::HavocContents);
+        let mut mem = e.op.writes_memory() && !matches!(e.op, Op::HavocMemory | Op::HavocContents);
         e.op.exprs(&mut |x| mem |= x.reads_memory());
         mem
     })

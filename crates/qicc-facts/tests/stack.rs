@@ -133,7 +133,10 @@ fn a_frame_object_off_its_shape_is_rejected_by_the_verifier() {
         "",
     );
     let errs = verify_program(&in_loop).expect_err("frame allocation in a loop");
-    assert!(errs.iter().any(|e| e.contains("not on the prologue chain")), "{errs:?}");
+    assert!(
+        errs.iter().any(|e| e.contains("not on the prologue chain")),
+        "{errs:?}"
+    );
 }
 
 #[test]

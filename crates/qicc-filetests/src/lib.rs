@@ -132,7 +132,10 @@ impl FileTest {
             ["procedures"] => {
                 let (q, n) = qicc_analysis::loops_to_procedures(&p);
                 qicc_ir::verify_program(&q).map_err(|e| {
-                    format!("the transformation made an ill-formed program: {}", e.join("; "))
+                    format!(
+                        "the transformation made an ill-formed program: {}",
+                        e.join("; ")
+                    )
                 })?;
                 Ok(format!("; {n} loop(s) converted\n{}", print_program(&q)))
             }
@@ -176,7 +179,11 @@ fn run_invariants(p: &Program) -> Result<String, String> {
         for c in &proof.candidates[i] {
             let kept = proof.invariants.proven[i].contains(c);
             let mark = if kept { '+' } else { '-' };
-            let _ = writeln!(out, "  {mark} {}", qicc_ir::expr_str(&prep.program, Some(f), c));
+            let _ = writeln!(
+                out,
+                "  {mark} {}",
+                qicc_ir::expr_str(&prep.program, Some(f), c)
+            );
         }
     }
     for a in &proof.safe {
@@ -186,12 +193,17 @@ fn run_invariants(p: &Program) -> Result<String, String> {
 }
 
 fn run_unroll(p: &Program, k: &str) -> Result<String, String> {
-    let k: usize = k.parse().map_err(|_| format!("`unroll {k}`: k must be a number"))?;
+    let k: usize = k
+        .parse()
+        .map_err(|_| format!("`unroll {k}`: k must be a number"))?;
     let prep = qicc_analysis::add_ghosts(p);
     let all: Vec<usize> = (0..prep.loops.len()).collect();
     let x = qicc_analysis::unroll_for_induction(&prep, &all, k);
     qicc_ir::verify_program(&x.program).map_err(|e| {
-        format!("the transformation made an ill-formed program: {}", e.join("; "))
+        format!(
+            "the transformation made an ill-formed program: {}",
+            e.join("; ")
+        )
     })?;
     let mut out = String::new();
     for l in &x.loops {

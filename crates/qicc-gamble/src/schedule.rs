@@ -203,6 +203,12 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                 break;
             }
             search.cancel_unneeded(&running);
+            // Re-read each turn: the scheduler wakes at least every 100 ms.
+            let jobs = if opts.spare_core_for_facts && !opts.head_facts.is_finished() {
+                (jobs - 1).max(1)
+            } else {
+                jobs
+            };
 
             let mut start = |key: Key,
                              node: NodeId,

@@ -150,7 +150,9 @@ pub(crate) fn apply(fb: &mut FnBuilder, inp: &Input) {
                     ));
                 }
             }
-            Op::Free(_) | Op::HavocMemory | Op::HavocContents => guards.extend(inp.overlays.iter().map(off)),
+            Op::Free(_) | Op::HavocMemory | Op::HavocContents => {
+                guards.extend(inp.overlays.iter().map(off))
+            }
             _ => {}
         }
         if edge.to == exit && !inp.is_entry {

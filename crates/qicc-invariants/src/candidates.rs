@@ -122,7 +122,9 @@ fn of_loop(
         .iter()
         .filter_map(|&(v, _)| {
             let d = single(v)?;
-            let Ty::Int(w) = env.var_ty(v) else { return None };
+            let Ty::Int(w) = env.var_ty(v) else {
+                return None;
+            };
             (d != 0).then_some((v, d, w))
         })
         .collect();
@@ -141,7 +143,9 @@ fn of_loop(
             if wy != w {
                 continue;
             }
-            let Some(y0) = l.ghost_of(y).map(Expr::local) else { continue };
+            let Some(y0) = l.ghost_of(y).map(Expr::local) else {
+                continue;
+            };
             let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()) as i128;
             let (a, b) = (dy / g, dx / g);
             let lin = |xv: Expr, yv: Expr| {
@@ -162,7 +166,9 @@ fn of_loop(
     // iteration x is where it started, whatever `e` is).
     for &(x, _) in &l.ghosts {
         let Some(s) = steps.get(&x) else { continue };
-        let (Some(&lo), Some(&hi)) = (s.iter().next(), s.iter().next_back()) else { continue };
+        let (Some(&lo), Some(&hi)) = (s.iter().next(), s.iter().next_back()) else {
+            continue;
+        };
         let (Ty::Int(w), Some(x0)) = (env.var_ty(x), l.ghost_of(x).map(Expr::local)) else {
             continue;
         };
@@ -170,7 +176,8 @@ fn of_loop(
             continue;
         }
         for g in out.guards.clone() {
-            if let Expr::Binary(op @ (BinOp::Slt | BinOp::Ult | BinOp::Sle | BinOp::Ule), a, b) = &g {
+            if let Expr::Binary(op @ (BinOp::Slt | BinOp::Ult | BinOp::Sle | BinOp::Ule), a, b) = &g
+            {
                 if **a == Expr::Var(x) {
                     let bound = Expr::binary(BinOp::Add, (**b).clone(), Expr::int(w, hi as u64));
                     let below = Expr::binary(*op, Expr::Var(x), bound);
@@ -187,11 +194,7 @@ fn of_loop(
     for &(x, _) in &l.ghosts {
         let Ty::Int(w) = env.var_ty(x) else { continue };
         for r in [0, 1] {
-            let parity = Expr::binary(
-                BinOp::Eq,
-                residue(Expr::Var(x), 2, w),
-                Expr::int(w, r),
-            );
+            let parity = Expr::binary(BinOp::Eq, residue(Expr::Var(x), 2, w), Expr::int(w, r));
             out.push(parity.clone());
             for b in &branches {
                 out.push(Expr::binary(BinOp::Or, b.clone(), parity.clone()));
@@ -226,8 +229,14 @@ fn of_loop(
             out.push(or(b, weaken(&g)));
         }
         for &(v, g0) in &l.ghosts {
-            out.push(or(b, Expr::binary(BinOp::Eq, Expr::Var(v), Expr::local(g0))));
-            for &u in read.iter().filter(|&&u| u != v && env.var_ty(u) == env.var_ty(v)) {
+            out.push(or(
+                b,
+                Expr::binary(BinOp::Eq, Expr::Var(v), Expr::local(g0)),
+            ));
+            for &u in read
+                .iter()
+                .filter(|&&u| u != v && env.var_ty(u) == env.var_ty(v))
+            {
                 out.push(or(b, Expr::binary(BinOp::Eq, Expr::Var(v), Expr::Var(u))));
             }
         }
@@ -267,7 +276,10 @@ impl Cands {
         }
         let key = format!("{e:?}");
         if self.seen.insert(key) {
-            if matches!(e, Expr::Binary(BinOp::Slt | BinOp::Ult | BinOp::Sle | BinOp::Ule, ..)) {
+            if matches!(
+                e,
+                Expr::Binary(BinOp::Slt | BinOp::Ult | BinOp::Sle | BinOp::Ule, ..)
+            ) {
                 self.guards.push(e.clone());
             }
             self.list.push(e);
@@ -370,7 +382,11 @@ fn branch_conditions(f: &Function, l: &LoopInfo, env: &dyn TypeEnv) -> Vec<Expr>
 /// The variables the loop assigns a constant somewhere, with the constant.
 fn constant_assignments(f: &Function, l: &LoopInfo) -> Vec<(VarRef, Expr)> {
     let mut out: Vec<(VarRef, Expr)> = Vec::new();
-    for e in f.edges.iter().filter(|e| l.locs.binary_search(&e.from).is_ok()) {
+    for e in f
+        .edges
+        .iter()
+        .filter(|e| l.locs.binary_search(&e.from).is_ok())
+    {
         if let Op::Assign(v, c @ Expr::Const { .. }) = &e.op {
             if !out.iter().any(|(x, k)| x == v && k == c) {
                 out.push((*v, c.clone()));
@@ -384,7 +400,11 @@ fn constant_assignments(f: &Function, l: &LoopInfo) -> Vec<(VarRef, Expr)> {
 /// The integer variables some edge of the loop reads.
 fn read_vars(f: &Function, l: &LoopInfo) -> Vec<VarRef> {
     let mut out = BTreeSet::new();
-    for e in f.edges.iter().filter(|e| l.locs.binary_search(&e.from).is_ok()) {
+    for e in f
+        .edges
+        .iter()
+        .filter(|e| l.locs.binary_search(&e.from).is_ok())
+    {
         e.op.exprs(&mut |x| out.extend(x.vars()));
     }
     out.into_iter()
@@ -480,7 +500,9 @@ pub(crate) fn steps(
     };
     let mut result: Option<Offsets> = None;
     for &loc in &order {
-        let Some(st) = at.get(&loc).cloned() else { continue };
+        let Some(st) = at.get(&loc).cloned() else {
+            continue;
+        };
         for &eid in nl.body.iter().chain(&nl.closing) {
             let e = f.edge(eid);
             if e.from != loc {
@@ -511,7 +533,9 @@ pub(crate) fn steps(
 
 /// `c` when `x` is `v + c` or `v - c` (constants read as signed at `v`'s width).
 fn step_of(x: &Expr, v: VarRef, env: &dyn qicc_ir::TypeEnv) -> Option<i128> {
-    let Ty::Int(w) = env.var_ty(v) else { return None };
+    let Ty::Int(w) = env.var_ty(v) else {
+        return None;
+    };
     let signed = |k: u64| -> i128 {
         let k = k as i128;
         if w < 128 && k >= 1i128 << (w - 1) {

@@ -82,8 +82,12 @@ fn split_address(addr: &Expr) -> Option<(Expr, Expr, u64, u64)> {
         }
         _ => (addr, 0),
     };
-    let Expr::Binary(BinOp::Add, base, scaled) = inner else { return None };
-    let Expr::Binary(BinOp::Mul, index, stride) = &**scaled else { return None };
+    let Expr::Binary(BinOp::Add, base, scaled) = inner else {
+        return None;
+    };
+    let Expr::Binary(BinOp::Mul, index, stride) = &**scaled else {
+        return None;
+    };
     let stride = stride.as_const()?;
     if index.as_const().is_some() || stride == 0 {
         return None;
@@ -104,7 +108,11 @@ fn strides(f: &Function) -> Vec<(Expr, u64)> {
             found.extend(split_address(addr).map(|(base, _, stride, _)| (base, stride)));
         }
         edge.op.exprs(&mut |x| {
-            found.extend(indexed_loads(x).into_iter().map(|(c, _)| (c.base, c.stride)))
+            found.extend(
+                indexed_loads(x)
+                    .into_iter()
+                    .map(|(c, _)| (c.base, c.stride)),
+            )
         });
         for bs in found {
             if !strides.contains(&bs) {
@@ -121,11 +129,15 @@ fn fixed_loads(strides: &[(Expr, u64)], e: &Expr) -> Vec<(Expr, Cell, Expr)> {
     let mut out = Vec::new();
     e.visit(&mut |x| {
         let Expr::Load(ty, addr) = x else { return };
-        let Expr::Binary(BinOp::Add, base, off) = &**addr else { return };
+        let Expr::Binary(BinOp::Add, base, off) = &**addr else {
+            return;
+        };
         let (Some(off), Expr::Const { ty: Ty::Int(w), .. }) = (off.as_const(), &**off) else {
             return;
         };
-        let Some((_, stride)) = strides.iter().find(|(b, _)| b == &**base) else { return };
+        let Some((_, stride)) = strides.iter().find(|(b, _)| b == &**base) else {
+            return;
+        };
         out.push((
             x.clone(),
             Cell {
@@ -221,7 +233,9 @@ pub fn add_cells(prep: &mut Prepared) -> Vec<Vec<Expr>> {
         if loops.is_empty() {
             continue;
         }
-        let Some(fc) = restrict(prep, fid) else { continue };
+        let Some(fc) = restrict(prep, fid) else {
+            continue;
+        };
         let p = &prep.program;
         let f = p.function(fid);
         let graph = FunctionGraph::new(f);
@@ -230,7 +244,12 @@ pub fn add_cells(prep: &mut Prepared) -> Vec<Vec<Expr>> {
         let succ = f.successors();
         let reach: BTreeMap<Loc, BTreeSet<Loc>> = loops
             .iter()
-            .map(|&li| (prep.loops[li].head, reachable(f, &succ, prep.loops[li].head)))
+            .map(|&li| {
+                (
+                    prep.loops[li].head,
+                    reachable(f, &succ, prep.loops[li].head),
+                )
+            })
             .collect();
         let reaches = |a: Loc, b: Loc| reach.get(&a).is_some_and(|r| r.contains(&b));
         for &li in &loops {
@@ -306,9 +325,14 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
         if loads.is_empty() {
             // Elements at constant addresses (`a[1024]`): indexed like the loops index `a`.
             fixed = fixed_loads(&strides, c);
-            loads = fixed.iter().map(|(_, cell, index)| (cell.clone(), index.clone())).collect();
+            loads = fixed
+                .iter()
+                .map(|(_, cell, index)| (cell.clone(), index.clone()))
+                .collect();
         }
-        let Some((_, index)) = loads.first() else { continue };
+        let Some((_, index)) = loads.first() else {
+            continue;
+        };
         if loads.iter().any(|(_, i)| i != index) {
             continue;
         }
@@ -316,7 +340,11 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
         if *width.get_or_insert(w) != w {
             continue;
         }
-        restricted.push((i, index.clone(), fixed.into_iter().map(|(l, c, _)| (l, c)).collect()));
+        restricted.push((
+            i,
+            index.clone(),
+            fixed.into_iter().map(|(l, c, _)| (l, c)).collect(),
+        ));
         asserted.extend(loads.into_iter().map(|(c, _)| c));
     }
     // Set exactly when an assertion was restricted.
@@ -335,21 +363,31 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
     let old_entry = f_mut.entry;
     let entry = f_mut.new_loc();
     let span = f_mut.span;
-    f_mut.add_edge(entry, old_entry, Op::Havoc(VarRef::Local(ghost), HavocKind::Uninit), span);
+    f_mut.add_edge(
+        entry,
+        old_entry,
+        Op::Havoc(VarRef::Local(ghost), HavocKind::Uninit),
+        span,
+    );
     f_mut.entry = entry;
     for (i, index, fixed) in &restricted {
-        let Op::Assume(c) = &f_mut.edges[*i].op else { continue };
+        let Op::Assume(c) = &f_mut.edges[*i].op else {
+            continue;
+        };
         let c = c.clone();
         // The assertion's condition at k (the edge holds its negation).
         let holds = negate(&c);
-        values.push((None, if fixed.is_empty() {
-            at_cell(&holds, index, None, &k, width)
-        } else {
-            holds.rewrite(&mut |x| match fixed.iter().find(|(l, _)| *l == x) {
-                Some((_, cell)) => cell.at(&k, width),
-                None => x,
-            })
-        }));
+        values.push((
+            None,
+            if fixed.is_empty() {
+                at_cell(&holds, index, None, &k, width)
+            } else {
+                holds.rewrite(&mut |x| match fixed.iter().find(|(l, _)| *l == x) {
+                    Some((_, cell)) => cell.at(&k, width),
+                    None => x,
+                })
+            },
+        ));
         let restricted = Expr::binary(
             BinOp::And,
             Expr::binary(BinOp::Eq, index.clone(), k.clone()),
@@ -397,15 +435,17 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
                             let var = Some((v, vw));
                             let here = cell.at(&k, width);
                             let val = at_cell(value, &index, var, &k, width);
-                            if val.vars().iter().all(|u| *u == VarRef::Local(ghost)
-                                || stable(&Expr::Var(*u)))
+                            if val
+                                .vars()
+                                .iter()
+                                .all(|u| *u == VarRef::Local(ghost) || stable(&Expr::Var(*u)))
                             {
                                 let eq = Expr::binary(BinOp::Eq, here, val);
                                 for b in &branches {
                                     let b = at_cell(b, &index, var, &k, width);
-                                    if b.vars().iter().all(|u| *u == VarRef::Local(ghost)
-                                        || stable(&Expr::Var(*u)))
-                                    {
+                                    if b.vars().iter().all(|u| {
+                                        *u == VarRef::Local(ghost) || stable(&Expr::Var(*u))
+                                    }) {
                                         values.push((
                                             Some(l.head),
                                             Expr::binary(
@@ -432,13 +472,20 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
         }
         // The whole walk of this loop, when it starts at a constant and stops at a bound
         // no loop changes.
-        walks.extend(walk(p, f, l, &prep.loops, &k, width).into_iter().map(|w| (l.head, w)));
+        walks.extend(
+            walk(p, f, l, &prep.loops, &k, width)
+                .into_iter()
+                .map(|w| (l.head, w)),
+        );
     }
     // Arrays of the same element type, element by element.
     for (i, a) in cells.iter().enumerate() {
         for b in &cells[i + 1..] {
             if a.ty == b.ty && a.base != b.base {
-                values.push((None, Expr::binary(BinOp::Eq, a.at(&k, width), b.at(&k, width))));
+                values.push((
+                    None,
+                    Expr::binary(BinOp::Eq, a.at(&k, width), b.at(&k, width)),
+                ));
             }
         }
     }
@@ -467,7 +514,9 @@ fn passed(
     let env = p.env(f);
     let mut out = Vec::new();
     for index in loop_indices(p, f, l, w) {
-        let Some((v, signed)) = index_var(p, f, &index) else { continue };
+        let Some((v, signed)) = index_var(p, f, &index) else {
+            continue;
+        };
         let Some(s) = st.get(&v) else { continue };
         if s.len() != 1 {
             continue;
@@ -517,7 +566,11 @@ fn passed(
 fn loop_indices(p: &Program, f: &Function, l: &LoopInfo, w: u16) -> Vec<Expr> {
     let env = p.env(f);
     let mut out: Vec<Expr> = Vec::new();
-    for e in f.edges.iter().filter(|e| l.locs.binary_search(&e.from).is_ok()) {
+    for e in f
+        .edges
+        .iter()
+        .filter(|e| l.locs.binary_search(&e.from).is_ok())
+    {
         let mut found = Vec::new();
         if let Op::Store { addr, .. } = &e.op {
             if let Some((_, index, ..)) = split_address(addr) {
@@ -547,7 +600,9 @@ fn walk(
     let mut out = Vec::new();
     let inside = |x| l.locs.binary_search(&x).is_ok();
     for index in loop_indices(p, f, l, w) {
-        let Some((v, signed)) = index_var(p, f, &index) else { continue };
+        let Some((v, signed)) = index_var(p, f, &index) else {
+            continue;
+        };
         let (le, lt) = if signed {
             (BinOp::Sle, BinOp::Slt)
         } else {

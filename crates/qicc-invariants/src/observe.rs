@@ -6,16 +6,26 @@
 
 use qicc_analysis::{record_at_heads, Prepared};
 use qicc_engine::Budget;
-use qicc_interp::{Interpreter, RandomOracle, RunConfig, StopCheck};
+use qicc_interp::{Interpreter, Outcome, RandomOracle, RunConfig, StopCheck};
 use qicc_ir::Expr;
 
 /// Runs made, and the steps each may take.
 const RUNS: u64 = 16;
 const MAX_STEPS: u64 = 100_000;
+/// When a short run hit its step limit, a few long runs, each stopped after `LONG_TIME` at
+/// the latest, that record only the first `SAMPLED_VISITS` visits of each head and the
+/// visits that exit the loop (`record_at_heads`' sampling): they reach the loops that come
+/// after long ones (an array initialised by a loop of 100000 iterations, then copied, then
+/// checked), whose heads the short runs never visit, and the exit of each. A run stopped
+/// early still refutes soundly: every state it visited is a state of the program.
+const LONG_RUNS: u64 = 2;
+const LONG_MAX_STEPS: u64 = 10_000_000;
+const SAMPLED_VISITS: u32 = 64;
+const LONG_TIME: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// `cands` (parallel to `prep.loops`) without those a random run refutes; how many went.
 pub(crate) fn drop_refuted(prep: &Prepared, cands: &mut [Vec<Expr>], budget: &Budget) -> usize {
-    let (program, flags) = record_at_heads(prep, cands);
+    let (program, flags) = record_at_heads(prep, cands, None);
     let Ok(interp) = Interpreter::new(&program) else {
         return 0;
     };
@@ -26,13 +36,36 @@ pub(crate) fn drop_refuted(prep: &Prepared, cands: &mut [Vec<Expr>], budget: &Bu
         ..RunConfig::default()
     };
     let mut refuted = vec![false; flags.len()];
+    let mut cut_short = false;
     for seed in 0..RUNS {
         if budget.exhausted().is_some() {
             break;
         }
-        let (_, globals) = interp.run_with_globals(&mut RandomOracle::new(seed), &config);
+        let (run, globals) = interp.run_with_globals(&mut RandomOracle::new(seed), &config);
+        cut_short |= matches!(run.outcome, Outcome::StepLimit);
         for (k, &(g, _, _)) in flags.iter().enumerate() {
             refuted[k] |= globals.get(g.index()).is_some_and(|&v| v != 0);
+        }
+    }
+    if cut_short {
+        // The same flags in the same order: `record_at_heads` numbers them alike.
+        let (sampled, long_flags) = record_at_heads(prep, cands, Some(SAMPLED_VISITS));
+        if let Ok(interp) = Interpreter::new(&sampled) {
+            for seed in RUNS..RUNS + LONG_RUNS {
+                if budget.exhausted().is_some() {
+                    break;
+                }
+                let cap = std::time::Instant::now() + LONG_TIME;
+                let config = RunConfig {
+                    max_steps: LONG_MAX_STEPS,
+                    deadline: Some(budget.deadline.map_or(cap, |d| d.min(cap))),
+                    ..config.clone()
+                };
+                let (_, globals) = interp.run_with_globals(&mut RandomOracle::new(seed), &config);
+                for (k, &(g, _, _)) in long_flags.iter().enumerate() {
+                    refuted[k] |= globals.get(g.index()).is_some_and(|&v| v != 0);
+                }
+            }
         }
     }
     let mut keep: Vec<Vec<bool>> = cands.iter().map(|c| vec![true; c.len()]).collect();

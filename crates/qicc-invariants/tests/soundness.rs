@@ -39,11 +39,11 @@ fn false_candidates_are_dropped_true_ones_kept() {
         Expr::binary(BinOp::Ne, i(), k(11)),
     ];
     let lies = vec![
-        Expr::binary(BinOp::Eq, i(), k(0)),       // holds initially only
-        Expr::binary(BinOp::Slt, i(), k(5)),      // not preserved
-        Expr::binary(BinOp::Sle, k(1), i()),      // not initially
-        Expr::binary(BinOp::Slt, i(), k(10)),     // fails at the last visit
-        Expr::binary(BinOp::Eq, i(), k(7)),       // neither
+        Expr::binary(BinOp::Eq, i(), k(0)),   // holds initially only
+        Expr::binary(BinOp::Slt, i(), k(5)),  // not preserved
+        Expr::binary(BinOp::Sle, k(1), i()),  // not initially
+        Expr::binary(BinOp::Slt, i(), k(10)), // fails at the last visit
+        Expr::binary(BinOp::Eq, i(), k(7)),   // neither
     ];
     let mut cands = lies.clone();
     cands.extend(truths.clone());
@@ -111,6 +111,13 @@ fn proven_invariants_hold_on_random_runs() {
         }
     }
     eprintln!("{invariants} invariants of {programs} programs checked on {runs} random runs");
-    assert!(broken.is_empty(), "proven invariants that fail:\n{}", broken.join("\n"));
-    assert!(programs > 20, "too few programs with invariants: {programs}");
+    assert!(
+        broken.is_empty(),
+        "proven invariants that fail:\n{}",
+        broken.join("\n")
+    );
+    assert!(
+        programs > 20,
+        "too few programs with invariants: {programs}"
+    );
 }

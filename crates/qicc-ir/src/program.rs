@@ -660,9 +660,7 @@ impl Op {
             | Op::HavocMemory
             | Op::HavocContents
             | Op::Error(_)
-            | Op::Halt(None) => {
-                self.clone()
-            }
+            | Op::Halt(None) => self.clone(),
             Op::Assign(v, e) => Op::Assign(*v, f(e)),
             Op::Assume(e) => Op::Assume(f(e)),
             Op::NoWrap(e) => Op::NoWrap(f(e)),

@@ -246,9 +246,16 @@ fn unsat_cores_are_subsets_that_stay_unsat() {
         let x2 = s.eq(x, two);
         let y1 = s.eq(y, one);
         let b = s.symbol("b", Sort::Bool);
-        assert_eq!(z.check(&s, &[y1, x1, b, x2]), CheckResult::Unsat, "{mode:?}");
+        assert_eq!(
+            z.check(&s, &[y1, x1, b, x2]),
+            CheckResult::Unsat,
+            "{mode:?}"
+        );
         let core = z.unsat_core().expect("a core after Unsat");
-        assert!(core.contains(&x1) && core.contains(&x2), "{mode:?}: {core:?}");
+        assert!(
+            core.contains(&x1) && core.contains(&x2),
+            "{mode:?}: {core:?}"
+        );
         if mode == Z3Mode::Incremental {
             // Z3's core leaves out what the contradiction does not need.
             assert!(!core.contains(&y1) && !core.contains(&b), "{core:?}");

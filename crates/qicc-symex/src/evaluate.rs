@@ -17,9 +17,7 @@
 
 use qicc_analysis::modset::ModSet;
 use qicc_engine::Budget;
-use qicc_interp::{
-    AllocRequest, HavocRequest, Interpreter, Oracle, Outcome, RunConfig, StopCheck,
-};
+use qicc_interp::{AllocRequest, HavocRequest, Interpreter, Oracle, Outcome, RunConfig, StopCheck};
 use qicc_ir::{EdgeId, FuncId, GlobalId, Program};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -72,7 +70,11 @@ impl<'p> CallEvaluator<'p> {
             return None;
         }
         let args: Vec<u64> = args.iter().copied().collect::<Option<_>>()?;
-        let read: Vec<u64> = modset.reads.iter().map(|&g| global(g)).collect::<Option<_>>()?;
+        let read: Vec<u64> = modset
+            .reads
+            .iter()
+            .map(|&g| global(g))
+            .collect::<Option<_>>()?;
         let key = (callee, args, read);
         if let Some(known) = self.memo.borrow().get(&key) {
             return known.clone();
@@ -229,17 +231,50 @@ fn @reads_g() -> %ret {
 
     #[test]
     fn what_is_not_one_result_is_not_evaluated() {
-        assert_eq!(eval("fib", &[None], &[Some(0), Some(0)]), None, "argument not constant");
-        assert_eq!(eval("fib", &[Some(4)], &[Some(0), None]), None, "read global not constant");
+        assert_eq!(
+            eval("fib", &[None], &[Some(0), Some(0)]),
+            None,
+            "argument not constant"
+        );
+        assert_eq!(
+            eval("fib", &[Some(4)], &[Some(0), None]),
+            None,
+            "read global not constant"
+        );
         assert_eq!(eval("choice", &[], &[Some(0), Some(0)]), None, "a choice");
-        assert_eq!(eval("nondet", &[], &[Some(0), Some(0)]), None, "a nondet value");
-        assert_eq!(eval("overflow", &[Some(2147483647)], &[None, None]), None, "overflow");
+        assert_eq!(
+            eval("nondet", &[], &[Some(0), Some(0)]),
+            None,
+            "a nondet value"
+        );
+        assert_eq!(
+            eval("overflow", &[Some(2147483647)], &[None, None]),
+            None,
+            "overflow"
+        );
         assert_eq!(eval("fails", &[Some(3)], &[None, None]), None, "an error");
-        assert_eq!(eval("memory", &[Some(0)], &[None, None]), None, "touches memory");
-        assert_eq!(eval("reads_g", &[], &[None, Some(1)]), None, "reads a non-constant global");
+        assert_eq!(
+            eval("memory", &[Some(0)], &[None, None]),
+            None,
+            "touches memory"
+        );
+        assert_eq!(
+            eval("reads_g", &[], &[None, Some(1)]),
+            None,
+            "reads a non-constant global"
+        );
         // The same calls with inputs for which they have one result are evaluated.
-        assert_eq!(eval("overflow", &[Some(1)], &[None, None]).map(|r| r.ret), Some(Some(2)));
-        assert_eq!(eval("fails", &[Some(2)], &[None, None]).map(|r| r.ret), Some(None));
-        assert_eq!(eval("reads_g", &[], &[Some(7), None]).map(|r| r.ret), Some(Some(7)));
+        assert_eq!(
+            eval("overflow", &[Some(1)], &[None, None]).map(|r| r.ret),
+            Some(Some(2))
+        );
+        assert_eq!(
+            eval("fails", &[Some(2)], &[None, None]).map(|r| r.ret),
+            Some(None)
+        );
+        assert_eq!(
+            eval("reads_g", &[], &[Some(7), None]).map(|r| r.ret),
+            Some(Some(7))
+        );
     }
 }

@@ -38,9 +38,9 @@ pub mod trace;
 pub mod worker;
 
 pub use cfa::FnInfo;
-pub use evaluate::CallEvaluator;
 pub use error::SymexError;
+pub use evaluate::CallEvaluator;
 pub use findings::Findings;
-pub use solving::{ProgressFn, Solving, SolvingOptions};
 pub use memory::MemModel;
+pub use solving::{ProgressFn, Solving, SolvingOptions};
 pub use symex::{schedule, Alone, Bounds, CallMode, Cut, CutReason, Encoding, ErrorHit, OpenCall};

@@ -87,7 +87,11 @@ pub struct Plan {
 fn follow(
     enc: &Encoding,
     value: &mut dyn FnMut(TermId) -> Option<u64>,
-    on_step: &mut dyn FnMut(&Instance, &Step, &mut dyn FnMut(TermId) -> Option<u64>) -> Result<(), String>,
+    on_step: &mut dyn FnMut(
+        &Instance,
+        &Step,
+        &mut dyn FnMut(TermId) -> Option<u64>,
+    ) -> Result<(), String>,
 ) -> Result<Target, String> {
     let trace = &enc.trace;
     if trace.instances.is_empty() {

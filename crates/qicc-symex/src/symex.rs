@@ -22,8 +22,8 @@
 
 use crate::cfa::FnInfo;
 use crate::encode::{const_of, sort_of, zero_of, Encoder};
-use crate::evaluate::CallEvaluator;
 use crate::error::SymexError;
+use crate::evaluate::CallEvaluator;
 use crate::memory::{const_value, MemModel};
 use crate::state::{Guards, State};
 use crate::trace::{InstId, StepId, StepKind, Target, Trace};
@@ -256,7 +256,17 @@ pub fn run(
     bounds: &Bounds,
     budget: &Budget,
 ) -> Result<Encoding, SymexError> {
-    run_with(p, s, info, mm, bounds, budget, CallMode::Inline, false, None)
+    run_with(
+        p,
+        s,
+        info,
+        mm,
+        bounds,
+        budget,
+        CallMode::Inline,
+        false,
+        None,
+    )
 }
 
 /// Symbolically executes `p` from its entry up to `bounds`, calls treated as `calls` says;
@@ -419,9 +429,7 @@ pub fn run_alone(
         call_stack: vec![fid],
         cont_stack: vec![true],
     };
-    let exit = x
-        .run_activation(fid, st)?
-        .map(|st| (st.guard, st.globals));
+    let exit = x.run_activation(fid, st)?.map(|st| (st.guard, st.globals));
     Ok((
         enc,
         Alone {
@@ -499,7 +507,13 @@ pub fn inline_open(
                 (oc.out.alloc_base, exit.alloc_base),
                 (oc.out.clean, exit.clean),
             ];
-            pairs.extend(oc.out.globals.iter().copied().zip(exit.globals.iter().copied()));
+            pairs.extend(
+                oc.out
+                    .globals
+                    .iter()
+                    .copied()
+                    .zip(exit.globals.iter().copied()),
+            );
             if let (Some(out), Some(r)) = (oc.ret, ret) {
                 pairs.push((out, exit.locals[r.index()]));
             }
@@ -716,7 +730,9 @@ impl Symex<'_> {
     }
 
     fn cut(&mut self, step: crate::trace::StepId, guard: TermId, reason: CutReason) {
-        self.enc.trace.set_target(step, Target::Cut(self.enc.cuts.len()));
+        self.enc
+            .trace
+            .set_target(step, Target::Cut(self.enc.cuts.len()));
         self.enc.cuts.push(Cut { guard, reason });
     }
 
@@ -905,7 +921,10 @@ impl Symex<'_> {
     ) -> Result<(), SymexError> {
         let edge = f.edge(e);
         let argv: Vec<TermId> = args.iter().map(|a| self.ex(&st, a)).collect();
-        let step = self.enc.trace.new_step(inst, fid, e, st.guard, StepKind::Plain);
+        let step = self
+            .enc
+            .trace
+            .new_step(inst, fid, e, st.guard, StepKind::Plain);
         let active = self.call_stack.iter().filter(|&&g| g == callee).count() as u32;
         if self.calls == CallMode::Inline && active > self.bounds.default {
             let bound = self.bounds.default;
@@ -992,7 +1011,10 @@ impl Symex<'_> {
         let ev = self.eval?;
         let modset = &self.info[callee.index()].modset;
         let s = &*self.s;
-        let konst = |t: TermId| s.as_bv_const(t).or_else(|| s.as_bool_const(t).map(u64::from));
+        let konst = |t: TermId| {
+            s.as_bv_const(t)
+                .or_else(|| s.as_bool_const(t).map(u64::from))
+        };
         let args: Vec<Option<u64>> = argv.iter().map(|&a| konst(a)).collect();
         let global = |g: qicc_ir::GlobalId| st.globals.get(g.index()).and_then(|&t| konst(t));
         let done = ev.evaluate(callee, modset, &args, &global, self.budget)?;
@@ -1043,7 +1065,11 @@ impl Symex<'_> {
         let mut out = st.clone();
         for gl in &m.globals {
             let ty = self.p.globals[gl.index()].ty;
-            out.globals[gl.index()] = fresh(s, &format!("${}", self.p.globals[gl.index()].name), sort_of(ty));
+            out.globals[gl.index()] = fresh(
+                s,
+                &format!("${}", self.p.globals[gl.index()].name),
+                sort_of(ty),
+            );
         }
         let bytes = Sort::Array {
             index: self.mm.ptr_w,

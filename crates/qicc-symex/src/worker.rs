@@ -66,7 +66,10 @@ pub fn run_on_worker(
             });
         let result = match worker {
             Ok(h) => h.join().unwrap_or_else(|_| {
-                unknown_result(program, format!("internal error: the {name} worker panicked"))
+                unknown_result(
+                    program,
+                    format!("internal error: the {name} worker panicked"),
+                )
             }),
             Err(e) => unknown_result(program, format!("cannot start the {name} worker: {e}")),
         };

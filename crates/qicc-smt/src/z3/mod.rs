@@ -337,9 +337,11 @@ impl Solver for Z3Solver {
             Z3_L_FALSE => {
                 // The translations are kept alive by `memo` (every term's, inc_ref'ed).
                 self.last_unsat = Some(match self.mode {
-                    Z3Mode::Incremental => {
-                        assumptions.iter().copied().zip(asts.iter().copied()).collect()
-                    }
+                    Z3Mode::Incremental => assumptions
+                        .iter()
+                        .copied()
+                        .zip(asts.iter().copied())
+                        .collect(),
                     // The assumptions were asserted: all of them are the core.
                     Z3Mode::FreshPerCheck => assumptions
                         .iter()
