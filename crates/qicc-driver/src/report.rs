@@ -259,7 +259,19 @@ impl Report {
                 "\nLoop invariants (each holds at every visit of the loop head):"
             );
             for l in &self.invariants {
-                let _ = writeln!(out, "  {} {}:{}:{}", l.function, l.file, l.line, l.col);
+                let _ = writeln!(
+                    out,
+                    "  {} {}:{}:{}{}",
+                    l.function,
+                    l.file,
+                    l.line,
+                    l.col,
+                    if l.exact_acceleration {
+                        "  (closed by exact acceleration: a closed form for every variable it changes)"
+                    } else {
+                        ""
+                    }
+                );
                 for c in &l.conditions {
                     let _ = writeln!(out, "    {}", c.text);
                 }

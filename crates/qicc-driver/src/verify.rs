@@ -246,14 +246,15 @@ fn qicc_portfolio<'a>(
     }
     let mut members = Vec::new();
     let invariants = opts.invariants && has_loop(program);
-    // The invariant prover gets a core of its own until its Houdini is done, unless the
-    // user chose the number of runs.
-    g.spare_core_for_facts = invariants && opts.jobs.is_none();
+    // The invariant prover gets a core of its own until its Houdini is done (for at most
+    // HOUDINI_HEAD_START), unless the user chose the number of runs.
+    let head_start = budget_share(budget, HOUDINI_HEAD_START);
+    g.spare_core_for_facts = (invariants && opts.jobs.is_none()).then_some(head_start);
     if opts.impulse {
         // Impulse only finds violations: on a machine with few cores, running from the start
         // it takes the CPU a quick proof needs. It waits until the invariant prover's Houdini
-        // is done, at most IMPULSE_HEAD_START (a tenth of the budget at most).
-        let wait = invariants.then(|| budget_share(budget, IMPULSE_HEAD_START));
+        // is done, at most HOUDINI_HEAD_START (a tenth of the budget at most).
+        let wait = invariants.then_some(head_start);
         let houdini = heads.clone();
         members.push(Member {
             name: IMPULSE,
@@ -291,9 +292,9 @@ fn qicc_portfolio<'a>(
     (g, members)
 }
 
-/// Impulse's head start for the invariant prover's Houdini: at most this long, and at most
-/// a tenth of the time left.
-const IMPULSE_HEAD_START: Duration = Duration::from_millis(1000);
+/// The head start of the invariant prover's Houdini, before Impulse runs and while the
+/// gamble leaves it a core: at most this long, and at most a tenth of the time left.
+const HOUDINI_HEAD_START: Duration = Duration::from_millis(1000);
 
 /// `cap`, or a tenth of what `budget` has left when that is less.
 fn budget_share(budget: &Budget, cap: Duration) -> Duration {
@@ -908,6 +909,7 @@ int main(void) {
                 file: "t.c".into(),
                 line: 3,
                 col: 10,
+                exact_acceleration: false,
                 conditions: vec![qicc_engine::InvariantCondition {
                     text: "x <= 5".into(),
                     c: true,

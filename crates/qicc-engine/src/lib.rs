@@ -215,6 +215,10 @@ pub struct LoopInvariant {
     pub line: u32,
     pub col: u32,
     pub conditions: Vec<InvariantCondition>,
+    /// Closed by exact acceleration: every variable the loop changes has a proven closed
+    /// form in the number of iterations done (Impulse's acceleration, proven as invariants).
+    #[serde(default)]
+    pub exact_acceleration: bool,
 }
 
 /// One proven condition, as text over the program's variables.

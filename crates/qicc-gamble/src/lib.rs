@@ -54,9 +54,11 @@ pub struct GambleOptions {
     /// invariants), read each time a region run starts and assumed at its head (see
     /// [`inject`]). Empty unless a caller shares a slot that something fills.
     pub head_facts: HeadFacts,
-    /// Keep one run fewer than `jobs` busy (one at least) until `head_facts` is finished: the
-    /// engine that fills it needs a core of its own, and the regions it helps wait for it.
-    pub spare_core_for_facts: bool,
+    /// Keep one run fewer than `jobs` busy (one at least) until `head_facts` is finished, for
+    /// at most this long from the start: the engine that fills it needs a core of its own
+    /// for a quick proof, and the regions it helps wait for it; a long search must not halve
+    /// the gamble.
+    pub spare_core_for_facts: Option<Duration>,
     /// Start a parent while its child still runs when a worker is idle.
     pub speculate: bool,
     /// Report every violated assertion (at the root), not only the first.
@@ -74,7 +76,7 @@ impl Default for GambleOptions {
             region_timeout: None,
             facts: true,
             head_facts: HeadFacts::new(),
-            spare_core_for_facts: false,
+            spare_core_for_facts: None,
             speculate: true,
             all_violations: false,
             progress: None,

@@ -160,6 +160,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
         stop_reason: None,
     };
     let jobs = opts.jobs.max(1);
+    let started = Instant::now();
     let progress = |s: &str| {
         if let Some(p) = &opts.progress {
             p(s)
@@ -204,11 +205,10 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             }
             search.cancel_unneeded(&running);
             // Re-read each turn: the scheduler wakes at least every 100 ms.
-            let jobs = if opts.spare_core_for_facts && !opts.head_facts.is_finished() {
-                (jobs - 1).max(1)
-            } else {
-                jobs
-            };
+            let sparing = opts
+                .spare_core_for_facts
+                .is_some_and(|d| started.elapsed() < d && !opts.head_facts.is_finished());
+            let jobs = if sparing { (jobs - 1).max(1) } else { jobs };
 
             let mut start = |key: Key,
                              node: NodeId,

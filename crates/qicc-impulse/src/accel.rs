@@ -63,6 +63,77 @@ pub(crate) struct Limits {
     pub deadline: Option<Instant>,
 }
 
+/// `path` of `orig` executed symbolically ([`summarize`]), each havoc's witness variable a
+/// new local of `fb`.
+pub(crate) fn summarize_path(
+    fb: &mut FnBuilder,
+    orig: &Function,
+    k: usize,
+    path: &[EdgeId],
+) -> Result<Summary, String> {
+    let mut widx = 0;
+    summarize(orig, path, &mut |v, _| {
+        widx += 1;
+        let ty = qicc_ir::TypeEnv::var_ty(&*fb, v);
+        fb.new_local(&format!("impulse.{k}.w{widx}"), ty)
+    })
+}
+
+/// What a path's closed forms are computed from, and the forms.
+pub(crate) struct PathForms {
+    pub assigned: Vec<VarRef>,
+    /// The assigned variables whose pre-iteration value the path reads.
+    pub recurrent: Vec<VarRef>,
+    pub loads_invariant: bool,
+    pub forms: Forms,
+}
+
+/// The closed forms of the path `summary` describes ([`closed_form::closed_forms`]), with `n`
+/// the iteration variable of their induction proofs.
+pub(crate) fn path_forms(
+    fb: &FnBuilder,
+    summary: &Summary,
+    n: &Expr,
+    deadline: Option<Instant>,
+) -> PathForms {
+    let assigned = summary.assigned();
+    let mut used: Vec<VarRef> = Vec::new();
+    for e in summary
+        .atoms
+        .iter()
+        .chain(summary.post.iter().map(|(_, e)| e))
+        .chain(summary.stores.iter().flat_map(|s| [&s.addr, &s.value]))
+    {
+        for v in e.vars() {
+            if !used.contains(&v) {
+                used.push(v);
+            }
+        }
+    }
+    let recurrent: Vec<VarRef> = assigned
+        .iter()
+        .filter(|v| used.contains(v))
+        .copied()
+        .collect();
+    let loads_invariant = summary.stores.is_empty();
+    let forms = closed_form::closed_forms(&closed_form::Inputs {
+        env: fb,
+        layout: fb.program.layout,
+        summary,
+        assigned: &assigned,
+        recurrent: &recurrent,
+        loads_invariant,
+        n: n.clone(),
+        deadline,
+    });
+    PathForms {
+        assigned,
+        recurrent,
+        loads_invariant,
+        forms,
+    }
+}
+
 /// Analyses `path` of `orig` (the function as the program has it); new locals go to `fb`.
 /// On `Err` the caller rolls `fb` back.
 pub(crate) fn analyze(
@@ -73,47 +144,15 @@ pub(crate) fn analyze(
     limits: &Limits,
 ) -> Result<PathPlan, String> {
     let n = fb.new_local(&format!("impulse.{k}.n"), J_TY);
-    let mut widx = 0;
-    let summary = summarize(orig, path, &mut |v, _| {
-        widx += 1;
-        let ty = qicc_ir::TypeEnv::var_ty(&*fb, v);
-        fb.new_local(&format!("impulse.{k}.w{widx}"), ty)
-    })?;
+    let summary = summarize_path(fb, orig, k, path)?;
     let reads = loads_to_check(&summary)?;
-    let assigned = summary.assigned();
-    let mut used: Vec<VarRef> = Vec::new();
-    let mut note = |e: &Expr| {
-        for v in e.vars() {
-            if !used.contains(&v) {
-                used.push(v);
-            }
-        }
-    };
-    for e in summary
-        .atoms
-        .iter()
-        .chain(summary.post.iter().map(|(_, e)| e))
-        .chain(summary.stores.iter().flat_map(|s| [&s.addr, &s.value]))
-    {
-        note(e);
-    }
-    let recurrent: Vec<VarRef> = assigned
-        .iter()
-        .filter(|v| used.contains(v))
-        .copied()
-        .collect();
-    let loads_invariant = summary.stores.is_empty();
     let n_expr = Expr::local(n);
-    let forms = closed_form::closed_forms(&closed_form::Inputs {
-        env: &*fb,
-        layout: fb.program.layout,
-        summary: &summary,
-        assigned: &assigned,
-        recurrent: &recurrent,
+    let PathForms {
+        assigned,
+        recurrent,
         loads_invariant,
-        n: n_expr.clone(),
-        deadline: limits.deadline,
-    });
+        forms,
+    } = path_forms(fb, &summary, &n_expr, limits.deadline);
     let failed: Vec<VarRef> = forms.failed.iter().map(|(v, _)| *v).collect();
     let why_failed = |v: VarRef, fb: &FnBuilder| -> String {
         let reason = forms

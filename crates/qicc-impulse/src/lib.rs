@@ -21,7 +21,8 @@
 //! `overflow` (Sec. 3.4), `memory` (Sec. 3.2, Lemma 3),
 //! `accel` (one path's plan), `instrument` and
 //! `dismiss` (the program transformation and ⊥/overlay guards),
-//! `expand` (witness expansion), `smt` (IR to solver terms),
+//! `expand` (witness expansion), `smt` (IR to solver terms), `forms` (the closed forms
+//! handed to the invariant prover),
 //! and this file (the engine).
 //!
 //! # Choices where the paper leaves room
@@ -72,6 +73,7 @@ mod dismiss;
 mod expand;
 mod feasibility;
 mod fnbuild;
+pub mod forms;
 mod instrument;
 mod loops;
 mod memory;

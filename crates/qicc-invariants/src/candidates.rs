@@ -24,6 +24,9 @@
 //!   not taken);
 //! - **constants**: `v == c` for a constant the loop assigns, and `y == y0 || v == c` for
 //!   each variable `y` that steps;
+//! - **closed forms** (second stage, added by [`crate::prove`] from [`crate::closed`]):
+//!   `x == f_x(j)` for Impulse's closed form `f_x` of a path of the loop, over the iterations
+//!   done `j` (exact acceleration as invariants);
 //! - **order**: `x <= y` and `y <= x` for a variable `x` the loop changes and any variable `y`
 //!   of the same width the loop reads (signed or unsigned as the variables are declared).
 //!
@@ -40,10 +43,14 @@ pub const MAX_PER_LOOP: usize = 256;
 
 /// The candidates of every loop, in two stages (each parallel to the loops): Houdini tries
 /// `extra` (phases and constants, which multiply with the branches and variables) only when
-/// `basic` does not prove every assertion.
+/// `basic` does not prove every assertion; the closed forms ([`crate::closed`]) join the
+/// second stage there.
 pub struct Candidates {
     pub basic: Vec<Vec<Expr>>,
     pub extra: Vec<Vec<Expr>>,
+    /// The variables with one constant step (variable, step, width) of each loop: what the
+    /// closed forms ([`crate::closed`]) count iterations with.
+    pub stepped: Vec<Vec<(VarRef, i128, u16)>>,
 }
 
 /// The candidates of every loop of the prepared program `p` (parallel to `loops`).
@@ -55,15 +62,20 @@ pub fn candidates(p: &Program, loops: &[LoopInfo], facts: &Facts) -> Candidates 
         .into_iter()
         .map(|f| (f, FunctionGraph::new(p.function(f))))
         .collect();
-    let (basic, extra) = loops
-        .iter()
-        .map(|l| {
-            let g = &graphs[&l.func];
-            let nl = g.natural_loops.iter().find(|n| n.head == l.head);
-            of_loop(p, loops, l, nl, facts)
-        })
-        .unzip();
-    Candidates { basic, extra }
+    let mut out = Candidates {
+        basic: Vec::new(),
+        extra: Vec::new(),
+        stepped: Vec::new(),
+    };
+    for l in loops {
+        let g = &graphs[&l.func];
+        let nl = g.natural_loops.iter().find(|n| n.head == l.head);
+        let (basic, extra, stepped) = of_loop(p, loops, l, nl, facts);
+        out.basic.push(basic);
+        out.extra.push(extra);
+        out.stepped.push(stepped);
+    }
+    out
 }
 
 fn of_loop(
@@ -72,7 +84,7 @@ fn of_loop(
     l: &LoopInfo,
     nl: Option<&NaturalLoop>,
     facts: &Facts,
-) -> (Vec<Expr>, Vec<Expr>) {
+) -> (Vec<Expr>, Vec<Expr>, Vec<(VarRef, i128, u16)>) {
     let f = p.function(l.func);
     let env = p.env(f);
     let mut out = Cands::default();
@@ -257,7 +269,7 @@ fn of_loop(
         }
     }
     out.list.truncate(MAX_PER_LOOP);
-    (basic, out.list)
+    (basic, out.list, stepped)
 }
 
 /// Candidates without repetition, in the order found; `guards` are the comparisons among

@@ -26,6 +26,7 @@
 pub mod c_text;
 pub mod candidates;
 pub mod cells;
+pub mod closed;
 pub mod kinduction;
 mod observe;
 mod vc;
@@ -48,6 +49,9 @@ pub struct Invariants {
     pub prepared: Prepared,
     /// Parallel to `prepared.loops`: the conditions proven at each head.
     pub proven: Vec<Vec<Expr>>,
+    /// Parallel to `prepared.loops` (or empty: none): whether the loop is closed by exact
+    /// acceleration ([`closed::exactly_accelerated`]).
+    pub accelerated: Vec<bool>,
 }
 
 impl Invariants {
@@ -87,10 +91,16 @@ impl Invariants {
     /// its function and source location, and each condition as text ([`c_text`]).
     pub fn to_report(&self) -> Vec<LoopInvariant> {
         let p = &self.prepared.program;
-        self.iter()
-            .map(|(l, conds)| {
+        self.prepared
+            .loops
+            .iter()
+            .zip(&self.proven)
+            .enumerate()
+            .filter(|(_, (_, c))| !c.is_empty())
+            .map(|(i, (l, conds))| {
                 let f = p.function(l.func);
                 LoopInvariant {
+                    exact_acceleration: self.accelerated.get(i).copied().unwrap_or(false),
                     function: f.name.clone(),
                     file: p
                         .files
@@ -164,6 +174,17 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
     observe::drop_refuted(&prep, &mut basic, budget);
     let first = houdini(p, prep.clone(), basic, budget)?;
     let all_safe = first.safe.len() == p.assertions.len();
+    // The closed forms only for the second stage: finding them costs solver time.
+    let closed: Vec<closed::Closed> = if all_safe {
+        Vec::new()
+    } else {
+        (prep.loops.iter().zip(&cands.stepped))
+            .map(|(l, s)| closed::candidates(&prep.program, l, s, budget.deadline))
+            .collect()
+    };
+    for (e, c) in cands.extra.iter_mut().zip(&closed) {
+        e.extend(c.candidates.iter().cloned());
+    }
     let second_stage = !all_safe && cands.extra.iter().any(|e| !e.is_empty());
     let mut proof = if !second_stage {
         first
@@ -188,6 +209,11 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
     }
     // Report every candidate tried, the refuted ones too.
     proof.candidates = all;
+    let inv = &mut proof.invariants;
+    inv.accelerated = (inv.prepared.loops.iter().zip(&inv.proven))
+        .zip(&closed)
+        .map(|((l, p), c)| closed::exactly_accelerated(&inv.prepared.program, l, p, c))
+        .collect();
     Ok(proof)
 }
 
@@ -225,6 +251,7 @@ pub fn houdini(
                 invariants: Invariants {
                     prepared: prep,
                     proven,
+                    accelerated: Vec::new(),
                 },
                 safe: fix.safe,
                 candidates: all,
@@ -270,6 +297,7 @@ pub fn houdini(
                 invariants: Invariants {
                     prepared: prep,
                     proven: cands,
+                    accelerated: Vec::new(),
                 },
                 safe,
                 candidates: all,

@@ -50,7 +50,8 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-symex",
         ],
     ),
-    // Loop invariants: Houdini over loops cut at their heads, checked by the BMC.
+    // Loop invariants: Houdini over loops cut at their heads, checked by the BMC; Impulse's
+    // closed forms are among the candidates.
     (
         "qicc-invariants",
         &[
@@ -62,6 +63,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-smt",
             "qicc-symex",
             "qicc-bmc",
+            "qicc-impulse",
         ],
     ),
     // Corral: stratified inlining on the symbolic-execution seam.
