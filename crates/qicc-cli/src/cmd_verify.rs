@@ -45,6 +45,12 @@ pub enum BackendArg {
 pub struct VerifyArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// The property to check, an SV-COMP property file (.prp). qicc checks unreach-call
+    /// (`CHECK( init(main()), LTL(G ! call(reach_error())) )`); any other property is answered
+    /// "unsupported" (exit code 6). With a task .yml, the task's entry for this file gives the
+    /// expected verdict. Default: unreach-call.
+    #[arg(long, value_name = "FILE.prp")]
+    pub property: Option<std::path::PathBuf>,
     /// Verification engine.
     #[arg(long, value_enum, default_value = "qicc")]
     pub engine: EngineArg,
@@ -178,7 +184,7 @@ pub fn run(args: VerifyArgs) -> u8 {
             })
         }
     };
-    let loaded = match args.input.load() {
+    let loaded = match args.input.load_for_property(args.property.clone()) {
         Ok(l) => l,
         Err(d) => return input_error(&d, args.format),
     };

@@ -32,6 +32,11 @@ pub struct InputArgs {
 
 impl InputArgs {
     pub fn load(&self) -> Result<Loaded, Diagnostic> {
+        self.load_for_property(None)
+    }
+
+    /// Loads the input to check the property file `property` (`--property`) on it.
+    pub fn load_for_property(&self, property: Option<PathBuf>) -> Result<Loaded, Diagnostic> {
         let data_model = if self.m32 {
             Some(DataModel::Ilp32)
         } else if self.m64 {
@@ -46,6 +51,7 @@ impl InputArgs {
                 ub_checks: !self.no_ub_checks,
                 include_dirs: self.include_dirs.clone(),
                 defines: self.defines.clone(),
+                property,
             },
         )
     }
