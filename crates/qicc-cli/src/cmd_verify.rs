@@ -129,7 +129,8 @@ pub struct VerifyArgs {
     /// Qicc: an extra argument for the external verifier (repeatable).
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub backend_arg: Vec<String>,
-    /// Output format: readable text, or one JSON object on stdout.
+    /// Output format: readable text, one JSON object, or a SARIF 2.1.0 log (for code
+    /// scanning: the violated assertion with its counterexample as a code flow) on stdout.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// No progress line on stderr.
@@ -255,6 +256,13 @@ pub fn run(args: VerifyArgs) -> u8 {
             Ok(s) => println!("{s}"),
             Err(e) => {
                 eprintln!("qicc: internal error: cannot serialise the report: {e}");
+                return crate::EXIT_INTERNAL;
+            }
+        },
+        Format::Sarif => match qicc_driver::sarif::to_sarif(&report, env!("CARGO_PKG_VERSION")) {
+            Ok(log) => println!("{log:#}"),
+            Err(e) => {
+                eprintln!("qicc: internal error: cannot serialise the SARIF log: {e}");
                 return crate::EXIT_INTERNAL;
             }
         },

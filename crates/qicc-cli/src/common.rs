@@ -61,11 +61,26 @@ impl InputArgs {
 pub enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0, for code scanning (`qicc verify` only).
+    Sarif,
 }
 
-/// Reports bad input: one line on stderr (and a JSON object on stdout with `--format json`).
+/// Reports bad input: one line on stderr (and a JSON object or a SARIF log on stdout with
+/// `--format json` or `sarif`).
 pub fn input_error(d: &Diagnostic, format: Format) -> u8 {
     eprintln!("{d}");
+    if format == Format::Sarif {
+        match qicc_driver::sarif::error_log(
+            env!("CARGO_PKG_VERSION"),
+            &d.file,
+            d.line,
+            d.col,
+            &d.to_string(),
+        ) {
+            Ok(log) => println!("{log:#}"),
+            Err(e) => eprintln!("qicc: internal error: cannot serialise the SARIF log: {e}"),
+        }
+    }
     if format == Format::Json {
         let obj = serde_json::json!({
             "verdict": "error",
