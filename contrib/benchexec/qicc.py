@@ -38,7 +38,7 @@ class Tool(benchexec.tools.template.BaseTool2):
     """qicc: Qicc's gambling on loop regions, Corral and Impulse for C programs."""
 
     def executable(self, tool_locator):
-        return tool_locator.find_executable("qicc", subdir="target/release")
+        return tool_locator.find_executable("qicc")
 
     def name(self):
         return "qicc"
