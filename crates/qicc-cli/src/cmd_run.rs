@@ -47,6 +47,10 @@ fn parse_value(s: &str) -> Option<u64> {
 /// Exit code of `qicc run`: 10 when a property assertion was violated, 5 when the run ended in
 /// an undefined-behaviour check or could not finish (blocked assumption, step limit), else 0.
 pub fn run(args: RunArgs) -> u8 {
+    if args.format == Format::Sarif {
+        eprintln!("qicc: --format sarif is for `qicc verify` (a run has no findings to scan)");
+        return crate::EXIT_USAGE;
+    }
     let loaded = match args.input.load() {
         Ok(l) => l,
         Err(d) => return input_error(&d, args.format),
@@ -79,7 +83,7 @@ pub fn run(args: RunArgs) -> u8 {
     };
     let t = trace(&loaded.program, &run);
     match args.format {
-        Format::Text => print!("{}", t.to_text()),
+        Format::Text | Format::Sarif => print!("{}", t.to_text()),
         Format::Json => match serde_json::to_string_pretty(&t) {
             Ok(s) => println!("{s}"),
             Err(e) => {

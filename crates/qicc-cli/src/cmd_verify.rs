@@ -45,6 +45,12 @@ pub enum BackendArg {
 pub struct VerifyArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// The property to check, an SV-COMP property file (.prp). qicc checks unreach-call
+    /// (`CHECK( init(main()), LTL(G ! call(reach_error())) )`); any other property is answered
+    /// "unsupported" (exit code 6). With a task .yml, the task's entry for this file gives the
+    /// expected verdict. Default: unreach-call.
+    #[arg(long, value_name = "FILE.prp")]
+    pub property: Option<std::path::PathBuf>,
     /// Verification engine.
     #[arg(long, value_enum, default_value = "qicc")]
     pub engine: EngineArg,
@@ -123,7 +129,8 @@ pub struct VerifyArgs {
     /// Qicc: an extra argument for the external verifier (repeatable).
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub backend_arg: Vec<String>,
-    /// Output format: readable text, or one JSON object on stdout.
+    /// Output format: readable text, one JSON object, or a SARIF 2.1.0 log (for code
+    /// scanning: the violated assertion with its counterexample as a code flow) on stdout.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// No progress line on stderr.
@@ -178,7 +185,7 @@ pub fn run(args: VerifyArgs) -> u8 {
             })
         }
     };
-    let loaded = match args.input.load() {
+    let loaded = match args.input.load_for_property(args.property.clone()) {
         Ok(l) => l,
         Err(d) => return input_error(&d, args.format),
     };
@@ -249,6 +256,13 @@ pub fn run(args: VerifyArgs) -> u8 {
             Ok(s) => println!("{s}"),
             Err(e) => {
                 eprintln!("qicc: internal error: cannot serialise the report: {e}");
+                return crate::EXIT_INTERNAL;
+            }
+        },
+        Format::Sarif => match qicc_driver::sarif::to_sarif(&report, env!("CARGO_PKG_VERSION")) {
+            Ok(log) => println!("{log:#}"),
+            Err(e) => {
+                eprintln!("qicc: internal error: cannot serialise the SARIF log: {e}");
                 return crate::EXIT_INTERNAL;
             }
         },

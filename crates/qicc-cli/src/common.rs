@@ -32,6 +32,11 @@ pub struct InputArgs {
 
 impl InputArgs {
     pub fn load(&self) -> Result<Loaded, Diagnostic> {
+        self.load_for_property(None)
+    }
+
+    /// Loads the input to check the property file `property` (`--property`) on it.
+    pub fn load_for_property(&self, property: Option<PathBuf>) -> Result<Loaded, Diagnostic> {
         let data_model = if self.m32 {
             Some(DataModel::Ilp32)
         } else if self.m64 {
@@ -46,6 +51,7 @@ impl InputArgs {
                 ub_checks: !self.no_ub_checks,
                 include_dirs: self.include_dirs.clone(),
                 defines: self.defines.clone(),
+                property,
             },
         )
     }
@@ -55,11 +61,26 @@ impl InputArgs {
 pub enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0, for code scanning (`qicc verify` only).
+    Sarif,
 }
 
-/// Reports bad input: one line on stderr (and a JSON object on stdout with `--format json`).
+/// Reports bad input: one line on stderr (and a JSON object or a SARIF log on stdout with
+/// `--format json` or `sarif`).
 pub fn input_error(d: &Diagnostic, format: Format) -> u8 {
     eprintln!("{d}");
+    if format == Format::Sarif {
+        match qicc_driver::sarif::error_log(
+            env!("CARGO_PKG_VERSION"),
+            &d.file,
+            d.line,
+            d.col,
+            &d.to_string(),
+        ) {
+            Ok(log) => println!("{log:#}"),
+            Err(e) => eprintln!("qicc: internal error: cannot serialise the SARIF log: {e}"),
+        }
+    }
     if format == Format::Json {
         let obj = serde_json::json!({
             "verdict": "error",

@@ -1,5 +1,7 @@
 //! Loading what the user named: a `.c` file, a preprocessed `.i` file, or an SV-COMP task
-//! `.yml` (whose `data_model` overrides the command line, as SV-COMP requires).
+//! `.yml` (whose `data_model` overrides the command line, as SV-COMP requires), and the
+//! property file to check (`--property`): one qicc does not check stops the load, before any
+//! verdict could be given for the wrong property.
 
 use qicc_frontend::{task, Diagnostic, Options};
 use qicc_ir::{DataModel, Program};
@@ -12,6 +14,8 @@ pub struct LoadOptions {
     pub ub_checks: bool,
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
+    /// `--property FILE.prp`; `None`: unreach-call, with a task's unreach-call entry.
+    pub property: Option<PathBuf>,
 }
 
 /// A lowered program and what it came from.
@@ -31,11 +35,18 @@ fn is_task(path: &Path) -> bool {
 }
 
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, Diagnostic> {
-    let task = if is_task(path) {
+    // First: an unsupported property is the answer whatever the program holds.
+    if let Some(prp) = &opts.property {
+        task::load_property(prp)?;
+    }
+    let mut task = if is_task(path) {
         Some(task::load_task(path)?)
     } else {
         None
     };
+    if let (Some(t), Some(prp)) = (task.as_mut(), &opts.property) {
+        t.select_property(prp);
+    }
     let data_model = task
         .as_ref()
         .and_then(|t| t.data_model)

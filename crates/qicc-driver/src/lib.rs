@@ -4,12 +4,13 @@
 //! file or SV-COMP task through the front-end ([`input`]), runs the selected engine
 //! ([`verify`]; several engines side by side with one rule for their answers: `portfolio`), replays every counterexample on the *original* program with the interpreter
 //! before it may become a FALSE verdict, and assembles the [`report::Report`] that the CLI prints
-//! as text or JSON. Invariant: a `Verdict::False` report always carries a trace produced by a
+//! as text or JSON, or [`sarif`] renders as a SARIF log. Invariant: a `Verdict::False` report always carries a trace produced by a
 //! replay that reached a property assertion of the program as the front-end lowered it.
 
 pub mod input;
 mod portfolio;
 pub mod report;
+pub mod sarif;
 pub mod verify;
 
 pub use input::{load, LoadOptions, Loaded};

@@ -1,5 +1,6 @@
-//! SV-COMP task definitions (format 2.0): which file to verify, the data model, and the
-//! expected verdict of the `unreach-call` property.
+//! SV-COMP task definitions (format 2.0) and property files: which file to verify, the data
+//! model, the properties a task lists with their expected verdicts, and what a `.prp` file
+//! asks ([`load_property`]: qicc checks `unreach-call` only and names any other property).
 
 use crate::diag::{DiagKind, Diagnostic};
 use qicc_ir::DataModel;
@@ -15,8 +16,40 @@ pub struct Task {
     pub data_model: Option<DataModel>,
     /// The task has the `unreach-call` property.
     pub unreach_call: bool,
-    /// Expected verdict of `unreach-call` (`true`: no call of `reach_error` is reachable).
+    /// Expected verdict of the property being checked (`true`: it holds): `unreach-call`'s
+    /// entry, or the entry [`Task::select_property`] chose.
     pub expected_verdict: Option<bool>,
+    /// Every entry of the task's `properties` list, in order.
+    pub properties: Vec<TaskProperty>,
+}
+
+/// One entry of a task's `properties` list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskProperty {
+    /// The property file, resolved relative to the task file.
+    pub property_file: PathBuf,
+    pub expected_verdict: Option<bool>,
+}
+
+impl Task {
+    /// Makes the entry for the property file `prp` (as given to `--property`) the one whose
+    /// expected verdict is reported. The same file may be named by different paths (BenchExec
+    /// passes its own), so paths are compared resolved, then by file name; a property the
+    /// task does not list has no expected verdict.
+    pub fn select_property(&mut self, prp: &Path) {
+        let resolved = |p: &Path| std::fs::canonicalize(p).ok();
+        let wanted = resolved(prp);
+        let entry = self
+            .properties
+            .iter()
+            .find(|e| wanted.is_some() && resolved(&e.property_file) == wanted)
+            .or_else(|| {
+                self.properties
+                    .iter()
+                    .find(|e| e.property_file.file_name() == prp.file_name())
+            });
+        self.expected_verdict = entry.and_then(|e| e.expected_verdict);
+    }
 }
 
 pub fn load_task(path: &Path) -> Result<Task, Diagnostic> {
@@ -98,16 +131,24 @@ pub fn load_task(path: &Path) -> Result<Task, Diagnostic> {
     };
     let mut unreach_call = false;
     let mut expected_verdict = None;
+    let mut properties = Vec::new();
     if let Some(Value::Sequence(props)) = get("properties") {
         for p in props {
             let file = p.get("property_file").and_then(Value::as_str).unwrap_or("");
+            let verdict = p.get("expected_verdict").and_then(Value::as_bool);
             let name = Path::new(file)
                 .file_name()
                 .and_then(|f| f.to_str())
                 .unwrap_or("");
             if name == "unreach-call.prp" {
                 unreach_call = true;
-                expected_verdict = p.get("expected_verdict").and_then(Value::as_bool);
+                expected_verdict = verdict;
+            }
+            if !file.is_empty() {
+                properties.push(TaskProperty {
+                    property_file: dir.join(file),
+                    expected_verdict: verdict,
+                });
             }
         }
     }
@@ -117,6 +158,175 @@ pub fn load_task(path: &Path) -> Result<Task, Diagnostic> {
         data_model,
         unreach_call,
         expected_verdict,
+        properties,
+    })
+}
+
+/// The property qicc checks: no call of `reach_error()` is reachable from `main`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    UnreachCall,
+}
+
+impl Property {
+    /// The name SV-COMP gives it (its property file's stem).
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::UnreachCall => "unreach-call",
+        }
+    }
+
+    /// The LTL formula, as witnesses state the specification.
+    pub fn formula(self) -> &'static str {
+        match self {
+            Property::UnreachCall => "G ! call(reach_error())",
+        }
+    }
+}
+
+/// Reads a property file (`CHECK( init(main()), LTL(G ! call(reach_error())) )`, one
+/// `CHECK`/`COVER` per line). Only `unreach-call` is checked by qicc; a file that asks for
+/// anything else is an `Unsupported` diagnostic naming that property (never answered as if it
+/// were unreach-call), and text that is not a property is a `Syntax` one.
+pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
+    let shown = path.display().to_string();
+    let text = std::fs::read(path).map_err(|e| {
+        Diagnostic::new(
+            DiagKind::Io,
+            &shown,
+            1,
+            1,
+            format!("cannot read property file: {e}"),
+        )
+    })?;
+    let text = String::from_utf8(text).map_err(|_| {
+        Diagnostic::new(
+            DiagKind::Syntax,
+            &shown,
+            1,
+            1,
+            "not a property file: the text is not UTF-8",
+        )
+    })?;
+    let mut any = false;
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i as u32 + 1;
+        // Whitespace inside a formula is not significant (`G ! overflow` == `G !overflow`).
+        let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact.is_empty() {
+            continue;
+        }
+        any = true;
+        let check = parse_check(&compact).ok_or_else(|| {
+            Diagnostic::new(
+                DiagKind::Syntax,
+                &shown,
+                line_no,
+                1,
+                format!(
+                    "not a property: `{}` (expected e.g. `CHECK( init(main()), LTL(G ! call(reach_error())) )`)",
+                    line.trim()
+                ),
+            )
+        })?;
+        let unsupported = |what: String| {
+            Diagnostic::new(
+                DiagKind::Unsupported,
+                &shown,
+                line_no,
+                1,
+                format!("property {what} (qicc checks unreach-call only)"),
+            )
+        };
+        if check.entry != "main" {
+            return Err(unsupported(format!(
+                "with entry function `{}` (qicc starts at main)",
+                check.entry
+            )));
+        }
+        if check.name != "unreach-call" {
+            return Err(unsupported(check.name));
+        }
+    }
+    if !any {
+        return Err(Diagnostic::new(
+            DiagKind::Syntax,
+            &shown,
+            1,
+            1,
+            "not a property file: it is empty",
+        ));
+    }
+    Ok(Property::UnreachCall)
+}
+
+/// One line of a property file, whitespace removed.
+struct Check {
+    entry: String,
+    /// SV-COMP's name of the property the formula belongs to (or the formula itself).
+    name: String,
+}
+
+fn parse_check(compact: &str) -> Option<Check> {
+    let mut depth = 0i32;
+    for c in compact.chars() {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return None;
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    let (cover, body) = if let Some(b) = compact.strip_prefix("CHECK(") {
+        (false, b)
+    } else {
+        (true, compact.strip_prefix("COVER(")?)
+    };
+    let body = body.strip_suffix(')')?;
+    let (init, spec) = body.split_once(',')?;
+    let entry = init.strip_prefix("init(")?.strip_suffix("())")?;
+    let formula = if cover {
+        spec.strip_prefix("FQL(")?
+    } else {
+        spec.strip_prefix("LTL(")?
+    }
+    .strip_suffix(')')?;
+    if entry.is_empty() || formula.is_empty() {
+        return None;
+    }
+    let name = match (cover, formula) {
+        (false, "G!call(reach_error())") => "unreach-call",
+        (false, "G!overflow" | "G!underflow") => "no-overflow",
+        (false, "Gvalid-free" | "Gvalid-deref" | "Gvalid-memtrack") => "valid-memsafety",
+        (false, "Gvalid-memcleanup") => "valid-memcleanup",
+        (false, "Fend") => "termination",
+        (false, "Gdef-behavior") => "def-behavior",
+        (false, "G!data-race") => "no-data-race",
+        (true, "COVEREDGES(@CALL(reach_error))") => "coverage-error-call",
+        (true, "COVEREDGES(@DECISIONEDGE)") => "coverage-branches",
+        (true, "COVEREDGES(@CONDITIONEDGE)") => "coverage-conditions",
+        (true, "COVEREDGES(@BASICBLOCKENTRY)") => "coverage-statements",
+        (false, f) => {
+            return Some(Check {
+                entry: entry.into(),
+                name: format!("LTL({f})"),
+            })
+        }
+        (true, f) => {
+            return Some(Check {
+                entry: entry.into(),
+                name: format!("FQL({f})"),
+            })
+        }
+    };
+    Some(Check {
+        entry: entry.into(),
+        name: name.into(),
     })
 }
 
@@ -167,6 +377,86 @@ mod tests {
         assert_eq!(load_task(&p).unwrap_err().kind, DiagKind::Syntax);
         let d = load_task(&dir.join("missing.yml")).unwrap_err();
         assert_eq!(d.kind, DiagKind::Io);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn property_files() {
+        let dir = std::env::temp_dir().join(format!("qicc-prp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ok = write(
+            &dir,
+            "unreach-call.prp",
+            "CHECK( init(main()), LTL(G ! call(reach_error())) )\n\n",
+        );
+        assert_eq!(load_property(&ok), Ok(Property::UnreachCall));
+        // SV-COMP's own texts of the properties qicc does not check, and the name each gets.
+        for (text, name, line) in [
+            ("CHECK( init(main()), LTL(G ! overflow) )\nCHECK( init(main()), LTL(G ! underflow) )\n", "no-overflow", 1),
+            ("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n", "valid-memsafety", 1),
+            ("CHECK( init(main()), LTL(G valid-memcleanup) )\n", "valid-memcleanup", 1),
+            ("CHECK( init(main()), LTL(F end) )\n", "termination", 1),
+            ("COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )\n", "coverage-branches", 1),
+            ("COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n", "coverage-error-call", 1),
+            // One unsupported line is enough: its property is named, with its line.
+            ("CHECK( init(main()), LTL(G ! call(reach_error())) )\nCHECK( init(main()), LTL(G ! overflow) )\n", "no-overflow", 2),
+            ("CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )\n", "LTL(G!call(__VERIFIER_error()))", 1),
+            ("CHECK( init(start()), LTL(G ! call(reach_error())) )\n", "with entry function `start`", 1),
+        ] {
+            let p = write(&dir, "other.prp", text);
+            let d = load_property(&p).unwrap_err();
+            assert_eq!((d.kind, d.line), (DiagKind::Unsupported, line), "{text}");
+            assert!(d.message.starts_with(&format!("property {name} ")), "{}", d.message);
+        }
+        for text in [
+            "",
+            "\n  \n",
+            "hello",
+            "CHECK( init(main()), LTL(G ! call(reach_error()))",
+            "CHECK( main(), LTL(G ! call(reach_error())) )",
+            "CHECK( init(main()), CTL(x) )",
+            "CHECK( init(main()), LTL() )",
+        ] {
+            let p = write(&dir, "garbled.prp", text);
+            assert_eq!(
+                load_property(&p).unwrap_err().kind,
+                DiagKind::Syntax,
+                "{text}"
+            );
+        }
+        let p = dir.join("binary.prp");
+        std::fs::write(&p, [0xff, 0xfe, 0x00]).unwrap();
+        assert_eq!(load_property(&p).unwrap_err().kind, DiagKind::Syntax);
+        let d = load_property(&dir.join("missing.prp")).unwrap_err();
+        assert_eq!(d.kind, DiagKind::Io);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn selected_property_gives_the_expected_verdict() {
+        let dir = std::env::temp_dir().join(format!("qicc-sel-{}", std::process::id()));
+        let props = dir.join("properties");
+        std::fs::create_dir_all(dir.join("tasks")).unwrap();
+        std::fs::create_dir_all(&props).unwrap();
+        let unreach = write(&props, "unreach-call.prp", "");
+        let overflow = write(&props, "no-overflow.prp", "");
+        let p = write(
+            &dir.join("tasks"),
+            "t.yml",
+            "format_version: '2.0'\ninput_files: 'prog.c'\nproperties:\n  - property_file: ../properties/no-overflow.prp\n    expected_verdict: true\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: false\n",
+        );
+        let mut t = load_task(&p).unwrap();
+        assert_eq!(t.properties.len(), 2);
+        assert_eq!(t.expected_verdict, Some(false));
+        t.select_property(&overflow);
+        assert_eq!(t.expected_verdict, Some(true));
+        t.select_property(&unreach);
+        assert_eq!(t.expected_verdict, Some(false));
+        // Another copy of the file is found by its name; an unlisted property has no verdict.
+        t.select_property(Path::new("/elsewhere/no-overflow.prp"));
+        assert_eq!(t.expected_verdict, Some(true));
+        t.select_property(Path::new("termination.prp"));
+        assert_eq!(t.expected_verdict, None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,0 +1,342 @@
+//! The report as a SARIF 2.1.0 log (`--format sarif`), for code scanning in CI.
+//!
+//! This module owns only the rendering: everything it says comes from [`Report`], the one
+//! home of a run's result (as the text and JSON outputs do). One run, whose `tool.driver`
+//! lists one rule per kind of finding: `assertion-violation` and one `ub/<kind>` per kind of
+//! undefined-behaviour check. Results: the violated assertion (level `error`, with the
+//! replayed counterexample as a code flow) and every undefined-behaviour check the report
+//! marks violated, i.e. reached by a replay (level `warning`). TRUE and UNKNOWN have no
+//! results; the verdict and its reason are `invocations[0]` (an UNKNOWN's reason is a
+//! `toolExecutionNotifications` entry) and the run's `properties`.
+
+use crate::report::{AssertionReport, Report, Verdict};
+use qicc_interp::Trace;
+use qicc_ir::UbKind;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+const ASSERTION_RULE: &str = "assertion-violation";
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Log {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run {
+    tool: Value,
+    invocations: Vec<Invocation>,
+    /// Columns in qicc's positions count characters, not UTF-16 code units.
+    column_kind: &'static str,
+    results: Vec<ResultObj>,
+    properties: Value,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Notification {
+    level: &'static str,
+    message: Message,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    locations: Vec<Location>,
+}
+
+#[derive(Serialize)]
+struct Message {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultObj {
+    rule_id: String,
+    rule_index: usize,
+    level: &'static str,
+    message: Message,
+    locations: Vec<Location>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    code_flows: Vec<Value>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    physical_location: Option<Value>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    logical_locations: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Message>,
+}
+
+/// The rules, in `ruleIndex` order: the assertion violation, then every kind of
+/// undefined-behaviour check (all of them, so that an index means the same in every log).
+fn rules() -> Vec<Value> {
+    let mut rules = vec![json!({
+        "id": ASSERTION_RULE,
+        "name": "AssertionViolation",
+        "shortDescription": { "text": "An assertion can fail" },
+        "fullDescription": { "text": "A call of reach_error(), a failing __VERIFIER_assert(cond) or assert(cond) is reachable; the counterexample has been replayed on the program." },
+        "defaultConfiguration": { "level": "error" },
+    })];
+    for k in UbKind::ALL {
+        rules.push(json!({
+            "id": ub_rule(k.name()),
+            "shortDescription": { "text": format!("Undefined behaviour: {}", k.describe()) },
+            "defaultConfiguration": { "level": "warning" },
+        }));
+    }
+    rules
+}
+
+fn ub_rule(kind: &str) -> String {
+    format!("ub/{kind}")
+}
+
+fn rule_index(rule_id: &str) -> usize {
+    if rule_id == ASSERTION_RULE {
+        return 0;
+    }
+    UbKind::ALL
+        .iter()
+        .position(|k| ub_rule(k.name()) == rule_id)
+        .map_or(0, |i| i + 1)
+}
+
+/// A file path as a URI reference: relative paths stay relative (code scanning resolves them
+/// against the checkout), characters a URI may not hold are percent-encoded.
+fn uri(path: &str) -> String {
+    const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'/')
+        .remove(b'.')
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'~');
+    percent_encoding::utf8_percent_encode(path, KEEP).to_string()
+}
+
+/// A physical location; `None` where the position is unknown (SARIF lines start at 1).
+fn physical(file: &str, line: u32, col: u32) -> Option<Value> {
+    if file.is_empty() || line == 0 {
+        return None;
+    }
+    let mut region = json!({ "startLine": line });
+    if col > 0 {
+        region["startColumn"] = col.into();
+    }
+    Some(json!({
+        "artifactLocation": { "uri": uri(file) },
+        "region": region,
+    }))
+}
+
+fn assertion_location(a: &AssertionReport) -> Location {
+    Location {
+        physical_location: physical(&a.file, a.line, a.col),
+        logical_locations: (!a.function.is_empty())
+            .then(|| json!({ "name": a.function, "kind": "function" }))
+            .into_iter()
+            .collect(),
+        message: None,
+    }
+}
+
+/// The replayed trace as one thread flow: every step the text trace shows, with its text
+/// (assignments and input values as `x = 5`), and the inputs in order as the flow's message.
+fn code_flow(trace: &Trace) -> Value {
+    let locations: Vec<Value> = trace
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let loc = Location {
+                physical_location: physical(&s.file, s.line, s.col),
+                logical_locations: Vec::new(),
+                message: Some(Message {
+                    text: format!("{}: {}", s.function, s.text),
+                }),
+            };
+            json!({
+                "location": loc,
+                "kinds": [s.kind],
+                "nestingLevel": s.depth,
+                "executionOrder": i + 1,
+            })
+        })
+        .collect();
+    let inputs: Vec<String> = trace
+        .inputs
+        .iter()
+        .map(|i| format!("{} = {}", i.function, i.value))
+        .collect();
+    let text = if inputs.is_empty() {
+        format!("counterexample (no inputs); {}", trace.outcome)
+    } else {
+        format!(
+            "counterexample inputs: {}; {}",
+            inputs.join(", "),
+            trace.outcome
+        )
+    };
+    json!({
+        "message": { "text": text },
+        "threadFlows": [{ "locations": locations }],
+    })
+}
+
+fn tool(version: &str) -> Value {
+    json!({
+        "driver": {
+            "name": "qicc",
+            "version": version,
+            "semanticVersion": version,
+            "rules": rules(),
+        }
+    })
+}
+
+/// The report as a SARIF 2.1.0 log; `version` is the tool's version.
+pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
+    let mut results = Vec::new();
+    for a in report.assertions.iter().filter(|a| a.status == "violated") {
+        let trace = report
+            .violation
+            .as_ref()
+            .filter(|v| v.assertion == a.id)
+            .map(|v| &v.trace);
+        let what = a.text.as_deref().unwrap_or(a.kind.as_str());
+        results.push(ResultObj {
+            rule_id: ASSERTION_RULE.into(),
+            rule_index: 0,
+            level: "error",
+            message: Message {
+                text: format!("assertion #{} can fail: {what}", a.id),
+            },
+            locations: vec![assertion_location(a)],
+            code_flows: trace.map(code_flow).into_iter().collect(),
+        });
+    }
+    for u in report
+        .ub_checks
+        .open
+        .iter()
+        .filter(|u| u.status == "violated")
+    {
+        let rule_id = ub_rule(&u.kind);
+        let described =
+            qicc_ir::UbKind::from_name(&u.kind).map_or(u.kind.as_str(), |k| k.describe());
+        results.push(ResultObj {
+            rule_index: rule_index(&rule_id),
+            rule_id,
+            level: "warning",
+            message: Message {
+                text: format!(
+                    "reachable undefined behaviour (check #{}): {described}",
+                    u.id
+                ),
+            },
+            locations: vec![assertion_location(u)],
+            code_flows: Vec::new(),
+        });
+    }
+    let mut notifications = Vec::new();
+    let mut successful = true;
+    if let Some(e) = &report.internal_error {
+        successful = false;
+        notifications.push(Notification {
+            level: "error",
+            message: Message {
+                text: format!(
+                    "internal error: {} (proved safe by {}, violated by {})",
+                    e.message, e.proved_safe_by, e.violated_by
+                ),
+            },
+            locations: Vec::new(),
+        });
+    } else if report.verdict == Verdict::Unknown {
+        notifications.push(Notification {
+            level: "warning",
+            message: Message {
+                text: format!(
+                    "verdict UNKNOWN: {}",
+                    report.reason.as_deref().unwrap_or("no reason given")
+                ),
+            },
+            locations: Vec::new(),
+        });
+    }
+    let log = Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: tool(version),
+            invocations: vec![Invocation {
+                execution_successful: successful,
+                tool_execution_notifications: notifications,
+            }],
+            column_kind: "unicodeCodePoints",
+            results,
+            properties: json!({
+                "verdict": report.verdict.as_str(),
+                "reason": report.reason,
+                "file": report.file,
+                "engine": report.engine,
+                "dataModel": report.data_model,
+            }),
+        }],
+    };
+    serde_json::to_value(log)
+}
+
+/// A log for a run that ended before any verdict (bad input: exit code 6, or an internal
+/// error): no results, the invocation failed, and the diagnostic at its position.
+pub fn error_log(
+    version: &str,
+    file: &str,
+    line: u32,
+    col: u32,
+    message: &str,
+) -> serde_json::Result<Value> {
+    let log = Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: tool(version),
+            invocations: vec![Invocation {
+                execution_successful: false,
+                tool_execution_notifications: vec![Notification {
+                    level: "error",
+                    message: Message {
+                        text: message.to_string(),
+                    },
+                    locations: physical(file, line, col)
+                        .map(|p| Location {
+                            physical_location: Some(p),
+                            logical_locations: Vec::new(),
+                            message: None,
+                        })
+                        .into_iter()
+                        .collect(),
+                }],
+            }],
+            column_kind: "unicodeCodePoints",
+            results: Vec::new(),
+            properties: json!({ "verdict": "error" }),
+        }],
+    };
+    serde_json::to_value(log)
+}
