@@ -7,11 +7,13 @@
 //! as text or JSON. Invariant: a `Verdict::False` report always carries a trace produced by a
 //! replay that reached a property assertion of the program as the front-end lowered it.
 
+mod confirm;
 pub mod input;
+mod native;
 mod portfolio;
 pub mod report;
 pub mod verify;
 
 pub use input::{load, LoadOptions, Loaded};
 pub use report::{AssertionReport, InternalError, Report, Verdict};
-pub use verify::{abandoned_report, verify, Engine, VerifyOptions};
+pub use verify::{abandoned_report, verify, Engine, NativeCompiler, VerifyOptions};
