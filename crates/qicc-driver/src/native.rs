@@ -179,7 +179,13 @@ impl Native {
         args.extend([
             "-include".into(),
             path_arg(&header),
+            // A `.i` file is C too: without `-x c` gcc would not preprocess it, and the
+            // forced header would be ignored.
+            "-x".into(),
+            "c".into(),
             path_arg(&source),
+            "-x".into(),
+            "none".into(),
             path_arg(&runtime_obj),
             "-o".into(),
             path_arg(&exe),
