@@ -73,12 +73,18 @@ impl Confirmation {
         let native_reached = matches!(native.outcome, NativeOutcome::Reached { .. });
         let decided = matches!(
             native.outcome,
-            NativeOutcome::Reached { .. } | NativeOutcome::NotReached(_) | NativeOutcome::Undefined(_)
+            NativeOutcome::Reached { .. }
+                | NativeOutcome::NotReached(_)
+                | NativeOutcome::Undefined(_)
         );
         (decided && reached != native_reached).then(|| {
             format!(
                 "the interpreter's replay {} ({}), the native replay {}",
-                if reached { "reaches the error" } else { "does not reach the error" },
+                if reached {
+                    "reaches the error"
+                } else {
+                    "does not reach the error"
+                },
                 self.run.outcome,
                 native.outcome
             )
@@ -283,8 +289,10 @@ pub(crate) fn without_inputs(program: &Program) -> bool {
             f.edges.iter().all(|e| {
                 !matches!(
                     &e.op,
-                    Op::Havoc(_, HavocKind::Nondet(_) | HavocKind::Extern(_) | HavocKind::Region)
-                        | Op::HavocMemory
+                    Op::Havoc(
+                        _,
+                        HavocKind::Nondet(_) | HavocKind::Extern(_) | HavocKind::Region
+                    ) | Op::HavocMemory
                 )
             })
         })

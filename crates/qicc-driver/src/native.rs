@@ -148,10 +148,22 @@ impl Native {
             DataModel::Ilp32 => "-m32",
             DataModel::Lp64 => "-m64",
         };
-        let common = [model, "-O1", "-g", "-no-pie", "-w", "-fno-omit-frame-pointer"];
+        let common = [
+            model,
+            "-O1",
+            "-g",
+            "-no-pie",
+            "-w",
+            "-fno-omit-frame-pointer",
+        ];
         let runtime_obj = dir.join("qicc_runtime.o");
         let mut rt: Vec<String> = common.iter().map(|s| s.to_string()).collect();
-        rt.extend(["-c".into(), path_arg(&runtime), "-o".into(), path_arg(&runtime_obj)]);
+        rt.extend([
+            "-c".into(),
+            path_arg(&runtime),
+            "-o".into(),
+            path_arg(&runtime_obj),
+        ]);
         if let Err(why) = self.compile(&rt, dir, budget) {
             return NativeOutcome::Unavailable(why);
         }
@@ -174,7 +186,9 @@ impl Native {
             args.push("-fwrapv".into());
             args.push("-fsanitize=shift-exponent,integer-divide-by-zero".into());
         } else {
-            args.push("-fsanitize=signed-integer-overflow,shift-exponent,integer-divide-by-zero".into());
+            args.push(
+                "-fsanitize=signed-integer-overflow,shift-exponent,integer-divide-by-zero".into(),
+            );
         }
         args.extend([
             "-include".into(),
@@ -272,7 +286,12 @@ fn source_lines(exe: &Path, addrs: &[&str]) -> Vec<(String, u32)> {
     if before.is_empty() {
         return Vec::new();
     }
-    let Ok(out) = Command::new("addr2line").arg("-e").arg(exe).args(&before).output() else {
+    let Ok(out) = Command::new("addr2line")
+        .arg("-e")
+        .arg(exe)
+        .args(&before)
+        .output()
+    else {
         return Vec::new();
     };
     String::from_utf8_lossy(&out.stdout)
@@ -404,4 +423,202 @@ __attribute__((weak)) double __VERIFIER_nondet_double(void) {
         );
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::confirm::Confirmer;
+    use crate::input::{load, LoadOptions, Loaded};
+
+    /// The compiler the tests need (the front-end needs `gcc -E` anyway).
+    fn gcc() -> Native {
+        Native::find(false).expect("a C compiler on the PATH")
+    }
+
+    fn write(source: &str) -> PathBuf {
+        let dir = scratch_dir().expect("a scratch directory");
+        let path = dir.join("t.c");
+        std::fs::write(&path, source).expect("the program is written");
+        path
+    }
+
+    fn loaded(source: &str) -> Loaded {
+        load(&write(source), &LoadOptions::default()).expect("the program lowers")
+    }
+
+    const FALSE_PROGRAM: &str = "extern int __VERIFIER_nondet_int(void);
+extern void abort(void);
+void reach_error() {}
+void __VERIFIER_assert(int c) { if (!c) { reach_error(); abort(); } }
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int y = __VERIFIER_nondet_int();
+  __VERIFIER_assert(x != 5 || y != -3);
+  return 0;
+}
+";
+
+    fn run(source: &str, inputs: &[u64], limit: Duration) -> NativeOutcome {
+        gcc().replay(
+            &write(source),
+            DataModel::Ilp32,
+            inputs,
+            limit,
+            &Budget::unlimited(),
+        )
+    }
+
+    /// A real witness (the BMC's) replays natively to the error, and the call site names
+    /// the assertion; the confirmation agrees with the interpreter's.
+    #[test]
+    fn a_false_programs_witness_reaches_natively() {
+        let l = loaded(FALSE_PROGRAM);
+        let r = qicc_bmc::verify(&l.program, &Default::default(), &Budget::unlimited());
+        let (a, w) = r.violation.expect("the BMC finds x == 5, y == -3");
+        let c = Confirmer::new(&l.program, &l.source, Some(gcc()));
+        let check = c.check(&w);
+        let native = check.native.as_ref().expect("natively replayed");
+        assert!(
+            matches!(
+                native.outcome,
+                NativeOutcome::Reached {
+                    followed_witness: true,
+                    ..
+                }
+            ),
+            "{native:?}"
+        );
+        assert!(native.faithful);
+        assert_eq!(native.assertion, Some(a));
+        assert!(check.finished);
+        assert_eq!(check.disagreement(&l.program), None);
+    }
+
+    /// Values that miss the violation do not reach it; a wrong native answer against a
+    /// finished interpreter replay would be a disagreement.
+    #[test]
+    fn a_witness_that_misses_does_not_reach() {
+        let out = run(FALSE_PROGRAM, &[5, 4], Duration::from_secs(20));
+        assert!(matches!(out, NativeOutcome::NotReached(_)), "{out:?}");
+        // -3 as the witness records it: the low 32 bits.
+        let out = run(FALSE_PROGRAM, &[5, 0xffff_fffd], Duration::from_secs(20));
+        assert!(matches!(out, NativeOutcome::Reached { .. }), "{out:?}");
+    }
+
+    #[test]
+    fn a_true_program_with_a_fake_witness_does_not_reach() {
+        let src = "extern unsigned __VERIFIER_nondet_uint(void);
+void reach_error(void);
+int main(void) {
+  unsigned x = __VERIFIER_nondet_uint();
+  if (x * 2 == 7) reach_error();
+  return 0;
+}
+";
+        let out = run(src, &[7, 3, 0xffff_ffff], Duration::from_secs(20));
+        assert_eq!(out, NativeOutcome::NotReached("exit status 0".into()));
+    }
+
+    #[test]
+    fn a_run_past_its_time_limit_is_a_timeout() {
+        let src = "void reach_error(void);
+int main(void) { volatile int x = 0; while (x == 0) {} reach_error(); return 0; }
+";
+        let start = std::time::Instant::now();
+        let out = run(src, &[], Duration::from_millis(500));
+        assert_eq!(out, NativeOutcome::Timeout);
+        assert!(start.elapsed() < Duration::from_secs(15));
+    }
+
+    /// Under `--signed-overflow ub` an overflow before the error stops the run: no reach.
+    #[test]
+    fn a_signed_overflow_before_the_error_is_undefined() {
+        let src = "extern int __VERIFIER_nondet_int(void);
+void reach_error(void);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int y = x + 1;
+  if (y < x) reach_error();
+  return 0;
+}
+";
+        let out = run(src, &[0x7fff_ffff], Duration::from_secs(20));
+        assert!(matches!(out, NativeOutcome::Undefined(_)), "{out:?}");
+        let wrapping = Native {
+            wraps: true,
+            ..gcc()
+        };
+        let out = wrapping.replay(
+            &write(src),
+            DataModel::Ilp32,
+            &[0x7fff_ffff],
+            Duration::from_secs(20),
+            &Budget::unlimited(),
+        );
+        assert!(matches!(out, NativeOutcome::Reached { .. }), "{out:?}");
+    }
+
+    #[test]
+    fn a_missing_compiler_is_a_clear_unavailable() {
+        let none = Native {
+            compiler: PathBuf::from("/nonexistent/qicc-test-cc"),
+            wraps: false,
+        };
+        let out = none.replay(
+            &write(FALSE_PROGRAM),
+            DataModel::Ilp32,
+            &[5, 0xffff_fffd],
+            Duration::from_secs(5),
+            &Budget::unlimited(),
+        );
+        let NativeOutcome::Unavailable(why) = out else {
+            panic!("{out:?}");
+        };
+        assert!(why.contains("/nonexistent/qicc-test-cc"), "{why}");
+        // Through the driver: the interpreter's replay stays the replay of record.
+        let l = loaded(FALSE_PROGRAM);
+        let opts = crate::VerifyOptions {
+            engine: crate::Engine::Bmc,
+            native: crate::NativeCompiler::Path("/nonexistent/qicc-test-cc".into()),
+            ..Default::default()
+        };
+        let rep = crate::verify(&l, &opts, &Budget::unlimited());
+        assert_eq!(rep.verdict, crate::Verdict::False, "{}", rep.to_text());
+        assert!(rep.internal_error.is_none());
+    }
+
+    /// A program without inputs whose violation is 2^27 iterations deep: the default
+    /// engine answers FALSE through the native run, which names the assertion.
+    #[test]
+    fn a_deep_violation_of_a_program_without_inputs_is_confirmed_natively() {
+        let l = loaded(
+            "extern void abort(void);
+void reach_error() {}
+void __VERIFIER_assert(int c) { if (!c) { reach_error(); abort(); } }
+int main(void) {
+  unsigned int x = 0;
+  __VERIFIER_assert(x == 0);
+  while (x < 0x0fffffff) x += 2;
+  __VERIFIER_assert(x % 2);
+  return 0;
+}
+",
+        );
+        let rep = crate::verify(
+            &l,
+            &crate::VerifyOptions::default(),
+            &Budget::with_timeout(Duration::from_secs(60)),
+        );
+        assert_eq!(rep.verdict, crate::Verdict::False, "{}", rep.to_text());
+        let v = rep.violation.as_ref().expect("a violation");
+        assert_eq!(v.assertion, 1, "the second assertion is the violated one");
+        assert!(
+            rep.reason
+                .as_deref()
+                .is_some_and(|r| r.contains("confirmed by native replay")),
+            "{:?}",
+            rep.reason
+        );
+    }
 }

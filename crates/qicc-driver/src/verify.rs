@@ -450,7 +450,12 @@ fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
 /// property assertion, as a C execution (no signed overflow on the way, unless it wraps), and
 /// a faithful native replay does not disagree; or the interpreter could not finish and the
 /// native replay reached the error (`crate::confirm`).
-fn confirms(program: &Program, opts: &VerifyOptions, confirmer: &Confirmer, witness: &Witness) -> bool {
+fn confirms(
+    program: &Program,
+    opts: &VerifyOptions,
+    confirmer: &Confirmer,
+    witness: &Witness,
+) -> bool {
     let c = confirmer.check(witness);
     if c.disagreement(program).is_some() {
         return false;
@@ -549,55 +554,55 @@ fn report(
             native_note = Some(format!("native replay: {}", n.outcome));
         }
         if let Some(assertion) = native_only {
-                if status_of(assertion) == AssertionStatus::Safe {
-                    let by = violation_by.as_deref().unwrap_or(&engine_name);
-                    internal_error.get_or_insert_with(|| contradiction(assertion, by, run));
-                }
-                violation = Some(Violation {
-                    assertion: assertion.0,
-                    trace: trace(program, run),
-                });
-                reason = Some(format!(
-                    "assertion #{} at {} violated: confirmed by native replay (the \
-                     interpreter's replay stopped after {} steps: {})",
-                    assertion.0,
-                    program.span_str(program.assertion(assertion).span),
-                    run.step_count,
-                    run.outcome
-                ));
-        } else {
-        match run.outcome {
-            Outcome::ErrorReached { assertion }
-                if status_of(assertion) == AssertionStatus::Safe =>
-            {
+            if status_of(assertion) == AssertionStatus::Safe {
                 let by = violation_by.as_deref().unwrap_or(&engine_name);
                 internal_error.get_or_insert_with(|| contradiction(assertion, by, run));
             }
-            Outcome::ErrorReached { assertion }
-                if program.assertion(assertion).kind.is_property()
-                    && !opts.signed_overflow_wraps
-                    && run.signed_overflow.is_some() =>
-            {
-                // C leaves the rest of this execution undefined: not a counterexample.
-                overflow_only = run
-                    .signed_overflow
-                    .map(|(f, e)| program.span_str(program.function(f).edge(e).span));
-            }
-            Outcome::ErrorReached { assertion }
-                if program.assertion(assertion).kind.is_property() =>
-            {
-                violation = Some(Violation {
-                    assertion: assertion.0,
-                    trace: trace(program, run),
-                });
-                if assertion != *claimed {
-                    reason = Some(format!(
-                        "the witness for assertion {claimed} replays to assertion {assertion}"
-                    ));
+            violation = Some(Violation {
+                assertion: assertion.0,
+                trace: trace(program, run),
+            });
+            reason = Some(format!(
+                "assertion #{} at {} violated: confirmed by native replay (the \
+                     interpreter's replay stopped after {} steps: {})",
+                assertion.0,
+                program.span_str(program.assertion(assertion).span),
+                run.step_count,
+                run.outcome
+            ));
+        } else {
+            match run.outcome {
+                Outcome::ErrorReached { assertion }
+                    if status_of(assertion) == AssertionStatus::Safe =>
+                {
+                    let by = violation_by.as_deref().unwrap_or(&engine_name);
+                    internal_error.get_or_insert_with(|| contradiction(assertion, by, run));
                 }
+                Outcome::ErrorReached { assertion }
+                    if program.assertion(assertion).kind.is_property()
+                        && !opts.signed_overflow_wraps
+                        && run.signed_overflow.is_some() =>
+                {
+                    // C leaves the rest of this execution undefined: not a counterexample.
+                    overflow_only = run
+                        .signed_overflow
+                        .map(|(f, e)| program.span_str(program.function(f).edge(e).span));
+                }
+                Outcome::ErrorReached { assertion }
+                    if program.assertion(assertion).kind.is_property() =>
+                {
+                    violation = Some(Violation {
+                        assertion: assertion.0,
+                        trace: trace(program, run),
+                    });
+                    if assertion != *claimed {
+                        reason = Some(format!(
+                            "the witness for assertion {claimed} replays to assertion {assertion}"
+                        ));
+                    }
+                }
+                ref other => replay_failed = Some(format!("{other:?}")),
             }
-            ref other => replay_failed = Some(format!("{other:?}")),
-        }
         }
     }
 
