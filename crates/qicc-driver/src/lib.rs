@@ -3,9 +3,12 @@
 //! `qicc-driver` owns everything between "a path the user typed" and "a report": it loads a C
 //! file or SV-COMP task through the front-end ([`input`]), runs the selected engine
 //! ([`verify`]; several engines side by side with one rule for their answers: `portfolio`), replays every counterexample on the *original* program with the interpreter
+//! (and natively, compiled with the system C compiler: `native`, combined in `confirm`)
 //! before it may become a FALSE verdict, and assembles the [`report::Report`] that the CLI prints
 //! as text or JSON. Invariant: a `Verdict::False` report always carries a trace produced by a
-//! replay that reached a property assertion of the program as the front-end lowered it.
+//! replay that reached a property assertion of the program as the front-end lowered it — or,
+//! when the interpreter's replay could not finish (a deep counterexample), the trace of its
+//! replay so far, with a native replay of the original program that reached the error.
 
 mod confirm;
 pub mod input;

@@ -3,7 +3,9 @@
 //! The soundness gate lives here: an engine's violation becomes a FALSE verdict only after
 //! [`qicc_interp::replay`] of its witness on the program the front-end produced reaches an
 //! `error` edge of a property assertion (never of an undefined-behaviour check); otherwise the
-//! verdict is UNKNOWN and says why. A TRUE verdict needs every assertion, UB checks included,
+//! verdict is UNKNOWN and says why. When a C compiler is present, the native replay
+//! (`crate::confirm`) confirms every FALSE a second time, and decides alone only where the
+//! interpreter's replay cannot finish. A TRUE verdict needs every assertion, UB checks included,
 //! proven safe.
 
 use crate::confirm::{self, Confirmer};
