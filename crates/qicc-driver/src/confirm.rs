@@ -395,3 +395,61 @@ impl Oracle for Recording {
         self.inner.failure()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{load, LoadOptions};
+
+    /// A faithful native run that does not reach what the finished interpreter replay
+    /// reaches is a disagreement (an internal error in the report); an unfaithful one, or a
+    /// native run that could not decide, is not.
+    #[test]
+    fn a_faithful_native_run_against_a_finished_replay_is_a_disagreement() {
+        let dir = std::env::temp_dir().join(format!("qicc-confirm-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let path = dir.join("t.c");
+        std::fs::write(
+            &path,
+            "extern int __VERIFIER_nondet_int(void);
+void reach_error(void);
+int main(void) { if (__VERIFIER_nondet_int() == 5) reach_error(); return 0; }
+",
+        )
+        .expect("the program is written");
+        let l = load(&path, &LoadOptions::default()).expect("the program lowers");
+        let w = Witness {
+            havocs: vec![5],
+            ..Default::default()
+        };
+        let run = qicc_interp::replay(&l.program, &w, &RunConfig::default());
+        assert!(matches!(run.outcome, Outcome::ErrorReached { .. }));
+        let mut c = Confirmation {
+            run,
+            finished: true,
+            native: Some(NativeCheck {
+                outcome: NativeOutcome::NotReached("exit status 0".into()),
+                faithful: true,
+                assertion: None,
+            }),
+        };
+        let why = c.disagreement(&l.program).expect("a disagreement");
+        assert!(why.contains("exit status 0"), "{why}");
+        if let Some(n) = c.native.as_mut() {
+            n.faithful = false;
+        }
+        assert_eq!(c.disagreement(&l.program), None);
+        c.native = Some(NativeCheck {
+            outcome: NativeOutcome::Timeout,
+            faithful: true,
+            assertion: None,
+        });
+        assert_eq!(c.disagreement(&l.program), None);
+        // The real native run agrees.
+        let confirmer = Confirmer::new(&l.program, &l.source, Native::find(false));
+        let real = confirmer.check(&w);
+        assert!(real.native.as_ref().is_some_and(|n| n.faithful));
+        assert_eq!(real.disagreement(&l.program), None);
+        assert_eq!(real.native_only(None), None, "the interpreter finished");
+    }
+}
