@@ -38,7 +38,8 @@ pub(crate) struct NativeCheck {
     pub outcome: NativeOutcome,
     /// The run was fed exactly the witness's nondet values in their order, and the witness
     /// made no other choice (no uninitialised value, no byte, no edge choice, no undefined
-    /// function): the native run is the same execution as the interpreter's.
+    /// function) and the run allocated nothing (addresses differ natively): the native run
+    /// is the same execution as the interpreter's.
     pub faithful: bool,
     /// The property assertion the native run reached, when its call site names one.
     pub assertion: Option<AssertionId>,
@@ -66,7 +67,9 @@ impl Confirmation {
     /// text of the internal error.
     pub fn disagreement(&self, program: &Program) -> Option<String> {
         let native = self.native.as_ref().filter(|n| n.faithful)?;
-        if !self.finished {
+        // A signed overflow on the way is undefined in C: the sanitizer's trap agrees with it
+        // (and the report answers by `--signed-overflow` alone).
+        if !self.finished || self.run.signed_overflow.is_some() {
             return None;
         }
         let reached = self.interp_reached(program);
@@ -177,7 +180,10 @@ impl<'a> Confirmer<'a> {
                 && !run.read_uninit
                 && witness.uninit.is_empty()
                 && witness.havoc_bytes.is_empty()
-                && witness.choices.is_empty();
+                && witness.choices.is_empty()
+                // Pointer values are the IR's object numbers, not the machine's addresses:
+                // a run that allocates may compare or print them differently.
+                && run.witness.alloc_ids.is_empty();
             let outcome = native.replay(
                 self.source,
                 self.program.data_model,
