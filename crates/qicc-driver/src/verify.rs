@@ -537,7 +537,6 @@ fn report(
     }
     // The native replay's verdict where the interpreter could not finish, or its
     // disagreement with the interpreter's (`crate::confirm`).
-    let mut native_note = None;
     if let Some((claimed, witness)) = &result.violation {
         let c = confirmer.check(witness);
         let run = &c.run;
@@ -552,8 +551,6 @@ fn report(
                 violated_by: "interpreter replay".into(),
                 trace: trace(program, run),
             });
-        } else if let Some(n) = c.native.as_ref().filter(|_| c.finished) {
-            native_note = Some(format!("native replay: {}", n.outcome));
         }
         if let Some(assertion) = native_only {
             if status_of(assertion) == AssertionStatus::Safe {
@@ -673,7 +670,7 @@ fn report(
     } else if let Some(v) = &violation {
         verdict = Verdict::False;
         let a = program.assertion(AssertionId(v.assertion));
-        let r = reason.get_or_insert_with(|| {
+        reason.get_or_insert_with(|| {
             format!(
                 "assertion #{} at {} violated{}",
                 v.assertion,
@@ -684,10 +681,6 @@ fn report(
                     .unwrap_or_default()
             )
         });
-        if let Some(note) = native_note {
-            // The second, independent confirmation (`crate::confirm`).
-            r.push_str(&format!(" ({note})"));
-        }
     } else if let Some(at) = overflow_only {
         verdict = Verdict::Unknown;
         reason = Some(format!(
