@@ -112,6 +112,10 @@ pub struct VerifyArgs {
     /// loop).
     #[arg(long)]
     pub no_invariants: bool,
+    /// The C compiler of the native replay of counterexamples (default: `gcc` or `cc` on
+    /// the PATH; `off`: the interpreter's replay alone).
+    #[arg(long, value_name = "PATH|off")]
+    pub native_cc: Option<String>,
     /// What a signed integer overflow means. `ub` (default, as C): undefined behaviour, so a
     /// counterexample that overflows before the violation is not accepted (UNKNOWN, naming the
     /// overflow). `wrap` (as `gcc -fwrapv`): two's complement wrap-around, such a
@@ -239,6 +243,11 @@ pub fn run(args: VerifyArgs) -> u8 {
         invariants: !args.no_invariants,
         progress,
         signed_overflow_wraps: args.signed_overflow == SignedOverflow::Wrap,
+        native: match args.native_cc.as_deref() {
+            None => qicc_driver::NativeCompiler::Find,
+            Some("off") => qicc_driver::NativeCompiler::Off,
+            Some(p) => qicc_driver::NativeCompiler::Path(p.into()),
+        },
     };
     let memory_limit = match args.memory_limit {
         Some(0) => None,

@@ -3,16 +3,19 @@
 //! The soundness gate lives here: an engine's violation becomes a FALSE verdict only after
 //! [`qicc_interp::replay`] of its witness on the program the front-end produced reaches an
 //! `error` edge of a property assertion (never of an undefined-behaviour check); otherwise the
-//! verdict is UNKNOWN and says why. A TRUE verdict needs every assertion, UB checks included,
+//! verdict is UNKNOWN and says why. When a C compiler is present, the native replay
+//! (`crate::confirm`) confirms every FALSE a second time, and decides alone only where the
+//! interpreter's replay cannot finish. A TRUE verdict needs every assertion, UB checks included,
 //! proven safe.
 
+use crate::confirm::{self, Confirmer};
 use crate::input::Loaded;
 use crate::portfolio::{self, Found, Member};
 use crate::report::{
     assertion_report, Argument, InternalError, Report, UbSummary, Verdict, Violation,
 };
 use qicc_engine::{AssertionStatus, Budget, EngineResult, LoopInvariant};
-use qicc_interp::{replay, trace, Outcome, RunConfig};
+use qicc_interp::{trace, Outcome};
 use qicc_ir::{AssertionId, Program, Witness};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -47,10 +50,6 @@ impl Engine {
 }
 
 pub type Progress = Arc<dyn Fn(&str) + Send + Sync>;
-
-/// Limits of the replay that confirms a counterexample on the original program.
-const REPLAY_MAX_STEPS: u64 = 4_000_000_000;
-const REPLAY_TIME: std::time::Duration = std::time::Duration::from_secs(180);
 
 #[derive(Clone)]
 pub struct VerifyOptions {
@@ -89,6 +88,33 @@ pub struct VerifyOptions {
     /// Signed overflow wraps around (`gcc -fwrapv`): a counterexample through one is a
     /// FALSE. Default (C): undefined behaviour, so such a counterexample gives UNKNOWN.
     pub signed_overflow_wraps: bool,
+    /// The C compiler of the native replay (`crate::native`).
+    pub native: NativeCompiler,
+}
+
+/// Which C compiler natively replays counterexamples.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum NativeCompiler {
+    /// `gcc` or `cc` on the `PATH`, if there is one.
+    #[default]
+    Find,
+    /// This one (a path that does not exist means no native replay, with the reason).
+    Path(std::path::PathBuf),
+    /// No native replay: the interpreter alone.
+    Off,
+}
+
+impl NativeCompiler {
+    fn native(&self, wraps: bool) -> Option<crate::native::Native> {
+        match self {
+            NativeCompiler::Find => crate::native::Native::find(wraps),
+            NativeCompiler::Path(p) => Some(crate::native::Native {
+                compiler: p.clone(),
+                wraps,
+            }),
+            NativeCompiler::Off => None,
+        }
+    }
 }
 
 impl Default for VerifyOptions {
@@ -112,6 +138,7 @@ impl Default for VerifyOptions {
             corral: true,
             invariants: true,
             progress: None,
+            native: NativeCompiler::Find,
         }
     }
 }
@@ -162,7 +189,12 @@ fn progress_fn(opts: &VerifyOptions) -> Option<qicc_bmc::ProgressFn> {
     Some(Box::new(move |s: &str| p(s)))
 }
 
-fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> EngineRun {
+fn run_engine(
+    program: &Program,
+    opts: &VerifyOptions,
+    confirmer: &Confirmer,
+    budget: &Budget,
+) -> EngineRun {
     match opts.engine {
         Engine::Bmc => {
             let mut bmc = qicc_bmc::BmcOptions {
@@ -205,8 +237,15 @@ fn run_engine(program: &Program, opts: &VerifyOptions, budget: &Budget) -> Engin
             EngineRun::of(r, Some(arg))
         }
         Engine::Qicc => {
-            let (g, members) = qicc_portfolio(program, opts, budget);
-            let confirmed = |w: &Witness| confirms(program, opts, w);
+            let (g, mut members) = qicc_portfolio(program, opts, budget);
+            if confirmer.has_compiler() && confirm::without_inputs(program) {
+                members.push(Member {
+                    name: NATIVE,
+                    proves: None,
+                    run: Box::new(|b: &Budget| confirmer.deterministic_member(b)),
+                });
+            }
+            let confirmed = |w: &Witness| confirms(program, opts, confirmer, w);
             let (r, found) = portfolio::run(program, &g, members, &confirmed, budget);
             gamble_run(program, r, found, &confirmed)
         }
@@ -305,6 +344,8 @@ fn budget_share(budget: &Budget, cap: Duration) -> Duration {
 const IMPULSE: &str = "impulse (run alongside the gamble)";
 /// Corral's name in reports, as a member of the portfolio.
 const CORRAL: &str = "corral (run alongside the gamble)";
+/// The native run of a program without inputs, as a member of the portfolio.
+const NATIVE: &str = "native run of the program (it has no input)";
 /// The loop-invariant prover's name in reports, as a member of the portfolio.
 const INVARIANTS: &str = "loop invariants (run alongside the gamble)";
 
@@ -374,8 +415,9 @@ fn gamble_run(
 
 pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report {
     let start = Instant::now();
-    let run = run_engine(&loaded.program, opts, budget);
-    report(loaded, opts, run, start)
+    let confirmer = confirmer(loaded, opts);
+    let run = run_engine(&loaded.program, opts, &confirmer, budget);
+    report(loaded, opts, &confirmer, run, start)
 }
 
 /// The report of a run that did not come back in time (the engine is abandoned): every
@@ -398,35 +440,43 @@ pub fn abandoned_report(
         reason: Some(reason.to_string()),
         stats: Default::default(),
     };
-    report(loaded, opts, EngineRun::of(result, None), start)
+    let confirmer = Confirmer::new(&loaded.program, &loaded.source, None);
+    report(loaded, opts, &confirmer, EngineRun::of(result, None), start)
 }
 
-/// The replay that confirms a witness on the original program. Accelerated counterexamples
-/// expand to up to ~10^9 steps: it keeps no steps (the trace replays again, keeping its
-/// beginning and end).
-fn confirming_replay(program: &Program, witness: &Witness) -> qicc_interp::Run {
-    replay(
-        program,
-        witness,
-        &RunConfig {
-            max_steps: REPLAY_MAX_STEPS,
-            record_trace: false,
-            deadline: Some(Instant::now() + REPLAY_TIME),
-            ..RunConfig::default()
-        },
-    )
+fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
+    let native = opts.native.native(opts.signed_overflow_wraps);
+    Confirmer::new(&loaded.program, &loaded.source, native)
 }
 
 /// Whether a witness is a counterexample the report will give as FALSE: its replay reaches a
-/// property assertion, as a C execution (no signed overflow on the way, unless it wraps).
-fn confirms(program: &Program, opts: &VerifyOptions, witness: &Witness) -> bool {
-    let run = confirming_replay(program, witness);
-    matches!(run.outcome, Outcome::ErrorReached { assertion }
+/// property assertion, as a C execution (no signed overflow on the way, unless it wraps), and
+/// a faithful native replay does not disagree; or the interpreter could not finish and the
+/// native replay reached the error (`crate::confirm`).
+fn confirms(
+    program: &Program,
+    opts: &VerifyOptions,
+    confirmer: &Confirmer,
+    witness: &Witness,
+) -> bool {
+    let c = confirmer.check(witness);
+    if c.disagreement(program).is_some() {
+        return false;
+    }
+    let run = &c.run;
+    let interp = matches!(run.outcome, Outcome::ErrorReached { assertion }
         if program.assertion(assertion).kind.is_property()
-            && (opts.signed_overflow_wraps || run.signed_overflow.is_none()))
+            && (opts.signed_overflow_wraps || run.signed_overflow.is_none()));
+    interp || (run.signed_overflow.is_none() && c.native_only(None).is_some())
 }
 
-fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant) -> Report {
+fn report(
+    loaded: &Loaded,
+    opts: &VerifyOptions,
+    confirmer: &Confirmer,
+    run: EngineRun,
+    start: Instant,
+) -> Report {
     let program = &loaded.program;
     let EngineRun {
         result,
@@ -479,46 +529,80 @@ fn report(loaded: &Loaded, opts: &VerifyOptions, run: EngineRun, start: Instant)
     };
     let engine_name = opts.engine.name().to_string();
     for (_, witness, by) in &contradicting {
-        let run = confirming_replay(program, witness);
+        let run = &confirmer.check(witness).run;
         if let Outcome::ErrorReached { assertion } = run.outcome {
             if status_of(assertion) == AssertionStatus::Safe && internal_error.is_none() {
-                internal_error = Some(contradiction(assertion, by, &run));
+                internal_error = Some(contradiction(assertion, by, run));
             }
         }
     }
+    // The native replay's verdict where the interpreter could not finish, or its
+    // disagreement with the interpreter's (`crate::confirm`).
     if let Some((claimed, witness)) = &result.violation {
-        let run = confirming_replay(program, witness);
-        match run.outcome {
-            Outcome::ErrorReached { assertion }
-                if status_of(assertion) == AssertionStatus::Safe =>
-            {
+        let c = confirmer.check(witness);
+        let run = &c.run;
+        let native_only = c
+            .native_only(Some(*claimed))
+            .filter(|_| run.signed_overflow.is_none());
+        if let Some(why) = c.disagreement(program) {
+            internal_error.get_or_insert_with(|| InternalError {
+                message: format!("the replays of the counterexample disagree: {why}"),
+                assertion: claimed.0,
+                proved_safe_by: "native replay".into(),
+                violated_by: "interpreter replay".into(),
+                trace: trace(program, run),
+            });
+        }
+        if let Some(assertion) = native_only {
+            if status_of(assertion) == AssertionStatus::Safe {
                 let by = violation_by.as_deref().unwrap_or(&engine_name);
-                internal_error.get_or_insert_with(|| contradiction(assertion, by, &run));
+                internal_error.get_or_insert_with(|| contradiction(assertion, by, run));
             }
-            Outcome::ErrorReached { assertion }
-                if program.assertion(assertion).kind.is_property()
-                    && !opts.signed_overflow_wraps
-                    && run.signed_overflow.is_some() =>
-            {
-                // C leaves the rest of this execution undefined: not a counterexample.
-                overflow_only = run
-                    .signed_overflow
-                    .map(|(f, e)| program.span_str(program.function(f).edge(e).span));
-            }
-            Outcome::ErrorReached { assertion }
-                if program.assertion(assertion).kind.is_property() =>
-            {
-                violation = Some(Violation {
-                    assertion: assertion.0,
-                    trace: trace(program, &run),
-                });
-                if assertion != *claimed {
-                    reason = Some(format!(
-                        "the witness for assertion {claimed} replays to assertion {assertion}"
-                    ));
+            violation = Some(Violation {
+                assertion: assertion.0,
+                trace: trace(program, run),
+            });
+            reason = Some(format!(
+                "assertion #{} at {} violated: confirmed by native replay (the \
+                     interpreter's replay stopped after {} steps: {})",
+                assertion.0,
+                program.span_str(program.assertion(assertion).span),
+                run.step_count,
+                run.outcome
+            ));
+        } else {
+            match run.outcome {
+                Outcome::ErrorReached { assertion }
+                    if status_of(assertion) == AssertionStatus::Safe =>
+                {
+                    let by = violation_by.as_deref().unwrap_or(&engine_name);
+                    internal_error.get_or_insert_with(|| contradiction(assertion, by, run));
                 }
+                Outcome::ErrorReached { assertion }
+                    if program.assertion(assertion).kind.is_property()
+                        && !opts.signed_overflow_wraps
+                        && run.signed_overflow.is_some() =>
+                {
+                    // C leaves the rest of this execution undefined: not a counterexample.
+                    overflow_only = run
+                        .signed_overflow
+                        .map(|(f, e)| program.span_str(program.function(f).edge(e).span));
+                }
+                Outcome::ErrorReached { assertion }
+                    if program.assertion(assertion).kind.is_property() =>
+                {
+                    violation = Some(Violation {
+                        assertion: assertion.0,
+                        trace: trace(program, run),
+                    });
+                    if assertion != *claimed {
+                        reason = Some(format!(
+                            "the witness for assertion {claimed} replays to assertion {assertion}"
+                        ));
+                    }
+                }
+                ref other => replay_failed = Some(format!("{other:?}")),
             }
-            other => replay_failed = Some(format!("{other:?}")),
         }
     }
 
@@ -699,6 +783,14 @@ int main(void) {
         .expect("the program lowers")
     }
 
+    /// The report of `run` with the default options (and the native replay beside the
+    /// interpreter's when a compiler is present).
+    fn report_of(l: &Loaded, run: EngineRun) -> Report {
+        let opts = VerifyOptions::default();
+        let confirmer = confirmer(l, &opts);
+        report(l, &opts, &confirmer, run, Instant::now())
+    }
+
     /// A real witness of the violation (from the bounded model checker).
     fn witness(l: &Loaded) -> (AssertionId, Witness) {
         let r = qicc_bmc::verify(&l.program, &Default::default(), &Budget::unlimited());
@@ -765,7 +857,7 @@ int main(void) {
         let l = loaded();
         let w = witness(&l);
         let run = gamble_run(&l.program, gamble(&l, Some(w)), Vec::new(), &|_| true);
-        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        let rep = report_of(&l, run);
         check_internal_error(&rep, "the run on the whole program (early start)");
     }
 
@@ -776,7 +868,7 @@ int main(void) {
         let run = gamble_run(&l.program, gamble(&l, None), vec![found(w, true)], &|_| {
             true
         });
-        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        let rep = report_of(&l, run);
         check_internal_error(&rep, "impulse (run alongside the gamble)");
     }
 
@@ -837,7 +929,7 @@ int main(void) {
             *s = AssertionStatus::Unknown("time limit reached".into());
         }
         let run = gamble_run(&l.program, g, vec![found(w, true)], &|_| true);
-        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        let rep = report_of(&l, run);
         assert!(rep.internal_error.is_none());
         assert_eq!(rep.verdict, Verdict::False);
         assert!(rep.violation.is_some());
@@ -867,7 +959,7 @@ int main(void) {
         }
         g.result.reason = Some("time limit reached".into());
         let run = gamble_run(&l.program, g, vec![proof(&l)], &|_| true);
-        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        let rep = report_of(&l, run);
         assert!(rep.internal_error.is_none());
         assert_eq!(rep.verdict, Verdict::True, "{}", rep.to_text());
         assert!(rep
@@ -885,7 +977,7 @@ int main(void) {
             *s = AssertionStatus::Violated;
         }
         let run = gamble_run(&l.program, g, vec![proof(&l)], &|_| true);
-        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        let rep = report_of(&l, run);
         let e = rep.internal_error.as_ref().expect("an internal error");
         assert_eq!(rep.verdict, Verdict::Unknown);
         assert!(
@@ -927,7 +1019,7 @@ int main(void) {
             *s = AssertionStatus::Unknown("time limit reached".into());
         }
         let run = gamble_run(&l.program, g, vec![invariant_proof(&l)], &|_| true);
-        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        let rep = report_of(&l, run);
         assert_eq!(rep.verdict, Verdict::True);
         assert!(rep.assertions.iter().all(|a| {
             a.proved_by.as_deref() == Some(INVARIANTS)
@@ -959,7 +1051,7 @@ int main(void) {
             vec![invariant_proof(&l)],
             &|_| true,
         );
-        let rep = report(&l, &VerifyOptions::default(), run, Instant::now());
+        let rep = report_of(&l, run);
         assert_eq!(rep.verdict, Verdict::True);
         assert!(rep.assertions.iter().all(|a| {
             a.proved_by.as_deref() == Some("function main") && a.argument == Some(Argument::Region)
