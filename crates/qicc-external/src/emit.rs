@@ -535,7 +535,8 @@ fn header(out: &mut Vec<Line>, p: &Program, opts: &EmitOptions, entry: &str) {
              (void)a;\n  \
              return __VERIFIER_nondet_uchar();\n}}\n\
              #endif\n\
-             static inline _Bool qicc_arbitrary_bool(void) {{ return __VERIFIER_nondet_bool(); }}"
+             static inline _Bool qicc_arbitrary_bool(void) {{ return __VERIFIER_nondet_bool(); }}\n\
+             static inline uint64_t qicc_arbitrary_u64(void) {{ return (uint64_t)__VERIFIER_nondet_{nondet64}(); }}"
         ),
     );
 }

@@ -179,6 +179,11 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
              static unsigned qicc_obj_epoch[QICC_NOBJ];\n\
              static unsigned qicc_epoch;\n\
              static _Bool qicc_havocked;\n\
+             /* Unknown objects after havoc_memory: size and liveness, chosen at the first\n   \
+             question about the object in each epoch (qicc_hepoch[id] == qicc_epoch + 1). */\n\
+             static qicc_ptr qicc_hsize[QICC_NOBJ];\n\
+             static _Bool qicc_hlive[QICC_NOBJ];\n\
+             static unsigned qicc_hepoch[QICC_NOBJ];\n\
              static qicc_ptr qicc_allocated;\n\
              static inline _Bool qicc_known(qicc_ptr id) {{\n  \
              return (qicc_flags[id] & QICC_KNOWN) != 0\n         \
@@ -211,15 +216,26 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
     }
     plain(
         &mut out,
-        "static inline _Bool qicc_valid(qicc_ptr a, qicc_ptr n) {\n  \
+        "/* The size and liveness of unknown object id in this epoch (any size an object can\n   \
+         have, live or not), chosen once. */\n\
+         static inline void qicc_choose_unknown(qicc_ptr id) {\n  \
+         if (qicc_hepoch[id] == qicc_epoch + 1u) return;\n  \
+         qicc_hsize[id] = (qicc_ptr)(qicc_arbitrary_u64() & (uint64_t)QICC_MAX_SIZE);\n  \
+         qicc_hlive[id] = qicc_arbitrary_bool();\n  \
+         qicc_hepoch[id] = qicc_epoch + 1u;\n}\n\
+         static inline _Bool qicc_valid(qicc_ptr a, qicc_ptr n) {\n  \
          qicc_ptr id = a >> QICC_OFFSET_BITS, off = a & QICC_MAX_SIZE;\n  \
          if (id == 0) return 0;\n  \
          if (qicc_known(id))\n    \
          return (qicc_flags[id] & QICC_LIVE) && !(qicc_flags[id] & QICC_READONLY)\n           \
          && n <= qicc_size[id] && off <= qicc_size[id] - n;\n  \
          /* Not known: never allocated (not live), or a run-time object whose size and\n     \
-         liveness havoc_memory made arbitrary. */\n  \
-         return qicc_havocked ? qicc_arbitrary_bool() : 0;\n}\n\
+         liveness havoc_memory made arbitrary: arbitrary, but the same for every question\n     \
+         (the IR's object table is one table), so that a fact assumed about the object holds\n     \
+         at every later check. */\n  \
+         if (!qicc_havocked) return 0;\n  \
+         qicc_choose_unknown(id);\n  \
+         return qicc_hlive[id] && n <= qicc_hsize[id] && off <= qicc_hsize[id] - n;\n}\n\
          /* Storage for an object with arbitrary contents. */\n\
          static inline unsigned char *qicc_new_storage(qicc_ptr id, qicc_ptr size) {\n  \
          unsigned char *p = (unsigned char *)malloc(size ? size : 1u);\n\
@@ -286,7 +302,12 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
          return (qicc_ptr)(id << QICC_OFFSET_BITS);\n}\n\
          static inline void qicc_free(qicc_ptr a) {\n  \
          qicc_ptr id = a >> QICC_OFFSET_BITS;\n  \
-         if (qicc_known(id)) qicc_flags[id] = (unsigned char)(qicc_flags[id] & ~QICC_LIVE);\n}\n\
+         if (qicc_known(id)) qicc_flags[id] = (unsigned char)(qicc_flags[id] & ~QICC_LIVE);\n  \
+         else if (qicc_havocked && id != 0) {\n    \
+         /* An unknown object ends its life too: later questions must say so. */\n    \
+         qicc_choose_unknown(id);\n    \
+         qicc_hlive[id] = 0;\n  \
+         }\n}\n\
          /* havoc_bytes of a whole known object: new storage, arbitrary contents in a verifier\n   \
          (zeros in the external environment, as an interpreter oracle that gives no bytes).\n   \
          Bytes of unknown objects read arbitrary anyway. */\n\
