@@ -328,6 +328,8 @@ fn branch_keyword(lines: &[&str], line: u32, col: u32) -> Option<(u32, u32)> {
     let mut chars: Vec<char> = lines.get(l)?.chars().collect();
     let mut i = (col as usize).saturating_sub(1).min(chars.len());
     let mut depth = 0usize;
+    // `;` at depth 0 ends the search, except inside a `for` header (at most two of them).
+    let mut semicolons = 0;
     loop {
         while i == 0 {
             l = l.checked_sub(1)?;
@@ -349,12 +351,14 @@ fn branch_keyword(lines: &[&str], line: u32, col: u32) -> Option<(u32, u32)> {
                 }
                 let word: String = chars[k..j].iter().collect();
                 match word.as_str() {
-                    "if" | "while" | "for" => return Some((l as u32 + 1, k as u32 + 1)),
+                    "for" => return Some((l as u32 + 1, k as u32 + 1)),
+                    "if" | "while" if semicolons == 0 => return Some((l as u32 + 1, k as u32 + 1)),
                     // A grouping parenthesis: the branch, if any, is further out.
                     "" => {}
                     _ => return None,
                 }
             }
+            ';' if depth == 0 && semicolons < 2 => semicolons += 1,
             ';' | '{' | '}' if depth == 0 => return None,
             _ => {}
         }
@@ -445,6 +449,7 @@ mod tests {
         assert_eq!(branch_keyword(&src, 2, 16), Some((2, 3)));
         assert_eq!(branch_keyword(&src, 2, 27), Some((2, 3)));
         assert_eq!(branch_keyword(&src, 3, 21), None);
+        assert_eq!(branch_keyword(&src, 3, 3), None);
         assert_eq!(branch_keyword(&src, 5, 7), Some((4, 3)));
     }
 
