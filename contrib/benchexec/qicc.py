@@ -56,6 +56,9 @@ class Tool(benchexec.tools.template.BaseTool2):
         timeout = self._timeout(rlimits)
         if timeout is not None and "--timeout" not in options:
             cmd += ["--timeout", str(timeout)]
+        # SV-COMP collects `witness.yml` from the run's working directory (format 2.0).
+        if "--witness" not in options:
+            cmd += ["--witness", "witness.yml"]
         return cmd + list(options) + [task.single_input_file]
 
     @staticmethod

@@ -9,6 +9,7 @@ UNKNOWN, an unsupported property) and from broken runs.
 
 import os
 import subprocess
+import tempfile
 import unittest
 
 import benchexec.result as result
@@ -37,15 +38,18 @@ class QiccToolInfo(unittest.TestCase):
     def run_qicc(self, case, program="main.c", prp=None, options=(), data_model="LP64"):
         """Runs qicc on a regression case with the module's command line, as BenchExec
         would (stderr merged into the output), and reads its result."""
+        # The run's working directory is a fresh one, as BenchExec's: the witness.yml the
+        # command line asks for lands there, not in the repository.
+        work = tempfile.mkdtemp(prefix="qicc-benchexec-")
         task = BaseTool2.Task.with_files(
-            [program],
+            [os.path.join(REGRESSION, case, program)],
             property_file=prp,
             options={"language": "C", "data_model": data_model},
         )
         cmd = self.tool.cmdline(self.exe, list(options), task, limits(cputime=60, cores=2))
         proc = subprocess.run(
             cmd,
-            cwd=os.path.join(REGRESSION, case),
+            cwd=work,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             universal_newlines=True,
@@ -56,7 +60,11 @@ class QiccToolInfo(unittest.TestCase):
             BaseTool2.RunOutput(proc.stdout.splitlines(keepends=True)),
             None,
         )
-        return self.tool.determine_result(run)
+        res = self.tool.determine_result(run)
+        if res in (result.RESULT_FALSE_REACH, result.RESULT_TRUE_PROP):
+            with open(os.path.join(work, "witness.yml")) as w:
+                self.assertIn("format_version", w.read())
+        return res
 
     def test_name_and_version(self):
         self.assertEqual(self.tool.name(), "qicc")
@@ -72,15 +80,17 @@ class QiccToolInfo(unittest.TestCase):
         self.assertEqual(
             cmd,
             [self.exe, "verify", "--32", "--property", "props/unreach-call.prp",
-             "--timeout", "222", "--engine", "bmc", "dir/prog.i"],
+             "--timeout", "222", "--witness", "witness.yml", "--engine", "bmc", "dir/prog.i"],
         )
         task = BaseTool2.Task.with_files(["p.c"], options={"language": "C", "data_model": "LP64"})
         cmd = self.tool.cmdline(self.exe, [], task, limits(None, 30, None))
-        self.assertEqual(cmd, [self.exe, "verify", "--64", "--timeout", "27", "p.c"])
+        self.assertEqual(
+            cmd, [self.exe, "verify", "--64", "--timeout", "27", "--witness", "witness.yml", "p.c"])
         # The user's own data model and time limit win.
         cmd = self.tool.cmdline(self.exe, ["--64", "--timeout", "5"], task._replace(
             options={"language": "C", "data_model": "ILP32"}), limits(900, None, 4))
-        self.assertEqual(cmd, [self.exe, "verify", "--64", "--timeout", "5", "p.c"])
+        self.assertEqual(
+            cmd, [self.exe, "verify", "--witness", "witness.yml", "--64", "--timeout", "5", "p.c"])
 
     def test_results_of_real_runs(self):
         prp = os.path.join(REPO, "..", "shared", "benchmarks", "properties", "unreach-call.prp")
@@ -98,7 +108,8 @@ class QiccToolInfo(unittest.TestCase):
             result.RESULT_UNKNOWN,
         )
         self.assertEqual(
-            self.run_qicc("property_no_overflow", prp="no-overflow.prp"),
+            self.run_qicc("property_no_overflow", prp=os.path.join(
+                REGRESSION, "property_no_overflow", "no-overflow.prp")),
             "ERROR (property no-overflow (qicc checks unreach-call only))",
         )
         self.assertEqual(

@@ -137,6 +137,11 @@ pub struct VerifyArgs {
     /// scanning: the violated assertion with its counterexample as a code flow) on stdout.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Write a witness in the SV-COMP format 2.0 (YAML) to FILE: for FALSE a violation
+    /// witness (the replayed counterexample), for TRUE a correctness witness (the proven loop
+    /// invariants); UNKNOWN writes none. SV-COMP expects `witness.yml`.
+    #[arg(long, value_name = "FILE")]
+    pub witness: Option<std::path::PathBuf>,
     /// No progress line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -276,6 +281,11 @@ pub fn run(args: VerifyArgs) -> u8 {
             }
         },
     }
+    if let Some(path) = &args.witness {
+        if let Err(code) = write_witness(&report, path) {
+            return code;
+        }
+    }
     if report.internal_error.is_some() {
         // Contradictory results (a proof and a replayed violation of one assertion): one
         // engine is unsound; the report names both runs.
@@ -285,6 +295,28 @@ pub fn run(args: VerifyArgs) -> u8 {
         Verdict::True => EXIT_TRUE,
         Verdict::False => EXIT_FALSE,
         Verdict::Unknown => EXIT_UNKNOWN,
+    }
+}
+
+/// `--witness`: writes the report's witness to `path` (none for UNKNOWN, said on stderr).
+/// A file that cannot be written is an I/O error (exit code as for an unreadable input).
+fn write_witness(report: &Report, path: &std::path::Path) -> Result<(), u8> {
+    match qicc_driver::witness::to_witness(report, env!("CARGO_PKG_VERSION")) {
+        Ok(Some(yaml)) => std::fs::write(path, yaml).map_err(|e| {
+            eprintln!("qicc: cannot write the witness {}: {e}", path.display());
+            crate::EXIT_INPUT_ERROR
+        }),
+        Ok(None) => {
+            eprintln!(
+                "qicc: no witness written to {}: the answer is UNKNOWN",
+                path.display()
+            );
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("qicc: {e}");
+            Err(crate::EXIT_INPUT_ERROR)
+        }
     }
 }
 

@@ -18,6 +18,7 @@ mod portfolio;
 pub mod report;
 pub mod sarif;
 pub mod verify;
+pub mod witness;
 
 pub use input::{load, LoadOptions, Loaded};
 pub use report::{AssertionReport, InternalError, Report, Verdict};

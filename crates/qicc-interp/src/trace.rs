@@ -54,6 +54,11 @@ pub struct TraceStep {
     pub text: String,
     /// The value assigned, stored, input or returned.
     pub value: Option<String>,
+    /// An `assume` step of a two-way branch: `true` for the branch on the condition (the
+    /// front-end adds it first), `false` for the one on its negation. Internal (witnesses
+    /// read it to say which way a branch went), not part of the JSON report.
+    #[serde(skip)]
+    pub branch: Option<bool>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -247,6 +252,7 @@ impl<'p> Builder<'p> {
             kind: kind.to_string(),
             text,
             value,
+            branch: None,
         });
     }
 
@@ -480,6 +486,19 @@ impl<'p> Builder<'p> {
                 if !c.is_true() {
                     let text = format!("assume {}", c_expr(p, f, c));
                     self.push(span, fname, depth, "assume", text, None);
+                    // `FnBuilder::branch` adds `assume c` before `assume !c` at the same
+                    // location: the lower edge id is the condition's side.
+                    let from = f.edges.get(s.edge.index()).map(|e| e.from);
+                    let sides: Vec<usize> = f
+                        .edges
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, e)| Some(e.from) == from && matches!(e.op, Op::Assume(_)))
+                        .map(|(i, _)| i)
+                        .collect();
+                    if let (2, Some(last)) = (sides.len(), self.steps.last_mut()) {
+                        last.branch = Some(sides[0] == s.edge.index());
+                    }
                 }
             }
             Op::Error(k) => {

@@ -1,0 +1,472 @@
+//! Witnesses in the SV-COMP exchange format 2.0 (YAML), `qicc verify --witness FILE`.
+//!
+//! This module owns only the rendering of a [`Report`] (the one home of a run's result, as
+//! for the text, JSON and SARIF outputs) as a witness, and keeps two invariants:
+//!
+//! - **Violation witness** (FALSE, `entry_type: violation_sequence`): every waypoint comes
+//!   from the *replayed* trace of the report's violation — a `function_return` per input (the
+//!   value the replay fed), a `branching` per two-way branch the replay took, in execution
+//!   order, and a final `target`. Nothing is guessed: a branch whose keyword cannot be found
+//!   in the source is left out (the validator then explores both sides), never invented.
+//! - **Correctness witness** (TRUE, `entry_type: invariant_set`): every invariant was proven
+//!   — only the conditions of the report's `invariants` whose `c` flag says they are plain C
+//!   over the program's variables at the loop head, joined with `&&`. A TRUE proven without
+//!   invariants (complete unwinding, regions) gets an empty set.
+//!
+//! UNKNOWN has no witness. What the validator ESBMC 8.4 needs was measured on the shared
+//! tasks (see `qicc-cli/tests/witness.rs`): the loop branches of the path (without them it
+//! unwinds loops whose bound the inputs fix forever), `\result == v` as `acsl_expression`,
+//! and the target at the first statement of `reach_error`'s body — the place the property
+//! `G ! call(reach_error())` is violated, which is where ESBMC looks for it (a target at the
+//! call site, or at a `__VERIFIER_assert` call, is rejected).
+
+use crate::report::{Report, Verdict};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// The specification of `unreach-call`, the one property qicc verifies.
+const SPECIFICATION: &str = "G ! call(reach_error())";
+
+/// Why no witness could be written.
+#[derive(Debug)]
+pub enum WitnessError {
+    /// The input file could not be read (for its hash, and the source positions).
+    Input(String, std::io::Error),
+    /// Serialisation failed (a bug).
+    Internal(String),
+}
+
+impl std::fmt::Display for WitnessError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WitnessError::Input(p, e) => write!(f, "cannot read {p} for the witness: {e}"),
+            WitnessError::Internal(e) => write!(f, "cannot serialise the witness: {e}"),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Entry {
+    entry_type: &'static str,
+    metadata: Metadata,
+    content: Vec<serde_yaml::Value>,
+}
+
+#[derive(Serialize)]
+struct Metadata {
+    format_version: &'static str,
+    uuid: String,
+    creation_time: String,
+    producer: Producer,
+    task: Task,
+}
+
+#[derive(Serialize)]
+struct Producer {
+    name: &'static str,
+    version: String,
+}
+
+#[derive(Serialize)]
+struct Task {
+    input_files: Vec<String>,
+    input_file_hashes: BTreeMap<String, String>,
+    specification: &'static str,
+    data_model: &'static str,
+    language: &'static str,
+}
+
+#[derive(Serialize)]
+struct Location {
+    file_name: String,
+    line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u32>,
+    function: String,
+}
+
+#[derive(Serialize)]
+struct Constraint {
+    value: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Waypoint {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constraint: Option<Constraint>,
+    location: Location,
+}
+
+#[derive(Serialize)]
+struct Invariant {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    location: Location,
+    value: String,
+    format: &'static str,
+}
+
+/// The witness of `report` as YAML: a violation witness for FALSE, a correctness witness for
+/// TRUE, `None` for UNKNOWN. `version` is qicc's.
+pub fn to_witness(report: &Report, version: &str) -> Result<Option<String>, WitnessError> {
+    if report.verdict == Verdict::Unknown {
+        return Ok(None);
+    }
+    let bytes =
+        std::fs::read(&report.file).map_err(|e| WitnessError::Input(report.file.clone(), e))?;
+    let source = String::from_utf8_lossy(&bytes).into_owned();
+    let hash = format!("{:x}", Sha256::digest(&bytes));
+    let metadata = Metadata {
+        format_version: "2.0",
+        uuid: uuid::Uuid::new_v4().to_string(),
+        creation_time: now_iso8601(),
+        producer: Producer {
+            name: "qicc",
+            version: version.to_string(),
+        },
+        task: Task {
+            input_files: vec![report.file.clone()],
+            input_file_hashes: BTreeMap::from([(report.file.clone(), hash)]),
+            specification: SPECIFICATION,
+            data_model: if report.data_model.eq_ignore_ascii_case("lp64") {
+                "LP64"
+            } else {
+                "ILP32"
+            },
+            language: "C",
+        },
+    };
+    let lines: Vec<&str> = source.lines().collect();
+    let (entry_type, content) = if report.verdict == Verdict::False {
+        ("violation_sequence", violation_content(report, &lines))
+    } else {
+        ("invariant_set", invariant_content(report))
+    };
+    let content = content.map_err(|e| WitnessError::Internal(e.to_string()))?;
+    let entry = Entry {
+        entry_type,
+        metadata,
+        content,
+    };
+    serde_yaml::to_string(&vec![entry])
+        .map(Some)
+        .map_err(|e| WitnessError::Internal(e.to_string()))
+}
+
+/// The segments of the violation: one waypoint each (all `follow`), ending in the target.
+fn violation_content(
+    report: &Report,
+    lines: &[&str],
+) -> Result<Vec<serde_yaml::Value>, serde_yaml::Error> {
+    let mut waypoints: Vec<Waypoint> = Vec::new();
+    let Some(v) = &report.violation else {
+        return Ok(Vec::new());
+    };
+    let steps = &v.trace.steps;
+    // A trace too long to keep lacks its middle: its branches cannot be listed in order,
+    // but the inputs are all known (`trace.inputs`), and they fix the path.
+    let complete = !steps.iter().any(|s| s.kind == "omitted");
+    let file = |f: &str| {
+        if f.is_empty() {
+            report.file.clone()
+        } else {
+            f.to_string()
+        }
+    };
+    if complete {
+        // The last branch waypoint's keyword position: a condition with `&&`/`||` is several
+        // assume steps at one keyword; the last one decides the branch (short-circuit).
+        let mut last_branch: Option<(u32, u32)> = None;
+        for s in steps {
+            if s.kind == "input" {
+                last_branch = None;
+                if let Some(value) = s.value.as_deref().filter(|v| v.parse::<i128>().is_ok()) {
+                    waypoints.push(function_return(file(&s.file), s.line, &s.function, value));
+                }
+            } else if let (Some(taken), true) = (s.branch, s.file == report.file) {
+                let Some((line, col)) = branch_keyword(lines, s.line, s.col) else {
+                    continue;
+                };
+                if last_branch == Some((line, col)) {
+                    waypoints.pop();
+                }
+                last_branch = Some((line, col));
+                waypoints.push(Waypoint {
+                    kind: "branching",
+                    action: "follow",
+                    constraint: Some(Constraint {
+                        value: taken.to_string(),
+                        format: None,
+                    }),
+                    location: Location {
+                        file_name: file(&s.file),
+                        line,
+                        column: Some(col),
+                        function: s.function.clone(),
+                    },
+                });
+            } else if s.kind != "assume" {
+                last_branch = None;
+            }
+        }
+    } else {
+        for i in &v.trace.inputs {
+            if i.value.parse::<i128>().is_ok() {
+                let function = steps
+                    .iter()
+                    .find(|s| s.kind == "input" && s.line == i.line)
+                    .map(|s| s.function.clone())
+                    .unwrap_or_else(|| "main".to_string());
+                waypoints.push(function_return(file(&i.file), i.line, &function, &i.value));
+            }
+        }
+    }
+    let last = steps.last();
+    let target = match reach_error_body(lines) {
+        Some((line, col)) => Location {
+            file_name: report.file.clone(),
+            line,
+            column: Some(col),
+            function: "reach_error".to_string(),
+        },
+        None => Location {
+            file_name: last.map_or_else(|| report.file.clone(), |s| file(&s.file)),
+            line: last.map_or(1, |s| s.line.max(1)),
+            column: last.map(|s| s.col).filter(|c| *c > 0),
+            function: last.map_or_else(|| "main".to_string(), |s| s.function.clone()),
+        },
+    };
+    waypoints.push(Waypoint {
+        kind: "target",
+        action: "follow",
+        constraint: None,
+        location: target,
+    });
+    waypoints
+        .into_iter()
+        .map(|w| {
+            let mut seg = serde_yaml::Mapping::new();
+            let mut wp = serde_yaml::Mapping::new();
+            wp.insert("waypoint".into(), serde_yaml::to_value(w)?);
+            seg.insert(
+                "segment".into(),
+                serde_yaml::Value::Sequence(vec![wp.into()]),
+            );
+            Ok(seg.into())
+        })
+        .collect()
+}
+
+/// `\result == value` of a nondet call. No column: the format puts a `function_return` at
+/// the call's closing parenthesis, ESBMC 8.4 matches it against the statement's first
+/// column (and rejects the former); the line alone is matched by both readings.
+fn function_return(file_name: String, line: u32, function: &str, value: &str) -> Waypoint {
+    Waypoint {
+        kind: "function_return",
+        action: "follow",
+        constraint: Some(Constraint {
+            value: format!("\\result == {value}"),
+            format: Some("acsl_expression"),
+        }),
+        location: Location {
+            file_name,
+            line,
+            column: None,
+            function: function.to_string(),
+        },
+    }
+}
+
+/// The loop invariants: one `loop_invariant` per loop with at least one plain-C condition.
+fn invariant_content(report: &Report) -> Result<Vec<serde_yaml::Value>, serde_yaml::Error> {
+    let mut out = Vec::new();
+    for l in &report.invariants {
+        // Only what C can say (`c`): never `\at(…)` or a quantifier.
+        let conds: Vec<String> = l
+            .conditions
+            .iter()
+            .filter(|c| c.c && !c.quantified)
+            .map(|c| format!("({})", c.text))
+            .collect();
+        if conds.is_empty() || l.line == 0 {
+            continue;
+        }
+        let inv = Invariant {
+            kind: "loop_invariant",
+            location: Location {
+                file_name: if l.file.is_empty() {
+                    report.file.clone()
+                } else {
+                    l.file.clone()
+                },
+                line: l.line,
+                column: (l.col > 0).then_some(l.col),
+                function: l.function.clone(),
+            },
+            value: conds.join(" && "),
+            format: "c_expression",
+        };
+        let mut m = serde_yaml::Mapping::new();
+        m.insert("invariant".into(), serde_yaml::to_value(inv)?);
+        out.push(m.into());
+    }
+    Ok(out)
+}
+
+/// The `if`/`while`/`for` keyword (1-based line and column) of the condition at `line:col`:
+/// scanning back, the innermost unmatched `(` that a branch keyword precedes. `None` when a
+/// statement boundary or a call's parenthesis (`__VERIFIER_assume(`, `__VERIFIER_assert(`:
+/// assumptions, not branches) comes first.
+fn branch_keyword(lines: &[&str], line: u32, col: u32) -> Option<(u32, u32)> {
+    let mut l = (line as usize).checked_sub(1)?;
+    let mut chars: Vec<char> = lines.get(l)?.chars().collect();
+    let mut i = (col as usize).saturating_sub(1).min(chars.len());
+    let mut depth = 0usize;
+    // `;` at depth 0 ends the search, except inside a `for` header (at most two of them).
+    let mut semicolons = 0;
+    loop {
+        while i == 0 {
+            l = l.checked_sub(1)?;
+            chars = lines.get(l)?.chars().collect();
+            i = chars.len();
+        }
+        i -= 1;
+        match chars[i] {
+            ')' => depth += 1,
+            '(' if depth > 0 => depth -= 1,
+            '(' => {
+                let mut j = i;
+                while j > 0 && chars[j - 1].is_whitespace() {
+                    j -= 1;
+                }
+                let mut k = j;
+                while k > 0 && (chars[k - 1].is_alphanumeric() || chars[k - 1] == '_') {
+                    k -= 1;
+                }
+                let word: String = chars[k..j].iter().collect();
+                match word.as_str() {
+                    "for" => return Some((l as u32 + 1, k as u32 + 1)),
+                    "if" | "while" if semicolons == 0 => return Some((l as u32 + 1, k as u32 + 1)),
+                    // A grouping parenthesis: the branch, if any, is further out.
+                    "" => {}
+                    _ => return None,
+                }
+            }
+            ';' if depth == 0 && semicolons < 2 => semicolons += 1,
+            ';' | '{' | '}' if depth == 0 => return None,
+            _ => {}
+        }
+    }
+}
+
+/// The first statement of `reach_error`'s body (1-based line and column), if the program
+/// defines it.
+fn reach_error_body(lines: &[&str]) -> Option<(u32, u32)> {
+    let text = lines.join("\n");
+    let mut from = 0;
+    while let Some(at) = text[from..].find("reach_error") {
+        let start = from + at;
+        from = start + "reach_error".len();
+        let before = text[..start].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = text[from..].trim_start();
+        let Some(rest) = rest.strip_prefix('(') else {
+            continue;
+        };
+        let Some(close) = rest.find(')') else {
+            continue;
+        };
+        let params = rest[..close].trim();
+        if !(params.is_empty() || params == "void") {
+            continue;
+        }
+        let after = rest[close + 1..].trim_start();
+        let Some(body) = after.strip_prefix('{') else {
+            continue;
+        };
+        let body_start = text.len() - body.len();
+        let first = body.find(|c: char| !c.is_whitespace())?;
+        return Some(position(&text, body_start + first));
+    }
+    None
+}
+
+/// 1-based line and column (in characters) of byte offset `at`.
+fn position(text: &str, at: usize) -> (u32, u32) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() as u32 + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before[line_start..].chars().count() as u32 + 1;
+    (line, col)
+}
+
+/// Now, UTC, ISO 8601 (`2024-05-01T12:00:00Z`).
+fn now_iso8601() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_of_conditions() {
+        let src = [
+            "  while(x>0) {",
+            "  for (i = 1; i <= n && (j); i++)",
+            "  __VERIFIER_assume(x > 0);",
+            "  if ((a) ||",
+            "      b)",
+        ];
+        assert_eq!(branch_keyword(&src, 1, 9), Some((1, 3)));
+        assert_eq!(branch_keyword(&src, 2, 16), Some((2, 3)));
+        assert_eq!(branch_keyword(&src, 2, 27), Some((2, 3)));
+        assert_eq!(branch_keyword(&src, 3, 21), None);
+        assert_eq!(branch_keyword(&src, 3, 3), None);
+        assert_eq!(branch_keyword(&src, 5, 7), Some((4, 3)));
+    }
+
+    #[test]
+    fn reach_error_definition() {
+        let src = [
+            "extern void reach_error();",
+            "void reach_error() { __assert_fail(\"0\"); }",
+        ];
+        assert_eq!(reach_error_body(&src), Some((2, 22)));
+        assert_eq!(reach_error_body(&["void reach_error(void);"]), None);
+    }
+
+    #[test]
+    fn iso_dates() {
+        let t = now_iso8601();
+        assert_eq!(t.len(), 20, "{t}");
+        assert!(t.starts_with("20") && t.ends_with('Z'), "{t}");
+    }
+}
