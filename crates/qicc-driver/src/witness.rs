@@ -197,6 +197,11 @@ fn violation_content(
                     waypoints.pop();
                 }
                 last_branch = Some((line, col));
+                // The assume edge says whether its atom held (the front-end's first edge is
+                // the atom's true side); the C condition went the other way for each `!` around
+                // the atom (`if (!(c))` branches on `c` with the sides swapped). With `&&`/`||`
+                // the last atom evaluated decides the whole condition.
+                let taken = taken ^ (negations(lines, (line, col), (s.line, s.col)) % 2 == 1);
                 waypoints.push(Waypoint {
                     kind: "branching",
                     action: "follow",
@@ -365,6 +370,63 @@ fn branch_keyword(lines: &[&str], line: u32, col: u32) -> Option<(u32, u32)> {
     }
 }
 
+/// How many `!` enclose the atom at `atom` (1-based line and column) in the condition of the
+/// branch keyword at `kw`: a `!` (not `!=`) followed, across spaces and further `!`, by the
+/// atom itself or by a parenthesis whose group holds it. 0 when the source does not say.
+fn negations(lines: &[&str], kw: (u32, u32), atom: (u32, u32)) -> usize {
+    let offset = |(line, col): (u32, u32)| -> Option<usize> {
+        let start: usize = lines
+            .iter()
+            .take(line.checked_sub(1)? as usize)
+            .map(|l| l.len() + 1)
+            .sum();
+        let l = lines.get(line.checked_sub(1)? as usize)?;
+        let byte = l
+            .char_indices()
+            .nth(col.checked_sub(1)? as usize)
+            .map_or(l.len(), |(b, _)| b);
+        Some(start + byte)
+    };
+    let text = lines.join("\n");
+    let b = text.as_bytes();
+    let (Some(k), Some(at)) = (offset(kw), offset(atom)) else {
+        return 0;
+    };
+    let Some(open) = text.get(k..).and_then(|t| t.find('(')).map(|i| k + i) else {
+        return 0;
+    };
+    let mut count = 0;
+    for i in open + 1..at.min(b.len()) {
+        if b[i] != b'!' || b.get(i + 1) == Some(&b'=') {
+            continue;
+        }
+        let mut j = i + 1;
+        while j < at && (b[j].is_ascii_whitespace() || b[j] == b'!') {
+            j += 1;
+        }
+        let encloses =
+            j == at || (b[j] == b'(' && matching(b, j, b'(', b')').is_some_and(|close| close > at));
+        count += usize::from(encloses);
+    }
+    count
+}
+
+/// The index of the bracket that closes the one at `open`.
+fn matching(bytes: &[u8], open: usize, o: u8, c: u8) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        if b == o {
+            depth += 1;
+        } else if b == c {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
 /// The first statement of `reach_error`'s body (1-based line and column), if the program
 /// defines it.
 fn reach_error_body(lines: &[&str]) -> Option<(u32, u32)> {
@@ -451,6 +513,21 @@ mod tests {
         assert_eq!(branch_keyword(&src, 3, 21), None);
         assert_eq!(branch_keyword(&src, 3, 3), None);
         assert_eq!(branch_keyword(&src, 5, 7), Some((4, 3)));
+    }
+
+    #[test]
+    fn negations_around_the_atom() {
+        let src: Vec<&str> = [
+            "  if (!(y > 0)) return 0;",
+            "  if (a && !b) x = 1;",
+            "  while (!a != !!(b)) x++;",
+        ]
+        .to_vec();
+        assert_eq!(negations(&src, (1, 3), (1, 8)), 1);
+        assert_eq!(negations(&src, (2, 3), (2, 7)), 0);
+        assert_eq!(negations(&src, (2, 3), (2, 13)), 1);
+        assert_eq!(negations(&src, (3, 3), (3, 11)), 1);
+        assert_eq!(negations(&src, (3, 3), (3, 19)), 2);
     }
 
     #[test]

