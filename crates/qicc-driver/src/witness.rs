@@ -146,7 +146,7 @@ pub fn to_witness(report: &Report, version: &str) -> Result<Option<String>, Witn
     let (entry_type, content) = if report.verdict == Verdict::False {
         ("violation_sequence", violation_content(report, &lines))
     } else {
-        ("invariant_set", invariant_content(report))
+        ("invariant_set", invariant_content(report, &lines))
     };
     let content = content.map_err(|e| WitnessError::Internal(e.to_string()))?;
     let entry = Entry {
@@ -289,14 +289,42 @@ fn function_return(file_name: String, line: u32, function: &str, value: &str) ->
 }
 
 /// The loop invariants: one `loop_invariant` per loop with at least one plain-C condition.
-fn invariant_content(report: &Report) -> Result<Vec<serde_yaml::Value>, serde_yaml::Error> {
+fn invariant_content(
+    report: &Report,
+    lines: &[&str],
+) -> Result<Vec<serde_yaml::Value>, serde_yaml::Error> {
+    let source = lines.join("\n");
+    let pointers = pointer_names(&source);
     let mut out = Vec::new();
     for l in &report.invariants {
-        // Only what C can say (`c`): never `\at(…)` or a quantifier.
+        // Only what C can say (`c`): never `\at(…)` or a quantifier. Dropping a proven
+        // condition only weakens the witness: also those C would read otherwise, over a
+        // pointer (the IR compares its address as an integer) or a variable the loop's own
+        // `for (int i = …)` declares (not yet in scope at the loop's keyword).
+        // The report's loop location is its condition's; the format's is the keyword's.
+        let (line, col) = branch_keyword(lines, l.line, l.col).unwrap_or((l.line, l.col));
+        let scoped = for_declared(lines, line, col);
+        // A name that the source has not mentioned before the keyword is not in scope there
+        // (declared in the loop's body): an approximation of C's scopes that only drops.
+        let before: std::collections::BTreeSet<String> = identifiers(
+            &lines
+                .iter()
+                .take(line.saturating_sub(1) as usize)
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+        .into_iter()
+        .collect();
         let conds: Vec<String> = l
             .conditions
             .iter()
             .filter(|c| c.c && !c.quantified)
+            .filter(|c| {
+                identifiers(&c.text)
+                    .iter()
+                    .all(|id| !pointers.contains(id) && !scoped.contains(id) && before.contains(id))
+            })
             .map(|c| format!("({})", c.text))
             .collect();
         if conds.is_empty() || l.line == 0 {
@@ -310,8 +338,8 @@ fn invariant_content(report: &Report) -> Result<Vec<serde_yaml::Value>, serde_ya
                 } else {
                     l.file.clone()
                 },
-                line: l.line,
-                column: (l.col > 0).then_some(l.col),
+                line,
+                column: (col > 0).then_some(col),
                 function: l.function.clone(),
             },
             value: conds.join(" && "),
@@ -322,6 +350,66 @@ fn invariant_content(report: &Report) -> Result<Vec<serde_yaml::Value>, serde_ya
         out.push(m.into());
     }
     Ok(out)
+}
+
+/// The identifiers of a C expression.
+fn identifiers(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Names the source declares (or uses) as pointers: `*name` followed by `=`, `;`, `,`, `)`
+/// or `[` (declarators and dereferences; a product `a * b;` counts too, which only drops a
+/// condition).
+fn pointer_names(source: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for (i, _) in source.match_indices('*') {
+        let rest = source[i + 1..].trim_start();
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let after = rest[name.len()..].trim_start();
+        if !name.is_empty() && after.starts_with(['=', ';', ',', ')', '[']) {
+            out.insert(name);
+        }
+    }
+    out
+}
+
+/// The variables a `for (TYPE name = …` at `line:col` declares in its header.
+fn for_declared(lines: &[&str], line: u32, col: u32) -> Vec<String> {
+    let Some(text) = lines
+        .get((line as usize).wrapping_sub(1))
+        .and_then(|l| l.get((col as usize).saturating_sub(1)..))
+    else {
+        return Vec::new();
+    };
+    let Some(header) = text
+        .strip_prefix("for")
+        .map(str::trim_start)
+        .and_then(|t| t.strip_prefix('('))
+    else {
+        return Vec::new();
+    };
+    let init = header.split(';').next().unwrap_or("");
+    let words = identifiers(init);
+    const TYPES: &[&str] = &[
+        "int", "unsigned", "signed", "long", "short", "char", "_Bool", "size_t",
+    ];
+    if !words.first().is_some_and(|w| TYPES.contains(&w.as_str())) {
+        return Vec::new();
+    }
+    // Each declarator: the word before an `=` or a `,` at the top level of the init.
+    init.split(',')
+        .filter_map(|d| identifiers(d.split('=').next().unwrap_or("")).pop())
+        .collect()
 }
 
 /// The `if`/`while`/`for` keyword (1-based line and column) of the condition at `line:col`:
@@ -513,6 +601,18 @@ mod tests {
         assert_eq!(branch_keyword(&src, 3, 21), None);
         assert_eq!(branch_keyword(&src, 3, 3), None);
         assert_eq!(branch_keyword(&src, 5, 7), Some((4, 3)));
+    }
+
+    #[test]
+    fn names_c_cannot_read_at_the_loop() {
+        let src = [
+            "void f(unsigned int *arr, int n) {",
+            "  for (int i = 0, j = n; i < n; i++) {",
+        ];
+        assert!(pointer_names(&src.join("\n")).contains("arr"));
+        assert!(!pointer_names(&src.join("\n")).contains("n"));
+        assert_eq!(for_declared(&src, 2, 3), ["i", "j"]);
+        assert!(for_declared(&["  for (i = 0; i < n; i++) {"], 1, 3).is_empty());
     }
 
     #[test]
