@@ -279,27 +279,41 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
             locations: Vec::new(),
         });
     }
-    let log = Log {
+    log(
+        version,
+        Invocation {
+            execution_successful: successful,
+            tool_execution_notifications: notifications,
+        },
+        results,
+        json!({
+            "verdict": report.verdict.as_str(),
+            "reason": report.reason,
+            "file": report.file,
+            "engine": report.engine,
+            "dataModel": report.data_model,
+        }),
+    )
+}
+
+/// The log of one run of qicc: the tool, its invocation, the results.
+fn log(
+    version: &str,
+    invocation: Invocation,
+    results: Vec<ResultObj>,
+    properties: Value,
+) -> serde_json::Result<Value> {
+    serde_json::to_value(Log {
         schema: SCHEMA,
         version: "2.1.0",
         runs: vec![Run {
             tool: tool(version),
-            invocations: vec![Invocation {
-                execution_successful: successful,
-                tool_execution_notifications: notifications,
-            }],
+            invocations: vec![invocation],
             column_kind: "unicodeCodePoints",
             results,
-            properties: json!({
-                "verdict": report.verdict.as_str(),
-                "reason": report.reason,
-                "file": report.file,
-                "engine": report.engine,
-                "dataModel": report.data_model,
-            }),
+            properties,
         }],
-    };
-    serde_json::to_value(log)
+    })
 }
 
 /// A log for a run that ended before any verdict (bad input: exit code 6, or an internal
@@ -311,32 +325,27 @@ pub fn error_log(
     col: u32,
     message: &str,
 ) -> serde_json::Result<Value> {
-    let log = Log {
-        schema: SCHEMA,
-        version: "2.1.0",
-        runs: vec![Run {
-            tool: tool(version),
-            invocations: vec![Invocation {
-                execution_successful: false,
-                tool_execution_notifications: vec![Notification {
-                    level: "error",
-                    message: Message {
-                        text: message.to_string(),
-                    },
-                    locations: physical(file, line, col)
-                        .map(|p| Location {
-                            physical_location: Some(p),
-                            logical_locations: Vec::new(),
-                            message: None,
-                        })
-                        .into_iter()
-                        .collect(),
-                }],
-            }],
-            column_kind: "unicodeCodePoints",
-            results: Vec::new(),
-            properties: json!({ "verdict": "error" }),
-        }],
+    let notification = Notification {
+        level: "error",
+        message: Message {
+            text: message.to_string(),
+        },
+        locations: physical(file, line, col)
+            .map(|p| Location {
+                physical_location: Some(p),
+                logical_locations: Vec::new(),
+                message: None,
+            })
+            .into_iter()
+            .collect(),
     };
-    serde_json::to_value(log)
+    log(
+        version,
+        Invocation {
+            execution_successful: false,
+            tool_execution_notifications: vec![notification],
+        },
+        Vec::new(),
+        json!({ "verdict": "error" }),
+    )
 }

@@ -295,6 +295,13 @@ fn invariant_content(
 ) -> Result<Vec<serde_yaml::Value>, serde_yaml::Error> {
     let source = lines.join("\n");
     let pointers = pointer_names(&source);
+    // Each name's first line in the source.
+    let mut first_line: std::collections::BTreeMap<String, usize> = Default::default();
+    for (i, l) in lines.iter().enumerate() {
+        for id in identifiers(l) {
+            first_line.entry(id).or_insert(i + 1);
+        }
+    }
     let mut out = Vec::new();
     for l in &report.invariants {
         // Only what C can say (`c`): never `\at(…)` or a quantifier. Dropping a proven
@@ -304,18 +311,9 @@ fn invariant_content(
         // The report's loop location is its condition's; the format's is the keyword's.
         let (line, col) = branch_keyword(lines, l.line, l.col).unwrap_or((l.line, l.col));
         let scoped = for_declared(lines, line, col);
-        // A name that the source has not mentioned before the keyword is not in scope there
-        // (declared in the loop's body): an approximation of C's scopes that only drops.
-        let before: std::collections::BTreeSet<String> = identifiers(
-            &lines
-                .iter()
-                .take(line.saturating_sub(1) as usize)
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )
-        .into_iter()
-        .collect();
+        // A name that the source has not mentioned before the keyword's line is not in scope
+        // there (declared in the loop's body): an approximation of C's scopes that only drops.
+        let before = |id: &String| first_line.get(id).is_some_and(|&f| f < line as usize);
         let conds: Vec<String> = l
             .conditions
             .iter()
@@ -323,7 +321,7 @@ fn invariant_content(
             .filter(|c| {
                 identifiers(&c.text)
                     .iter()
-                    .all(|id| !pointers.contains(id) && !scoped.contains(id) && before.contains(id))
+                    .all(|id| !pointers.contains(id) && !scoped.contains(id) && before(id))
             })
             .map(|c| format!("({})", c.text))
             .collect();
