@@ -20,7 +20,11 @@ from contrib.benchexec.qicc import Tool
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 REGRESSION = os.path.join(REPO, "tests", "regression")
-TOOL_DIR = os.environ.get("QICC_TOOL_DIR", os.path.join(REPO, "target", "release"))
+# Absolute: each run's working directory is a fresh temporary one, where a relative path
+# to the executable would name nothing.
+TOOL_DIR = os.path.abspath(
+    os.environ.get("QICC_TOOL_DIR", os.path.join(REPO, "target", "release"))
+)
 
 
 def limits(cputime=None, walltime=None, cores=None):
