@@ -38,6 +38,7 @@
 mod build_array;
 mod build_bool;
 mod build_bv;
+pub mod corpus;
 pub mod eval;
 pub mod ir;
 pub mod smtlib;

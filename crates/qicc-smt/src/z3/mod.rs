@@ -111,6 +111,33 @@ impl Z3Solver {
         format!("z3 {a}.{b}.{c}")
     }
 
+    /// Checks an SMT-LIB 2 script (declarations and assertions; its commands other than
+    /// those are ignored) on a fresh context with the solver settings of
+    /// [`Z3Mode::FreshPerCheck`]: the answer ("sat", "unsat", "unknown (reason)") and the
+    /// time of the check alone, parsing excluded. This is the solver-query benchmark's
+    /// measurement, so it must set up Z3 exactly as [`Solver::check`] does.
+    pub fn check_script(text: &str, timeout: Option<Duration>) -> Result<(String, Duration), String> {
+        let text = CString::new(text).map_err(|_| "the script contains a NUL byte".to_string())?;
+        let mut z = Z3Solver::new(Z3Mode::FreshPerCheck);
+        z.timeout = timeout;
+        let s = z.new_solver();
+        z.solver = Some(s);
+        // SAFETY: solver alive; the string outlives the call.
+        unsafe { Z3_solver_from_string(z.ctx, s, text.as_ptr()) };
+        if let Some(e) = z.take_error() {
+            return Err(e);
+        }
+        let t0 = std::time::Instant::now();
+        // SAFETY: solver alive.
+        let r = unsafe { Z3_solver_check(z.ctx, s) };
+        let took = t0.elapsed();
+        let answer = match r {
+            Z3_L_TRUE | Z3_L_FALSE => answer_name(r).to_string(),
+            _ => format!("unknown ({})", z.reason_unknown(s)),
+        };
+        Ok((answer, took))
+    }
+
     fn new_solver(&mut self) -> Z3_solver {
         // SAFETY: the solver is inc_ref'ed here and dec_ref'ed in `drop_solver`.
         unsafe {
@@ -313,10 +340,23 @@ impl Solver for Z3Solver {
         if let Some(e) = &self.error {
             return CheckResult::Unknown(e.clone());
         }
+        let recorded = crate::corpus::record(
+            store,
+            &self.frames.iter().flatten().chain(assumptions).copied().collect::<Vec<_>>(),
+            match self.mode {
+                Z3Mode::Incremental => "incremental",
+                Z3Mode::FreshPerCheck => "fresh",
+            },
+            self.timeout,
+        );
+        let t0 = std::time::Instant::now();
         // SAFETY: solver and assumption ASTs alive; the pointer/length pair is a live Vec.
         let r = unsafe {
             Z3_solver_check_assumptions(self.ctx, solver, asts.len() as u32, asts.as_ptr())
         };
+        if let Some(rec) = recorded {
+            rec.finish(answer_name(r), t0.elapsed());
+        }
         if let Some(e) = self.take_error() {
             self.record_error(e.clone());
             return CheckResult::Unknown(e);
@@ -484,5 +524,13 @@ impl Drop for Z3Solver {
             }
             Z3_del_context(self.ctx);
         }
+    }
+}
+
+fn answer_name(r: Z3_lbool) -> &'static str {
+    match r {
+        Z3_L_TRUE => "sat",
+        Z3_L_FALSE => "unsat",
+        _ => "unknown",
     }
 }

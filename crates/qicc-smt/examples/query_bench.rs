@@ -1,0 +1,188 @@
+//! The solver-query benchmark's timer: checks every `.smt2` query of a corpus (written by
+//! qicc under `QICC_QUERY_CORPUS`, see `qicc_smt::corpus` and `bench/queries.py`) with the Z3
+//! qicc links and the settings of its `FreshPerCheck` mode, several times each, and prints
+//! per query the answer and the median check time, then the totals.
+//!
+//! ```text
+//! query_bench [--runs 3] [--timeout 60] [--json out.json] DIR_OR_FILE...
+//! ```
+//!
+//! Exit status 1 when two runs of a query, or a run and the answer qicc recorded, disagree
+//! on sat/unsat: that is a solver bug, never a timing matter.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use qicc_smt::Z3Solver;
+
+struct Args {
+    runs: usize,
+    timeout: Duration,
+    json: Option<PathBuf>,
+    inputs: Vec<PathBuf>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        runs: 3,
+        timeout: Duration::from_secs(60),
+        json: None,
+        inputs: Vec::new(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(x) = it.next() {
+        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+        match x.as_str() {
+            "--runs" => {
+                a.runs = value("--runs")?
+                    .parse()
+                    .map_err(|_| "--runs needs a number".to_string())?
+            }
+            "--timeout" => {
+                let s: f64 = value("--timeout")?
+                    .parse()
+                    .map_err(|_| "--timeout needs seconds".to_string())?;
+                a.timeout = Duration::from_secs_f64(s.max(0.001));
+            }
+            "--json" => a.json = Some(PathBuf::from(value("--json")?)),
+            "-h" | "--help" => {
+                return Err("usage: query_bench [--runs N] [--timeout S] [--json FILE] DIR_OR_FILE...".into())
+            }
+            _ => a.inputs.push(PathBuf::from(x)),
+        }
+    }
+    if a.inputs.is_empty() || a.runs == 0 {
+        return Err("usage: query_bench [--runs N] [--timeout S] [--json FILE] DIR_OR_FILE...".into());
+    }
+    Ok(a)
+}
+
+fn queries(inputs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in inputs {
+        if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    let path = e.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if path.extension().is_some_and(|x| x == "smt2") {
+                        out.push(path);
+                    }
+                }
+            }
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The answer qicc recorded in the query's trailing comment, if any.
+fn recorded_answer(text: &str) -> Option<&str> {
+    let line = text.lines().rev().find(|l| l.starts_with("; qicc answer: "))?;
+    line.trim_start_matches("; qicc answer: ").split_whitespace().next()
+}
+
+fn definite(a: &str) -> bool {
+    a == "sat" || a == "unsat"
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let files = queries(&args.inputs);
+    println!("{} queries, {} run(s) each, {}", files.len(), args.runs, Z3Solver::version());
+    let mut total = Duration::ZERO;
+    let mut answered = 0usize;
+    let mut disagreements = 0usize;
+    let mut rows = Vec::new();
+    for f in &files {
+        let name = display(f, &args.inputs);
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                continue;
+            }
+        };
+        let mut times = Vec::new();
+        let mut answers: Vec<String> = Vec::new();
+        for _ in 0..args.runs {
+            match Z3Solver::check_script(&text, Some(args.timeout)) {
+                Ok((a, t)) => {
+                    times.push(t);
+                    answers.push(a);
+                }
+                Err(e) => {
+                    eprintln!("{name}: {e}");
+                    break;
+                }
+            }
+        }
+        if times.is_empty() {
+            continue;
+        }
+        times.sort();
+        let median = times[times.len() / 2];
+        let mut seen: Vec<&str> = answers.iter().map(String::as_str).filter(|a| definite(a)).collect();
+        seen.extend(recorded_answer(&text).filter(|a| definite(a)));
+        seen.sort();
+        seen.dedup();
+        let flag = if seen.len() > 1 {
+            disagreements += 1;
+            "  DISAGREE"
+        } else {
+            ""
+        };
+        let answer = answers[answers.len() / 2].clone();
+        if definite(&answer) {
+            answered += 1;
+        }
+        total += median;
+        println!("{name}  {answer}  {:.1} ms{flag}", median.as_secs_f64() * 1000.0);
+        rows.push(serde_json::json!({
+            "query": name,
+            "answer": answer,
+            "median_ms": median.as_secs_f64() * 1000.0,
+            "runs_ms": times.iter().map(|t| t.as_secs_f64() * 1000.0).collect::<Vec<_>>(),
+        }));
+    }
+    println!(
+        "total (sum of medians): {:.2} s; {answered} of {} answered; {disagreements} disagreement(s)",
+        total.as_secs_f64(),
+        files.len()
+    );
+    if let Some(j) = &args.json {
+        let body = serde_json::json!({
+            "solver": Z3Solver::version(),
+            "runs": args.runs,
+            "timeout_s": args.timeout.as_secs_f64(),
+            "total_s": total.as_secs_f64(),
+            "queries": rows,
+        });
+        if let Err(e) = std::fs::write(j, format!("{body:#}\n")) {
+            eprintln!("cannot write {}: {e}", j.display());
+        }
+    }
+    if disagreements > 0 {
+        std::process::exit(1);
+    }
+}
+
+fn display(f: &Path, roots: &[PathBuf]) -> String {
+    roots
+        .iter()
+        .find_map(|r| f.strip_prefix(r).ok())
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(f)
+        .display()
+        .to_string()
+}
