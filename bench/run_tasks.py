@@ -24,13 +24,15 @@ The time limit is --timeout seconds of wall time for every tool: qicc is told it
 --grace seconds later should it not keep it); ESBMC, which has no limit of its own in this
 configuration, is killed at it. Every child runs in its own process group (its own session) and
 the whole group is killed (SIGKILL) on the limit, and once the child has ended, so that nothing
-it started is left running. A verdict that comes after the limit counts as a timeout, for every
+it started is left running. A TRUE or FALSE that comes after the limit counts as a timeout, for every
 tool. The wall time is measured here around the whole process.
 
 Peak memory is the child's ru_maxrss from wait4 (the largest resident set of the child and of
 the children it waited for, also when it was killed). Linux carries the spawning process's own
 peak into it (the child starts as a copy of this script), so a figure not above this script's
-peak at the spawn (about 15 MiB) is only an upper bound and shows as "<=N".
+peak at the spawn (about 20 MiB) is only an upper bound and shows as "<=N". To keep that peak
+low, children's output is read through pipes as it comes, and of ESBMC's (megabytes a second of
+progress) only the last 256 KiB is kept.
 
 Scoring (SV-COMP): correct TRUE +2, correct FALSE +1, wrong TRUE -32, wrong FALSE -16, anything
 else 0. The summary gives per task family (the task's directory relative to --tasks) and tool:
@@ -150,49 +152,72 @@ def _kill_group(pgid):
         pass
 
 
-def run_child(cmd, limit, cwd=None):
-    """Runs cmd in its own session and process group with its output in files (no pipe to
-    fill), kills the whole group with SIGKILL after `limit` seconds of wall time and again
-    once the child has ended (nothing it started outlives it), and returns its stdout and
-    stderr, the wall time, the exit code (negative: the signal), whether it was killed, and
-    its peak memory from wait4."""
-    floor = _own_peak_kib()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        t0 = time.monotonic()
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd,
-                                start_new_session=True)
-        pgid = proc.pid  # a new session's leader leads its own process group
-        killed = threading.Event()
-
-        def on_limit():
-            killed.set()
-            _kill_group(pgid)
-
-        timer = threading.Timer(limit, on_limit)
-        timer.daemon = True
-        timer.start()
-        reaped = False
+def _drain(fd, keep, into):
+    """Reads fd to its end, keeping everything, or only the last `keep` bytes (ESBMC writes
+    megabytes a second of progress; holding them would raise this script's peak, which
+    Linux carries into every later child's ru_maxrss)."""
+    buf = bytearray()
+    while True:
         try:
-            while True:
-                try:
-                    _, status, ru = os.wait4(proc.pid, 0)
-                    break
-                except InterruptedError:
-                    continue
-            reaped = True
-            wall = time.monotonic() - t0
-        finally:
-            timer.cancel()
-            _kill_group(pgid)  # the child's leftovers (or the child itself on an exception)
-            if not reaped:
-                os.wait4(proc.pid, 0)
-                proc.returncode = -signal.SIGKILL
-        code = os.waitstatus_to_exitcode(status)
-        proc.returncode = code  # reaped here; keeps Popen from waiting for it again
-        out.seek(0)
-        err.seek(0)
-        stdout = out.read().decode(errors='replace')
-        stderr = err.read().decode(errors='replace')
+            chunk = os.read(fd, 1 << 16)
+        except OSError:
+            break
+        if not chunk:
+            break
+        buf += chunk
+        if keep is not None and len(buf) > 2 * keep:
+            del buf[:-keep]
+    into.append(bytes(buf if keep is None else buf[-keep:]))
+
+
+def run_child(cmd, limit, cwd=None, keep=None):
+    """Runs cmd in its own session and process group, kills the whole group with SIGKILL
+    after `limit` seconds of wall time and again once the child has ended (nothing it started
+    outlives it), and returns its stdout and stderr (each whole, or its last `keep` bytes),
+    the wall time, the exit code (negative: the signal), whether it was killed, and its peak
+    memory from wait4."""
+    floor = _own_peak_kib()
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+    pgid = proc.pid  # a new session's leader leads its own process group
+    killed = threading.Event()
+
+    def on_limit():
+        killed.set()
+        _kill_group(pgid)
+
+    outs = ([], [])
+    readers = [threading.Thread(target=_drain, args=(f.fileno(), keep, o), daemon=True)
+               for f, o in ((proc.stdout, outs[0]), (proc.stderr, outs[1]))]
+    for t in readers:
+        t.start()
+    timer = threading.Timer(limit, on_limit)
+    timer.daemon = True
+    timer.start()
+    reaped = False
+    try:
+        while True:
+            try:
+                _, status, ru = os.wait4(proc.pid, 0)
+                break
+            except InterruptedError:
+                continue
+        reaped = True
+        wall = time.monotonic() - t0
+    finally:
+        timer.cancel()
+        _kill_group(pgid)  # the child's leftovers (or the child itself on an exception)
+        if not reaped:
+            os.wait4(proc.pid, 0)
+            proc.returncode = -signal.SIGKILL
+        for t in readers:  # the pipes end with the group (unless something left it)
+            t.join(5)
+        proc.stdout.close()
+        proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    proc.returncode = code  # reaped here; keeps Popen from waiting for it again
+    stdout, stderr = (b''.join(o).decode(errors='replace') for o in outs)
     rss = ru.ru_maxrss
     return {'stdout': stdout, 'stderr': stderr, 'wall': wall, 'exit_code': code,
             'killed': killed.is_set(), 'peak_rss_kib': rss, 'peak_rss_exact': rss > floor}
@@ -213,7 +238,7 @@ class Qicc:
                 '--format', 'json', '--quiet', os.path.abspath(task.yml)]
 
     def run(self, task, timeout, grace, cwd):
-        r = run_child(self.command(task, timeout), timeout + grace, cwd)
+        r = run_child(self.command(task, timeout), timeout + grace, cwd)  # the whole report
         try:
             rep = json.loads(r['stdout'])
         except ValueError:
@@ -256,7 +281,7 @@ class Esbmc:
         return [self.path, '--' + task.data_model] + ESBMC_FLAGS + [os.path.abspath(task.source)]
 
     def run(self, task, timeout, grace, cwd):
-        r = run_child(self.command(task), timeout, cwd)
+        r = run_child(self.command(task), timeout, cwd, keep=1 << 18)  # the verdict is at the end
         verdict = 'timeout' if r['killed'] else esbmc_verdict(r['stdout'] + r['stderr'], r['exit_code'])
         return r, verdict, {'solver_s': None, 'report_peak_rss_kib': None}
 
@@ -268,7 +293,7 @@ def run_one(tool, task, timeout, grace):
         r, verdict, extra = tool.run(task, timeout, grace, cwd)
     finally:
         shutil.rmtree(cwd, ignore_errors=True)
-    late = r['wall'] > timeout and verdict != 'timeout'
+    late = r['wall'] > timeout and verdict in ('true', 'false')
     rec = {'task': task.name, 'family': task.family, 'expected': task.expected,
            'tool': tool.name, 'kind': tool.kind, 'engine': tool.engine, 'binary': tool.label,
            'path': tool.path,

@@ -152,6 +152,19 @@ class ChildRunner(unittest.TestCase):
         self.assertGreater(r['peak_rss_kib'], 150 << 10)
         self.assertLess(r['peak_rss_kib'], 400 << 10)
 
+    def test_noisy_child_keeps_a_tail_and_this_process_small(self):
+        # ESBMC writes megabytes a second; holding them would raise this process's peak, which
+        # Linux carries into every later child's ru_maxrss.
+        before = rt._own_peak_kib()
+        r = rt.run_child([sys.executable, '-c',
+                          'import sys\n'
+                          'for i in range(100): sys.stderr.write(("%d " % i) * 200000)\n'
+                          'print("VERIFICATION SUCCESSFUL")'], 30, keep=1 << 16)
+        self.assertEqual(r['stdout'], 'VERIFICATION SUCCESSFUL\n')
+        self.assertEqual(len(r['stderr']), 1 << 16)
+        self.assertTrue(r['stderr'].endswith('99 99 '))
+        self.assertLess(rt._own_peak_kib() - before, 16 << 10)
+
     def test_leftovers_killed_after_exit(self):
         with tempfile.TemporaryDirectory() as d:
             pidfile = os.path.join(d, 'pid')
