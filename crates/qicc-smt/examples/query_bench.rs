@@ -4,8 +4,12 @@
 //! per query the answer and the median check time, then the totals.
 //!
 //! ```text
-//! query_bench [--runs 3] [--timeout 60] [--json out.json] DIR_OR_FILE...
+//! query_bench [--runs 3] [--timeout 60] [--json out.json] [--param NAME=VALUE]... [--logic QF_AUFBV] DIR_OR_FILE...
 //! ```
+//!
+//! `--param` sets a Z3 global parameter first (e.g. `smt.array.extensional=false`): how a
+//! solver setting is tried on the corpus before qicc adopts it. `--logic` makes every solver
+//! one for that SMT-LIB logic instead of Z3's default (probing) solver.
 //!
 //! Exit status 1 when two runs of a query, or a run and the answer qicc recorded, disagree
 //! on sat/unsat: that is a solver bug, never a timing matter.
@@ -15,10 +19,15 @@ use std::time::Duration;
 
 use qicc_smt::Z3Solver;
 
+const USAGE: &str =
+    "usage: query_bench [--runs N] [--timeout S] [--json FILE] [--param NAME=VALUE]... [--logic QF_AUFBV] DIR_OR_FILE...";
+
 struct Args {
     runs: usize,
     timeout: Duration,
     json: Option<PathBuf>,
+    params: Vec<(String, String)>,
+    logic: Option<String>,
     inputs: Vec<PathBuf>,
 }
 
@@ -27,6 +36,8 @@ fn parse_args() -> Result<Args, String> {
         runs: 3,
         timeout: Duration::from_secs(60),
         json: None,
+        params: Vec::new(),
+        logic: None,
         inputs: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -45,14 +56,20 @@ fn parse_args() -> Result<Args, String> {
                 a.timeout = Duration::from_secs_f64(s.max(0.001));
             }
             "--json" => a.json = Some(PathBuf::from(value("--json")?)),
+            "--logic" => a.logic = Some(value("--logic")?),
+            "--param" => {
+                let p = value("--param")?;
+                let (k, v) = p.split_once('=').ok_or("--param needs NAME=VALUE")?;
+                a.params.push((k.to_string(), v.to_string()));
+            }
             "-h" | "--help" => {
-                return Err("usage: query_bench [--runs N] [--timeout S] [--json FILE] DIR_OR_FILE...".into())
+                return Err(USAGE.into())
             }
             _ => a.inputs.push(PathBuf::from(x)),
         }
     }
     if a.inputs.is_empty() || a.runs == 0 {
-        return Err("usage: query_bench [--runs N] [--timeout S] [--json FILE] DIR_OR_FILE...".into());
+        return Err(USAGE.into());
     }
     Ok(a)
 }
@@ -98,8 +115,26 @@ fn main() {
             std::process::exit(2);
         }
     };
+    for (k, v) in &args.params {
+        if let Err(e) = Z3Solver::set_global_param(k, v) {
+            eprintln!("--param {k}={v}: {e}");
+            std::process::exit(2);
+        }
+    }
+    if let Err(e) = Z3Solver::set_logic(args.logic.as_deref()) {
+        eprintln!("--logic: {e}");
+        std::process::exit(2);
+    }
     let files = queries(&args.inputs);
-    println!("{} queries, {} run(s) each, {}", files.len(), args.runs, Z3Solver::version());
+    let mut params: Vec<String> = args.params.iter().map(|(k, v)| format!(" {k}={v}")).collect();
+    params.extend(args.logic.iter().map(|l| format!(" logic={l}")));
+    println!(
+        "{} queries, {} run(s) each, {}{}",
+        files.len(),
+        args.runs,
+        Z3Solver::version(),
+        params.concat()
+    );
     let mut total = Duration::ZERO;
     let mut answered = 0usize;
     let mut disagreements = 0usize;
@@ -162,7 +197,7 @@ fn main() {
     );
     if let Some(j) = &args.json {
         let body = serde_json::json!({
-            "solver": Z3Solver::version(),
+            "solver": format!("{}{}", Z3Solver::version(), params.concat()),
             "runs": args.runs,
             "timeout_s": args.timeout.as_secs_f64(),
             "total_s": total.as_secs_f64(),

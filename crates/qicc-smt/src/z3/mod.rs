@@ -37,6 +37,9 @@ pub enum Z3Mode {
     FreshPerCheck,
 }
 
+/// The logic solvers are made for (see [`Z3Solver::set_logic`]).
+static LOGIC: std::sync::Mutex<Option<CString>> = std::sync::Mutex::new(None);
+
 /// A Z3 context, its solver, and the translations of terms seen so far.
 pub struct Z3Solver {
     ctx: Z3_context,
@@ -54,7 +57,7 @@ pub struct Z3Solver {
     error: Option<String>,
     /// The last check's assumptions with their translations, while its answer is Unsat (for
     /// the unsat core).
-    last_unsat: Option<Vec<(TermId, Z3_ast)>>,
+    last_unsat: Option<Vec<(TermId, Option<Z3_ast>)>>,
 }
 
 /// The raw context pointer, sent to the interrupt hook (`Z3_interrupt` is the one call Z3
@@ -67,13 +70,16 @@ unsafe impl Send for SendCtx {}
 impl Z3Solver {
     pub fn new(mode: Z3Mode) -> Z3Solver {
         // SAFETY: plain constructor calls; the config is deleted right after use.
+        // Z3 answers no configuration or context only when it cannot allocate one: the
+        // process is out of memory, and nothing sensible is left to do but stop.
         let ctx = unsafe {
-            let cfg = Z3_mk_config();
+            let cfg = Z3_mk_config().expect("z3 could not allocate a configuration");
             let model = CString::new("model").expect("no NUL");
             let yes = CString::new("true").expect("no NUL");
             Z3_set_param_value(cfg, model.as_ptr(), yes.as_ptr());
             let ctx = Z3_mk_context_rc(cfg);
             Z3_del_config(cfg);
+            let ctx = ctx.expect("z3 could not allocate a context");
             Z3_set_error_handler(ctx, None);
             ctx
         };
@@ -98,7 +104,7 @@ impl Z3Solver {
             last_unsat: None,
         };
         if mode == Z3Mode::Incremental {
-            s.solver = Some(s.new_solver());
+            s.solver = s.new_solver();
         }
         s
     }
@@ -111,6 +117,18 @@ impl Z3Solver {
         format!("z3 {a}.{b}.{c}")
     }
 
+    /// Sets a Z3 global parameter (`smt.array.extensional`, `sat.threads`, …) for every
+    /// context and solver made afterwards: the solver-query benchmark's knob for trying a
+    /// setting before qicc adopts it. Z3 reports an unknown name or a bad value as an error
+    /// on stderr and ignores it.
+    pub fn set_global_param(name: &str, value: &str) -> Result<(), String> {
+        let n = CString::new(name).map_err(|_| "NUL in the parameter name".to_string())?;
+        let v = CString::new(value).map_err(|_| "NUL in the parameter value".to_string())?;
+        // SAFETY: Z3 copies both strings.
+        unsafe { Z3_global_param_set(n.as_ptr(), v.as_ptr()) };
+        Ok(())
+    }
+
     /// Checks an SMT-LIB 2 script (declarations and assertions; its commands other than
     /// those are ignored) on a fresh context with the solver settings of
     /// [`Z3Mode::FreshPerCheck`]: the answer ("sat", "unsat", "unknown (reason)") and the
@@ -120,16 +138,50 @@ impl Z3Solver {
         let text = CString::new(text).map_err(|_| "the script contains a NUL byte".to_string())?;
         let mut z = Z3Solver::new(Z3Mode::FreshPerCheck);
         z.timeout = timeout;
-        let s = z.new_solver();
+        // Parsed into the context, then asserted into a fresh solver as `check` does (a
+        // solver that parses the script itself runs it differently: Z3 4.8 then took
+        // minutes on queries `check` answers in a second).
+        // SAFETY: the string outlives the call; the vector is inc_ref'ed while read.
+        let parsed = unsafe {
+            Z3_parse_smtlib2_string(
+                z.ctx,
+                text.as_ptr(),
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        let failed = |z: &mut Z3Solver, what: &str| z.take_error().unwrap_or_else(|| what.into());
+        let Some(v) = parsed else {
+            return Err(failed(&mut z, "z3 parsed no assertions"));
+        };
+        // SAFETY: held before any other call (a reference-counted context may free what has
+        // no reference); released below.
+        unsafe { Z3_ast_vector_inc_ref(z.ctx, v) };
+        let Some(s) = z.new_solver() else {
+            // SAFETY: inc_ref'ed above.
+            unsafe { Z3_ast_vector_dec_ref(z.ctx, v) };
+            return Err(failed(&mut z, "z3 made no solver"));
+        };
         z.solver = Some(s);
-        // SAFETY: solver alive; the string outlives the call.
-        unsafe { Z3_solver_from_string(z.ctx, s, text.as_ptr()) };
+        // SAFETY: vector and solver alive; each element is an AST of the context.
+        unsafe {
+            for i in 0..Z3_ast_vector_size(z.ctx, v) {
+                if let Some(a) = Z3_ast_vector_get(z.ctx, v, i) {
+                    Z3_solver_assert(z.ctx, s, a);
+                }
+            }
+            Z3_ast_vector_dec_ref(z.ctx, v);
+        }
         if let Some(e) = z.take_error() {
             return Err(e);
         }
         let t0 = std::time::Instant::now();
         // SAFETY: solver alive.
-        let r = unsafe { Z3_solver_check(z.ctx, s) };
+        let r = unsafe { Z3_solver_check_assumptions(z.ctx, s, 0, std::ptr::null()) };
         let took = t0.elapsed();
         let answer = match r {
             Z3_L_TRUE | Z3_L_FALSE => answer_name(r).to_string(),
@@ -138,30 +190,61 @@ impl Z3Solver {
         Ok((answer, took))
     }
 
-    fn new_solver(&mut self) -> Z3_solver {
-        // SAFETY: the solver is inc_ref'ed here and dec_ref'ed in `drop_solver`.
+    /// Makes every solver made afterwards one for SMT-LIB logic `logic` (`QF_AUFBV`, …), or
+    /// Z3's default solver (which probes the query for a strategy) with `None`: the
+    /// solver-query benchmark's knob for comparing them.
+    pub fn set_logic(logic: Option<&str>) -> Result<(), String> {
+        let l = logic
+            .map(|l| CString::new(l).map_err(|_| "NUL in the logic name".to_string()))
+            .transpose()?;
+        *LOGIC.lock().map_err(|_| "poisoned".to_string())? = l;
+        Ok(())
+    }
+
+    fn new_solver(&mut self) -> Option<Z3_solver> {
+        let logic = LOGIC.lock().ok().and_then(|l| l.clone());
+        // SAFETY: the solver is inc_ref'ed here and dec_ref'ed in `drop_solver`; the logic's
+        // name is copied into Z3's symbol table.
+        let s = unsafe {
+            match logic {
+                Some(l) => Z3_mk_solver_for_logic(self.ctx, Z3_mk_string_symbol(self.ctx, l.as_ptr())?)?,
+                None => Z3_mk_solver(self.ctx)?,
+            }
+        };
+        unsafe { Z3_solver_inc_ref(self.ctx, s) };
+        self.set_params(s);
+        Some(s)
+    }
+
+    /// The solver parameters qicc runs every check with: the time limit, and no SIGINT
+    /// handler of Z3's own.
+    fn set_params(&self, s: Z3_solver) {
+        let ctx = self.ctx;
+        let symbol = |name: &str| {
+            let key = CString::new(name).expect("no NUL");
+            // SAFETY: Z3 copies the name into its symbol table.
+            unsafe { Z3_mk_string_symbol(ctx, key.as_ptr()) }
+        };
+        let ms = self
+            .timeout
+            .map(|t| t.as_millis().clamp(1, u32::MAX as u128 - 1) as u32)
+            .unwrap_or(u32::MAX);
+        // SAFETY: the params are created, applied to the live solver and released.
         unsafe {
-            let s = Z3_mk_solver(self.ctx);
-            Z3_solver_inc_ref(self.ctx, s);
-            let p = Z3_mk_params(self.ctx);
-            Z3_params_inc_ref(self.ctx, p);
-            let key = CString::new("timeout").expect("no NUL");
-            let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
-            let ms = self
-                .timeout
-                .map(|t| t.as_millis().clamp(1, u32::MAX as u128 - 1) as u32)
-                .unwrap_or(u32::MAX);
-            Z3_params_set_uint(self.ctx, p, sym, ms);
+            let Some(p) = Z3_mk_params(ctx) else { return };
+            Z3_params_inc_ref(ctx, p);
+            if let Some(sym) = symbol("timeout") {
+                Z3_params_set_uint(ctx, p, sym, ms);
+            }
             // Z3 installs its own SIGINT handler around each check by default, which takes
             // Ctrl-C away from the process: the check would stop, but the caller's cancel
             // flag would never be set and the next check would run on. Stopping a check is
             // the interrupt hook's job.
-            let key = CString::new("ctrl_c").expect("no NUL");
-            let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
-            Z3_params_set_bool(self.ctx, p, sym, false);
-            Z3_solver_set_params(self.ctx, s, p);
-            Z3_params_dec_ref(self.ctx, p);
-            s
+            if let Some(sym) = symbol("ctrl_c") {
+                Z3_params_set_bool(ctx, p, sym, false);
+            }
+            Z3_solver_set_params(ctx, s, p);
+            Z3_params_dec_ref(ctx, p);
         }
     }
 
@@ -185,7 +268,7 @@ impl Z3Solver {
         // SAFETY: reads the context's error state.
         unsafe {
             let code = Z3_get_error_code(self.ctx);
-            if code == ErrorCode::OK {
+            if code == ErrorCode::Ok {
                 return None;
             }
             let msg = Z3_get_error_msg(self.ctx, code);
@@ -311,7 +394,10 @@ impl Solver for Z3Solver {
             },
             Z3Mode::FreshPerCheck => {
                 self.drop_solver();
-                let s = self.new_solver();
+                let Some(s) = self.new_solver() else {
+                    let e = self.take_error().unwrap_or_else(|| "z3 made no solver".into());
+                    return CheckResult::Unknown(e);
+                };
                 self.solver = Some(s);
                 let all: Vec<TermId> = self.frames.iter().flatten().copied().collect();
                 for t in all {
@@ -365,10 +451,9 @@ impl Solver for Z3Solver {
             Z3_L_TRUE => {
                 // SAFETY: a model exists after a satisfiable check; inc_ref'ed while kept.
                 unsafe {
-                    let m = Z3_solver_get_model(self.ctx, solver);
-                    if m.is_null() {
+                    let Some(m) = Z3_solver_get_model(self.ctx, solver) else {
                         return CheckResult::Unknown("z3 gave no model".to_string());
-                    }
+                    };
                     Z3_model_inc_ref(self.ctx, m);
                     self.model = Some(m);
                 }
@@ -380,12 +465,12 @@ impl Solver for Z3Solver {
                     Z3Mode::Incremental => assumptions
                         .iter()
                         .copied()
-                        .zip(asts.iter().copied())
+                        .zip(asts.iter().copied().map(Some))
                         .collect(),
                     // The assumptions were asserted: all of them are the core.
                     Z3Mode::FreshPerCheck => assumptions
                         .iter()
-                        .map(|&t| (t, std::ptr::null_mut()))
+                        .map(|&t| (t, None))
                         .collect(),
                 });
                 CheckResult::Unsat
@@ -398,13 +483,15 @@ impl Solver for Z3Solver {
         let m = self.model?;
         let sort = store.sort(t);
         let a = self.ast(store, t)?;
-        let mut out: Z3_ast = std::ptr::null_mut();
+        let mut out: Option<Z3_ast> = None;
         // SAFETY: model and AST alive; `out` is only read when Z3 reports success, and is
-        // inc_ref'ed for the duration of the reads.
+        // inc_ref'ed for the duration of the reads. `Option<NonNull<_>>` has the layout of
+        // the nullable pointer Z3 writes.
         unsafe {
-            if !Z3_model_eval(self.ctx, m, a, true, &mut out) || out.is_null() {
+            let ok = Z3_model_eval(self.ctx, m, a, true, (&mut out as *mut Option<Z3_ast>).cast());
+            let Some(out) = out.filter(|_| ok) else {
                 return None;
-            }
+            };
             Z3_inc_ref(self.ctx, out);
             let v = match sort {
                 Sort::Bool => match Z3_get_bool_value(self.ctx, out) {
@@ -436,13 +523,10 @@ impl Solver for Z3Solver {
         // SAFETY: the solver is alive and its last check answered Unsat; the vector is
         // inc_ref'ed while it is read and released after.
         let core: Vec<Z3_ast> = unsafe {
-            let v = Z3_solver_get_unsat_core(self.ctx, s);
-            if v.is_null() {
-                return None;
-            }
+            let v = Z3_solver_get_unsat_core(self.ctx, s)?;
             Z3_ast_vector_inc_ref(self.ctx, v);
             let n = Z3_ast_vector_size(self.ctx, v);
-            let out = (0..n).map(|i| Z3_ast_vector_get(self.ctx, v, i)).collect();
+            let out = (0..n).filter_map(|i| Z3_ast_vector_get(self.ctx, v, i)).collect();
             Z3_ast_vector_dec_ref(self.ctx, v);
             out
         };
@@ -452,7 +536,7 @@ impl Solver for Z3Solver {
         // Z3 shares equal ASTs, so an assumption is in the core iff its translation is.
         Some(
             last.iter()
-                .filter(|(_, a)| core.contains(a))
+                .filter(|(_, a)| a.is_some_and(|a| core.contains(&a)))
                 .map(|(t, _)| *t)
                 .collect(),
         )
@@ -464,19 +548,7 @@ impl Solver for Z3Solver {
         }
         self.timeout = timeout;
         if let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) {
-            // SAFETY: params are created, applied and released; the solver is alive.
-            unsafe {
-                let p = Z3_mk_params(self.ctx);
-                Z3_params_inc_ref(self.ctx, p);
-                let key = CString::new("timeout").expect("no NUL");
-                let sym = Z3_mk_string_symbol(self.ctx, key.as_ptr());
-                let ms = timeout
-                    .map(|t| t.as_millis().clamp(1, u32::MAX as u128 - 1) as u32)
-                    .unwrap_or(u32::MAX);
-                Z3_params_set_uint(self.ctx, p, sym, ms);
-                Z3_solver_set_params(self.ctx, s, p);
-                Z3_params_dec_ref(self.ctx, p);
-            }
+            self.set_params(s);
         }
     }
 
@@ -520,7 +592,9 @@ impl Drop for Z3Solver {
                 Z3_dec_ref(self.ctx, a);
             }
             for (_, s) in self.sorts.drain() {
-                Z3_dec_ref(self.ctx, Z3_sort_to_ast(self.ctx, s));
+                if let Some(a) = Z3_sort_to_ast(self.ctx, s) {
+                    Z3_dec_ref(self.ctx, a);
+                }
             }
             Z3_del_context(self.ctx);
         }

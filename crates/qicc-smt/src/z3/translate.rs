@@ -50,41 +50,45 @@ pub(super) fn translate(
     z.memo[root.index()].ok_or_else(|| "internal error: translation missing".to_string())
 }
 
-fn sort_of(z: &mut Z3Solver, s: Sort) -> Z3_sort {
+fn sort_of(z: &mut Z3Solver, s: Sort) -> Result<Z3_sort, String> {
     if let Some(&x) = z.sorts.get(&s) {
-        return x;
+        return Ok(x);
     }
-    // SAFETY: sorts are ASTs; inc_ref'ed while cached.
+    let failed = |z: &mut Z3Solver| z.take_error().unwrap_or_else(|| "z3 made no sort".into());
+    let ctx = z.ctx;
+    // SAFETY: sorts are ASTs; a sort kept beyond this call is inc_ref'ed (as an AST) while
+    // cached; the bit-vector sorts of an array sort are owned by it.
     let x = unsafe {
-        let x = match s {
-            Sort::Bool => Z3_mk_bool_sort(z.ctx),
-            Sort::BitVec(w) => Z3_mk_bv_sort(z.ctx, w as u32),
+        match s {
+            Sort::Bool => Z3_mk_bool_sort(ctx),
+            Sort::BitVec(w) => Z3_mk_bv_sort(ctx, w as u32),
             Sort::Array { index, elem } => {
-                let i = Z3_mk_bv_sort(z.ctx, index as u32);
-                Z3_inc_ref(z.ctx, Z3_sort_to_ast(z.ctx, i));
-                let e = Z3_mk_bv_sort(z.ctx, elem as u32);
-                Z3_inc_ref(z.ctx, Z3_sort_to_ast(z.ctx, e));
-                let a = Z3_mk_array_sort(z.ctx, i, e);
-                Z3_dec_ref(z.ctx, Z3_sort_to_ast(z.ctx, i));
-                Z3_dec_ref(z.ctx, Z3_sort_to_ast(z.ctx, e));
-                a
+                match (Z3_mk_bv_sort(ctx, index as u32), Z3_mk_bv_sort(ctx, elem as u32)) {
+                    (Some(i), Some(e)) => Z3_mk_array_sort(ctx, i, e),
+                    _ => None,
+                }
             }
-        };
-        Z3_inc_ref(z.ctx, Z3_sort_to_ast(z.ctx, x));
-        x
+        }
     };
+    // SAFETY: as above.
+    let Some(ast) = x.and_then(|x| unsafe { Z3_sort_to_ast(ctx, x) }) else {
+        return Err(failed(z));
+    };
+    // SAFETY: a live AST of this context; dec_ref'ed when the cache is dropped.
+    unsafe { Z3_inc_ref(ctx, ast) };
+    let x = x.expect("checked above");
     z.sorts.insert(s, x);
-    x
+    Ok(x)
 }
 
 fn named_const(z: &mut Z3Solver, name: &str, sort: Sort) -> Result<Z3_ast, String> {
-    let s = sort_of(z, sort);
+    let s = sort_of(z, sort)?;
     let cname = CString::new(name).map_err(|_| format!("symbol name with NUL: {name:?}"))?;
     // SAFETY: the symbol is interned by Z3; the sort is alive.
-    Ok(unsafe {
-        let sym = Z3_mk_string_symbol(z.ctx, cname.as_ptr());
-        Z3_mk_const(z.ctx, sym, s)
-    })
+    let a = unsafe {
+        Z3_mk_string_symbol(z.ctx, cname.as_ptr()).and_then(|sym| Z3_mk_const(z.ctx, sym, s))
+    };
+    finish(z, a)
 }
 
 /// The AST of one node whose children are all translated.
@@ -101,16 +105,14 @@ fn mk_ast(z: &mut Z3Solver, store: &TermStore, t: TermId) -> Result<Z3_ast, Stri
     }
     // Leaves and sorts first (they need `z` mutably for the sort cache).
     let leaf = match node {
-        Node::BvConst { width, .. } => Some(sort_of(z, Sort::BitVec(width))),
-        Node::ConstArray { index, .. } => Some(sort_of(z, Sort::BitVec(index))),
+        Node::BvConst { width, .. } => Some(sort_of(z, Sort::BitVec(width))?),
+        Node::ConstArray { index, .. } => Some(sort_of(z, Sort::BitVec(index))?),
         Node::Symbol { sort, .. } => {
             let name = store.symbol_name(t).unwrap_or("?").to_string();
-            let a = named_const(z, &name, sort)?;
-            return finish(z, a);
+            return named_const(z, &name, sort);
         }
         Node::Bound { index, sort } => {
-            let a = named_const(z, &format!("!b{index}"), sort)?;
-            return finish(z, a);
+            return named_const(z, &format!("!b{index}"), sort);
         }
         _ => None,
     };
@@ -168,21 +170,19 @@ fn mk_ast(z: &mut Z3Solver, store: &TermStore, t: TermId) -> Result<Z3_ast, Stri
             Node::Select(..) => Z3_mk_select(c, k[0], k[1]),
             Node::Store(..) => Z3_mk_store(c, k[0], k[1], k[2]),
             Node::ConstArray { .. } => Z3_mk_const_array(c, leaf.expect("sort made above"), k[0]),
-            Node::Lambda { .. } => {
-                let apps = [Z3_to_app(c, k[0])];
-                Z3_mk_lambda_const(c, 1, apps.as_ptr(), k[1])
-            }
+            Node::Lambda { .. } => match Z3_to_app(c, k[0]) {
+                Some(app) => Z3_mk_lambda_const(c, 1, [app].as_ptr(), k[1]),
+                None => None,
+            },
         }
     };
     finish(z, a)
 }
 
-fn finish(z: &mut Z3Solver, a: Z3_ast) -> Result<Z3_ast, String> {
+/// The AST Z3 made, or the error it raised (it answers no AST then).
+fn finish(z: &mut Z3Solver, a: Option<Z3_ast>) -> Result<Z3_ast, String> {
     if let Some(e) = z.take_error() {
         return Err(e);
     }
-    if a.is_null() {
-        return Err("z3 returned no AST".to_string());
-    }
-    Ok(a)
+    a.ok_or_else(|| "z3 returned no AST".to_string())
 }
