@@ -3,12 +3,13 @@
 configuration over them.
 
   bench/queries.py collect [--qicc target/release/qicc] [--tasks ../shared/benchmarks]
-                           [--engines bmc,qicc] [--cap 20] [--every 1] --out /tmp/qicc-queries
+                           [--engines bmc,qicc] [--cap 20] [--select GLOB] [--sample N]
+                           --out /tmp/qicc-queries
   bench/queries.py time /tmp/qicc-queries [--runs 3] [--timeout 60] [--json z3.json]
                         [--bin target/release/examples/query_bench]
   bench/queries.py compare before.json after.json
 
-`collect` runs `qicc verify` on each task (every k-th with --every k) with
+`collect` runs `qicc verify` on each task (or a sample, as run_tasks.py picks them) with
 QICC_QUERY_CORPUS set (see crates/qicc-smt/src/corpus.rs): every check any engine makes is
 written as a stand-alone SMT-LIB 2 file, in one subdirectory per task and engine. The corpus
 belongs outside the repository (it is large and machine-made).
@@ -25,36 +26,25 @@ import argparse, json, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import run_tasks as rt  # noqa: E402  (one home for finding tasks and running children)
 
 
 def collect(a):
-    ymls = []
-    for root, _, files in os.walk(a.tasks):
-        ymls += [os.path.join(root, f) for f in files if f.endswith('.yml')]
-    ymls.sort()
-    ymls = ymls[::a.every]
     os.makedirs(a.out, exist_ok=True)
-    for yml in ymls:
-        name = os.path.relpath(yml, a.tasks)[:-4].replace(os.sep, '__')
+    for task in rt.find_tasks(a.tasks, a.select, a.sample):
         for engine in a.engines.split(','):
-            d = os.path.join(a.out, '%s@%s' % (name, engine))
+            d = os.path.join(a.out, '%s@%s' % (task.name.replace(os.sep, '__'), engine))
             os.makedirs(d, exist_ok=True)
-            env = dict(os.environ, QICC_QUERY_CORPUS=d)
-            cmd = [a.qicc, 'verify', '--engine', engine, '--timeout', str(a.cap),
-                   '--quiet', '--format', 'json', yml]
-            proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, start_new_session=True)
+            env = dict(os.environ, QICC_QUERY_CORPUS=os.path.abspath(d))
+            qicc = rt.Qicc('qicc', a.qicc, engine)
+            r = rt.run_child(qicc.command(task, a.cap), a.cap + 30, env=env)
             try:
-                out, _ = proc.communicate(timeout=a.cap + 30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, 9)
-                out, _ = proc.communicate()
-            try:
-                verdict = json.loads(out.decode()).get('verdict', 'none')
+                verdict = json.loads(r['stdout']).get('verdict', 'none')
             except ValueError:
                 verdict = 'none'
             n = len([f for f in os.listdir(d) if f.endswith('.smt2')])
-            print('%-60s %-8s %-8s %5d queries' % (name, engine, verdict, n), flush=True)
+            print('%-60s %-8s %-8s %5d queries' % (task.name, engine, verdict, n), flush=True)
 
 
 def time_corpus(a):
@@ -92,10 +82,12 @@ def main():
     sub = ap.add_subparsers(dest='cmd', required=True)
     c = sub.add_parser('collect')
     c.add_argument('--qicc', default=os.path.join(REPO, 'target', 'release', 'qicc'))
-    c.add_argument('--tasks', default=os.path.join(REPO, '..', 'shared', 'benchmarks'))
+    c.add_argument('--tasks', default=rt.default_benchmarks())
     c.add_argument('--engines', default='bmc,qicc')
     c.add_argument('--cap', type=float, default=20, help='seconds per task and engine')
-    c.add_argument('--every', type=int, default=1, help='take every k-th task (a sample)')
+    c.add_argument('--select', action='append', default=[], metavar='GLOB',
+                   help='only tasks whose name matches (repeatable)')
+    c.add_argument('--sample', type=int, help='only N tasks, evenly spread over the sorted list')
     c.add_argument('--out', required=True)
     t = sub.add_parser('time')
     t.add_argument('corpus')

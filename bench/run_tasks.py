@@ -170,16 +170,16 @@ def _drain(fd, keep, into):
     into.append(bytes(buf if keep is None else buf[-keep:]))
 
 
-def run_child(cmd, limit, cwd=None, keep=None):
+def run_child(cmd, limit, cwd=None, keep=None, env=None):
     """Runs cmd in its own session and process group, kills the whole group with SIGKILL
     after `limit` seconds of wall time and again once the child has ended (nothing it started
     outlives it), and returns its stdout and stderr (each whole, or its last `keep` bytes),
     the wall time, the exit code (negative: the signal), whether it was killed, and its peak
-    memory from wait4."""
+    memory from wait4. `env`, when given, is the child's whole environment."""
     floor = _own_peak_kib()
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+                            stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
     pgid = proc.pid  # a new session's leader leads its own process group
     killed = threading.Event()
 

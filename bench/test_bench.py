@@ -242,3 +242,45 @@ class Smoke(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class QuerySmoke(unittest.TestCase):
+    """The solver-query benchmark end to end: collect the queries of one small task, time
+    them twice with the query_bench example, and compare the two timings."""
+
+    def test_collect_time_compare(self):
+        bench = rt.default_benchmarks()
+        task = 'seeds/call_tree_bug_8'
+        if not os.path.exists(os.path.join(bench, task + '.yml')):
+            self.skipTest('shared task missing: %s' % task)
+        qicc = os.path.join(TOOL_DIR, 'qicc')
+        timer = os.path.join(TOOL_DIR, 'examples', 'query_bench')
+        for exe in (qicc, timer):
+            if not os.access(exe, os.X_OK):
+                self.skipTest('no %s (build with cargo build --release --all-targets)' % exe)
+        script = os.path.join(HERE, 'queries.py')
+        with tempfile.TemporaryDirectory() as d:
+            corpus = os.path.join(d, 'corpus')
+            p = subprocess.run([sys.executable, script, 'collect', '--qicc', qicc, '--tasks', bench,
+                                '--select', task, '--engines', 'qicc', '--cap', '5', '--out', corpus],
+                               stdout=subprocess.PIPE, universal_newlines=True, timeout=120)
+            self.assertEqual(p.returncode, 0)
+            self.assertRegex(p.stdout, r'call_tree_bug_8 +qicc +false +[1-9]\d* queries')
+            files = [f for _, _, fs in os.walk(corpus) for f in fs if f.endswith('.smt2')]
+            self.assertTrue(files)
+            timings = []
+            for i in range(2):
+                j = os.path.join(d, 'run%d.json' % i)
+                p = subprocess.run([sys.executable, script, 'time', corpus, '--bin', timer,
+                                    '--runs', '1', '--timeout', '10', '--json', j],
+                                   stdout=subprocess.PIPE, universal_newlines=True, timeout=300)
+                self.assertEqual(p.returncode, 0, p.stdout)
+                self.assertIn('0 disagreement(s)', p.stdout)
+                with open(j) as f:
+                    timings.append(json.load(f))
+                self.assertEqual(len(timings[-1]['queries']), len(files))
+            p = subprocess.run([sys.executable, script, 'compare'] +
+                               [os.path.join(d, 'run%d.json' % i) for i in range(2)],
+                               stdout=subprocess.PIPE, universal_newlines=True, timeout=60)
+            self.assertEqual(p.returncode, 0)
+            self.assertIn('on the %d queries both timed' % len(files), p.stdout)
