@@ -6,7 +6,7 @@ configuration over them.
                            [--engines bmc,qicc] [--cap 20] [--select GLOB] [--sample N]
                            --out /tmp/qicc-queries
   bench/queries.py time /tmp/qicc-queries [--runs 3] [--timeout 60] [--json z3.json]
-                        [--bin target/release/examples/query_bench]
+                        [--bin target/release/examples/query_bench] [-- --logic QF_AUFBV ...]
   bench/queries.py compare before.json after.json
 
 `collect` runs `qicc verify` on each task (or a sample, as run_tasks.py picks them) with
@@ -51,7 +51,7 @@ def time_corpus(a):
     cmd = [a.bin, '--runs', str(a.runs), '--timeout', str(a.timeout)]
     if a.json:
         cmd += ['--json', a.json]
-    sys.exit(subprocess.call(cmd + [a.corpus]))
+    sys.exit(subprocess.call(cmd + a.bench_args + [a.corpus]))
 
 
 def compare(a):
@@ -98,7 +98,13 @@ def main():
     m = sub.add_parser('compare')
     m.add_argument('before')
     m.add_argument('after')
-    a = ap.parse_args()
+    # Anything after `--` goes to query_bench (time only): --logic L, --param NAME=VALUE.
+    argv = sys.argv[1:]
+    rest = argv[argv.index('--') + 1:] if '--' in argv else []
+    a = ap.parse_args(argv[:len(argv) - len(rest) - (1 if '--' in argv else 0)])
+    if rest and a.cmd != 'time':
+        ap.error('only `time` passes options on to query_bench')
+    a.bench_args = rest
     {'collect': collect, 'time': time_corpus, 'compare': compare}[a.cmd](a)
 
 
