@@ -48,6 +48,8 @@ pub struct Z3Solver {
     model: Option<Z3_model>,
     /// Translation of each term, by term index (`inc_ref`ed).
     memo: Vec<Option<Z3_ast>>,
+    /// Whether a term has a lambda below it (or is one), by term index, set with `memo`.
+    lambda_below: Vec<bool>,
     sorts: HashMap<Sort, Z3_sort>,
     /// Assertions per push level (for [`Z3Mode::FreshPerCheck`], which replays them).
     frames: Vec<Vec<TermId>>,
@@ -96,6 +98,7 @@ impl Z3Solver {
             solver: None,
             model: None,
             memo: Vec::new(),
+            lambda_below: Vec::new(),
             sorts: HashMap::new(),
             frames: vec![Vec::new()],
             timeout: None,
@@ -104,7 +107,9 @@ impl Z3Solver {
             last_unsat: None,
         };
         if mode == Z3Mode::Incremental {
-            s.solver = s.new_solver();
+            // One solver for every check: no per-query choice (its checks go through Z3's
+            // incremental core, which does not probe).
+            s.solver = s.new_solver_for(false);
         }
         s
     }
@@ -138,9 +143,8 @@ impl Z3Solver {
         let text = CString::new(text).map_err(|_| "the script contains a NUL byte".to_string())?;
         let mut z = Z3Solver::new(Z3Mode::FreshPerCheck);
         z.timeout = timeout;
-        // Parsed into the context, then asserted into a fresh solver as `check` does (a
-        // solver that parses the script itself runs it differently: Z3 4.8 then took
-        // minutes on queries `check` answers in a second).
+        // Parsed into the context, then asserted into a fresh solver made as `check` makes
+        // it, so that only the check is timed and it runs as qicc's would.
         // SAFETY: the string outlives the call; the vector is inc_ref'ed while read.
         let parsed = unsafe {
             Z3_parse_smtlib2_string(
@@ -161,7 +165,8 @@ impl Z3Solver {
         // SAFETY: held before any other call (a reference-counted context may free what has
         // no reference); released below.
         unsafe { Z3_ast_vector_inc_ref(z.ctx, v) };
-        let Some(s) = z.new_solver() else {
+        // The choice `check` makes, from the script's text.
+        let Some(s) = z.new_solver_for(text.to_bytes().windows(7).any(|w| w == b"(lambda")) else {
             // SAFETY: inc_ref'ed above.
             unsafe { Z3_ast_vector_dec_ref(z.ctx, v) };
             return Err(failed(&mut z, "z3 made no solver"));
@@ -191,8 +196,8 @@ impl Z3Solver {
     }
 
     /// Makes every solver made afterwards one for SMT-LIB logic `logic` (`QF_AUFBV`, …), or
-    /// Z3's default solver (which probes the query for a strategy) with `None`: the
-    /// solver-query benchmark's knob for comparing them.
+    /// lets qicc choose with `None` (see [`Z3Solver::new_solver_for`]): the solver-query
+    /// benchmark's knob for comparing them.
     pub fn set_logic(logic: Option<&str>) -> Result<(), String> {
         let l = logic
             .map(|l| CString::new(l).map_err(|_| "NUL in the logic name".to_string()))
@@ -201,8 +206,18 @@ impl Z3Solver {
         Ok(())
     }
 
-    fn new_solver(&mut self) -> Option<Z3_solver> {
-        let logic = LOGIC.lock().ok().and_then(|l| l.clone());
+    /// A new solver. Z3's default solver probes each query for a strategy, which serves
+    /// bit-vector queries best (bit-blasting), but a lambda (qicc's initial memory, memory
+    /// after `memset`) looks like a quantifier to the probe, and Z3 5.4 then ran a general
+    /// strategy that timed out at 10 s on a query 4.8 answered in 0.2 s, while a solver for
+    /// QF_AUFBV answered it in 25 ms (measured with the query benchmark, `bench/queries.py`).
+    /// So a query with a lambda gets a QF_AUFBV solver.
+    fn new_solver_for(&mut self, lambda: bool) -> Option<Z3_solver> {
+        let logic = LOGIC
+            .lock()
+            .ok()
+            .and_then(|l| l.clone())
+            .or_else(|| lambda.then(|| CString::new("QF_AUFBV").expect("no NUL")));
         // SAFETY: the solver is inc_ref'ed here and dec_ref'ed in `drop_solver`; the logic's
         // name is copied into Z3's symbol table.
         let s = unsafe {
@@ -257,7 +272,7 @@ impl Z3Solver {
 
     fn drop_solver(&mut self) {
         if let Some(s) = self.solver.take() {
-            // SAFETY: inc_ref'ed in `new_solver`.
+            // SAFETY: inc_ref'ed in `new_solver_for`.
             unsafe { Z3_solver_dec_ref(self.ctx, s) };
         }
     }
@@ -394,7 +409,13 @@ impl Solver for Z3Solver {
             },
             Z3Mode::FreshPerCheck => {
                 self.drop_solver();
-                let Some(s) = self.new_solver() else {
+                let lambda = self
+                    .frames
+                    .iter()
+                    .flatten()
+                    .chain(assumptions)
+                    .any(|t| self.lambda_below.get(t.index()).copied().unwrap_or(false));
+                let Some(s) = self.new_solver_for(lambda) else {
                     let e = self.take_error().unwrap_or_else(|| "z3 made no solver".into());
                     return CheckResult::Unknown(e);
                 };

@@ -18,6 +18,7 @@ pub(super) fn translate(
 ) -> Result<Z3_ast, String> {
     if z.memo.len() < store.len() {
         z.memo.resize(store.len(), None);
+        z.lambda_below.resize(store.len(), false);
     }
     if let Some(a) = z.memo[root.index()] {
         return Ok(a);
@@ -46,6 +47,10 @@ pub(super) fn translate(
         // SAFETY: a fresh AST of this context; kept in the memo until `Drop`.
         unsafe { Z3_inc_ref(z.ctx, a) };
         z.memo[t.index()] = Some(a);
+        let node = store.node(t);
+        let mut lambda = matches!(node, Node::Lambda { .. });
+        node.for_each_child(|c| lambda |= z.lambda_below[c.index()]);
+        z.lambda_below[t.index()] = lambda;
     }
     z.memo[root.index()].ok_or_else(|| "internal error: translation missing".to_string())
 }
