@@ -62,9 +62,7 @@ fn parse_args() -> Result<Args, String> {
                 let (k, v) = p.split_once('=').ok_or("--param needs NAME=VALUE")?;
                 a.params.push((k.to_string(), v.to_string()));
             }
-            "-h" | "--help" => {
-                return Err(USAGE.into())
-            }
+            "-h" | "--help" => return Err(USAGE.into()),
             _ => a.inputs.push(PathBuf::from(x)),
         }
     }
@@ -99,8 +97,13 @@ fn queries(inputs: &[PathBuf]) -> Vec<PathBuf> {
 
 /// The answer qicc recorded in the query's trailing comment, if any.
 fn recorded_answer(text: &str) -> Option<&str> {
-    let line = text.lines().rev().find(|l| l.starts_with("; qicc answer: "))?;
-    line.trim_start_matches("; qicc answer: ").split_whitespace().next()
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("; qicc answer: "))?;
+    line.trim_start_matches("; qicc answer: ")
+        .split_whitespace()
+        .next()
 }
 
 fn definite(a: &str) -> bool {
@@ -126,7 +129,11 @@ fn main() {
         std::process::exit(2);
     }
     let files = queries(&args.inputs);
-    let mut params: Vec<String> = args.params.iter().map(|(k, v)| format!(" {k}={v}")).collect();
+    let mut params: Vec<String> = args
+        .params
+        .iter()
+        .map(|(k, v)| format!(" {k}={v}"))
+        .collect();
     params.extend(args.logic.iter().map(|l| format!(" logic={l}")));
     println!(
         "{} queries, {} run(s) each, {}{}",
@@ -167,7 +174,11 @@ fn main() {
         }
         times.sort();
         let median = times[times.len() / 2];
-        let mut seen: Vec<&str> = answers.iter().map(String::as_str).filter(|a| definite(a)).collect();
+        let mut seen: Vec<&str> = answers
+            .iter()
+            .map(String::as_str)
+            .filter(|a| definite(a))
+            .collect();
         seen.extend(recorded_answer(&text).filter(|a| definite(a)));
         seen.sort();
         seen.dedup();
@@ -182,7 +193,10 @@ fn main() {
             answered += 1;
         }
         total += median;
-        println!("{name}  {answer}  {:.1} ms{flag}", median.as_secs_f64() * 1000.0);
+        println!(
+            "{name}  {answer}  {:.1} ms{flag}",
+            median.as_secs_f64() * 1000.0
+        );
         rows.push(serde_json::json!({
             "query": name,
             "answer": answer,

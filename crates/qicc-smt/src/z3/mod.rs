@@ -139,7 +139,10 @@ impl Z3Solver {
     /// [`Z3Mode::FreshPerCheck`]: the answer ("sat", "unsat", "unknown (reason)") and the
     /// time of the check alone, parsing excluded. This is the solver-query benchmark's
     /// measurement, so it must set up Z3 exactly as [`Solver::check`] does.
-    pub fn check_script(text: &str, timeout: Option<Duration>) -> Result<(String, Duration), String> {
+    pub fn check_script(
+        text: &str,
+        timeout: Option<Duration>,
+    ) -> Result<(String, Duration), String> {
         let text = CString::new(text).map_err(|_| "the script contains a NUL byte".to_string())?;
         let mut z = Z3Solver::new(Z3Mode::FreshPerCheck);
         z.timeout = timeout;
@@ -222,10 +225,13 @@ impl Z3Solver {
         // name is copied into Z3's symbol table.
         let s = unsafe {
             match logic {
-                Some(l) => Z3_mk_solver_for_logic(self.ctx, Z3_mk_string_symbol(self.ctx, l.as_ptr())?)?,
+                Some(l) => {
+                    Z3_mk_solver_for_logic(self.ctx, Z3_mk_string_symbol(self.ctx, l.as_ptr())?)?
+                }
                 None => Z3_mk_solver(self.ctx)?,
             }
         };
+        // SAFETY: a live solver of this context (see above).
         unsafe { Z3_solver_inc_ref(self.ctx, s) };
         self.set_params(s);
         Some(s)
@@ -416,7 +422,9 @@ impl Solver for Z3Solver {
                     .chain(assumptions)
                     .any(|t| self.lambda_below.get(t.index()).copied().unwrap_or(false));
                 let Some(s) = self.new_solver_for(lambda) else {
-                    let e = self.take_error().unwrap_or_else(|| "z3 made no solver".into());
+                    let e = self
+                        .take_error()
+                        .unwrap_or_else(|| "z3 made no solver".into());
                     return CheckResult::Unknown(e);
                 };
                 self.solver = Some(s);
@@ -449,7 +457,13 @@ impl Solver for Z3Solver {
         }
         let recorded = crate::corpus::record(
             store,
-            &self.frames.iter().flatten().chain(assumptions).copied().collect::<Vec<_>>(),
+            &self
+                .frames
+                .iter()
+                .flatten()
+                .chain(assumptions)
+                .copied()
+                .collect::<Vec<_>>(),
             match self.mode {
                 Z3Mode::Incremental => "incremental",
                 Z3Mode::FreshPerCheck => "fresh",
@@ -489,10 +503,7 @@ impl Solver for Z3Solver {
                         .zip(asts.iter().copied().map(Some))
                         .collect(),
                     // The assumptions were asserted: all of them are the core.
-                    Z3Mode::FreshPerCheck => assumptions
-                        .iter()
-                        .map(|&t| (t, None))
-                        .collect(),
+                    Z3Mode::FreshPerCheck => assumptions.iter().map(|&t| (t, None)).collect(),
                 });
                 CheckResult::Unsat
             }
@@ -509,7 +520,13 @@ impl Solver for Z3Solver {
         // inc_ref'ed for the duration of the reads. `Option<NonNull<_>>` has the layout of
         // the nullable pointer Z3 writes.
         unsafe {
-            let ok = Z3_model_eval(self.ctx, m, a, true, (&mut out as *mut Option<Z3_ast>).cast());
+            let ok = Z3_model_eval(
+                self.ctx,
+                m,
+                a,
+                true,
+                (&mut out as *mut Option<Z3_ast>).cast(),
+            );
             let Some(out) = out.filter(|_| ok) else {
                 return None;
             };
@@ -547,7 +564,9 @@ impl Solver for Z3Solver {
             let v = Z3_solver_get_unsat_core(self.ctx, s)?;
             Z3_ast_vector_inc_ref(self.ctx, v);
             let n = Z3_ast_vector_size(self.ctx, v);
-            let out = (0..n).filter_map(|i| Z3_ast_vector_get(self.ctx, v, i)).collect();
+            let out = (0..n)
+                .filter_map(|i| Z3_ast_vector_get(self.ctx, v, i))
+                .collect();
             Z3_ast_vector_dec_ref(self.ctx, v);
             out
         };

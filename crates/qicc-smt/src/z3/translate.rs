@@ -68,7 +68,10 @@ fn sort_of(z: &mut Z3Solver, s: Sort) -> Result<Z3_sort, String> {
             Sort::Bool => Z3_mk_bool_sort(ctx),
             Sort::BitVec(w) => Z3_mk_bv_sort(ctx, w as u32),
             Sort::Array { index, elem } => {
-                match (Z3_mk_bv_sort(ctx, index as u32), Z3_mk_bv_sort(ctx, elem as u32)) {
+                match (
+                    Z3_mk_bv_sort(ctx, index as u32),
+                    Z3_mk_bv_sort(ctx, elem as u32),
+                ) {
                     (Some(i), Some(e)) => Z3_mk_array_sort(ctx, i, e),
                     _ => None,
                 }
