@@ -114,6 +114,27 @@ fn false_true_unknown_and_errors_validate() {
         "{log:#}"
     );
 
+    // Undefined behaviour the solver reached: a warning on the write, saying how it was found.
+    let (code, log) = sarif("ub_reachable_write", &[]);
+    assert_eq!(code, 5);
+    assert_valid(&v, &log, "UNKNOWN with reachable undefined behaviour");
+    let run = run0(&log);
+    let results = run["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{log:#}");
+    let r = &results[0];
+    assert_eq!(r["level"], "warning");
+    assert_eq!(r["ruleId"], "ub/invalid-write");
+    let rule = &run["tool"]["driver"]["rules"][r["ruleIndex"].as_u64().unwrap_or(99) as usize];
+    assert_eq!(rule["id"], r["ruleId"]);
+    assert!(
+        r["message"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("not replayed")),
+        "{log:#}"
+    );
+    let loc = &r["locations"][0]["physicalLocation"];
+    assert_eq!(loc["region"]["startLine"], 10);
+
     let (code, log) = sarif("syntax_error", &[]);
     assert_eq!(code, 6);
     assert_valid(&v, &log, "input error");

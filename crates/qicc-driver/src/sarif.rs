@@ -5,8 +5,9 @@
 //! lists one rule per kind of finding: `assertion-violation` and one `ub/<kind>` per kind of
 //! undefined-behaviour check. Results: the violated assertion (level `error`, with the
 //! replayed counterexample as a code flow) and every undefined-behaviour check the report
-//! marks violated, i.e. reached by a replay (level `warning`). TRUE and UNKNOWN have no
-//! results; the verdict and its reason are `invocations[0]` (an UNKNOWN's reason is a
+//! marks violated (reached by a replay) or an engine found reachable (its solver reached it
+//! in the whole unwound program; the message says it was not replayed), at level `warning`.
+//! The verdict and its reason are `invocations[0]` (an UNKNOWN's reason is a
 //! `toolExecutionNotifications` entry) and the run's `properties`.
 
 use crate::report::{AssertionReport, Report, Verdict};
@@ -230,12 +231,14 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
             code_flows: trace.map(code_flow).into_iter().collect(),
         });
     }
-    for u in report
-        .ub_checks
-        .open
-        .iter()
-        .filter(|u| u.status == "violated")
-    {
+    for u in &report.ub_checks.open {
+        let how = if u.status == "violated" {
+            "reached by a replayed run"
+        } else if u.reason.as_deref().is_some_and(qicc_engine::is_ub_reachable) {
+            "found reachable by the solver, not replayed"
+        } else {
+            continue;
+        };
         let rule_id = ub_rule(&u.kind);
         let described =
             qicc_ir::UbKind::from_name(&u.kind).map_or(u.kind.as_str(), |k| k.describe());
@@ -245,7 +248,7 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
             level: "warning",
             message: Message {
                 text: format!(
-                    "reachable undefined behaviour (check #{}): {described}",
+                    "reachable undefined behaviour (check #{}): {described} ({how})",
                     u.id
                 ),
             },

@@ -172,6 +172,22 @@ impl StopReason {
     }
 }
 
+/// How an undefined-behaviour check's `Unknown` reason starts when an engine's solver found
+/// it reachable (a satisfying assignment of the whole unwound program reaches it) without a
+/// replay: the one spelling [`ub_reachable_reason`] writes and [`is_ub_reachable`] reads, so
+/// that reports can list such checks (as SARIF warnings) apart from merely undecided ones.
+pub const UB_REACHABLE: &str = "undefined behaviour reachable";
+
+/// The reason of an undefined-behaviour check found reachable: `what` and where.
+pub fn ub_reachable_reason(what: &str) -> String {
+    format!("{UB_REACHABLE}: {what}")
+}
+
+/// Whether `reason` says an engine found the check reachable.
+pub fn is_ub_reachable(reason: &str) -> bool {
+    reason.starts_with(UB_REACHABLE)
+}
+
 /// What an engine established about one assertion.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AssertionStatus {

@@ -26,11 +26,11 @@ impl Findings {
     pub fn ub_reachable(&mut self, p: &Program, a: AssertionId) {
         let asr = p.assertion(a);
         let msg = match asr.kind {
-            qicc_ir::AssertKind::Ub(u) => format!(
-                "undefined behaviour reachable: {} at {} ({a})",
+            qicc_ir::AssertKind::Ub(u) => qicc_engine::ub_reachable_reason(&format!(
+                "{} at {} ({a})",
                 u.describe(),
                 p.span_str(asr.span)
-            ),
+            )),
             _ => format!("{a} reachable"),
         };
         self.done.insert(a);
