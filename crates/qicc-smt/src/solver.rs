@@ -41,7 +41,7 @@ impl ModelValue {
 /// A satisfiability checker over terms of a [`TermStore`]. One solver must only ever be given
 /// terms of one store (it remembers translations by term id).
 pub trait Solver {
-    /// The back-end's name for reports ("z3 4.8.12").
+    /// The back-end's name for reports ("z3 5.4.1").
     fn name(&self) -> String;
     /// Adds a Bool term as a permanent assertion (until the enclosing `pop`).
     fn assert(&mut self, store: &TermStore, t: TermId);
