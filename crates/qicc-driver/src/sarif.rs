@@ -234,7 +234,11 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
     for u in &report.ub_checks.open {
         let how = if u.status == "violated" {
             "reached by a replayed run"
-        } else if u.reason.as_deref().is_some_and(qicc_engine::is_ub_reachable) {
+        } else if u
+            .reason
+            .as_deref()
+            .is_some_and(qicc_engine::is_ub_reachable)
+        {
             "found reachable by the solver, not replayed"
         } else {
             continue;

@@ -19,57 +19,32 @@ use std::time::Duration;
 
 use qicc_smt::Z3Solver;
 
-const USAGE: &str =
-    "usage: query_bench [--runs N] [--timeout S] [--json FILE] [--param NAME=VALUE]... [--logic QF_AUFBV] DIR_OR_FILE...";
-
+/// Times a query corpus with the Z3 qicc links (see the module docs).
+#[derive(clap::Parser)]
 struct Args {
-    runs: usize,
-    timeout: Duration,
+    /// Runs per query (the median is reported).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Time limit of each check, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Write every query's answer and times as JSON to this file.
+    #[arg(long)]
     json: Option<PathBuf>,
+    /// A Z3 global parameter NAME=VALUE, set before any solver is made (repeatable).
+    #[arg(long = "param", value_parser = parse_param)]
     params: Vec<(String, String)>,
+    /// Make every solver one for this SMT-LIB logic instead of qicc's choice.
+    #[arg(long)]
     logic: Option<String>,
+    /// Query files, or directories searched for `.smt2` files.
+    #[arg(required = true)]
     inputs: Vec<PathBuf>,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut a = Args {
-        runs: 3,
-        timeout: Duration::from_secs(60),
-        json: None,
-        params: Vec::new(),
-        logic: None,
-        inputs: Vec::new(),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(x) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
-        match x.as_str() {
-            "--runs" => {
-                a.runs = value("--runs")?
-                    .parse()
-                    .map_err(|_| "--runs needs a number".to_string())?
-            }
-            "--timeout" => {
-                let s: f64 = value("--timeout")?
-                    .parse()
-                    .map_err(|_| "--timeout needs seconds".to_string())?;
-                a.timeout = Duration::from_secs_f64(s.max(0.001));
-            }
-            "--json" => a.json = Some(PathBuf::from(value("--json")?)),
-            "--logic" => a.logic = Some(value("--logic")?),
-            "--param" => {
-                let p = value("--param")?;
-                let (k, v) = p.split_once('=').ok_or("--param needs NAME=VALUE")?;
-                a.params.push((k.to_string(), v.to_string()));
-            }
-            "-h" | "--help" => return Err(USAGE.into()),
-            _ => a.inputs.push(PathBuf::from(x)),
-        }
-    }
-    if a.inputs.is_empty() || a.runs == 0 {
-        return Err(USAGE.into());
-    }
-    Ok(a)
+fn parse_param(p: &str) -> Result<(String, String), String> {
+    let (k, v) = p.split_once('=').ok_or("needs NAME=VALUE")?;
+    Ok((k.to_string(), v.to_string()))
 }
 
 fn queries(inputs: &[PathBuf]) -> Vec<PathBuf> {
@@ -111,13 +86,8 @@ fn definite(a: &str) -> bool {
 }
 
 fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
+    let args = <Args as clap::Parser>::parse();
+    let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
     for (k, v) in &args.params {
         if let Err(e) = Z3Solver::set_global_param(k, v) {
             eprintln!("--param {k}={v}: {e}");
@@ -158,7 +128,7 @@ fn main() {
         let mut times = Vec::new();
         let mut answers: Vec<String> = Vec::new();
         for _ in 0..args.runs {
-            match Z3Solver::check_script(&text, Some(args.timeout)) {
+            match Z3Solver::check_script(&text, Some(timeout)) {
                 Ok((a, t)) => {
                     times.push(t);
                     answers.push(a);
@@ -213,7 +183,7 @@ fn main() {
         let body = serde_json::json!({
             "solver": format!("{}{}", Z3Solver::version(), params.concat()),
             "runs": args.runs,
-            "timeout_s": args.timeout.as_secs_f64(),
+            "timeout_s": timeout.as_secs_f64(),
             "total_s": total.as_secs_f64(),
             "queries": rows,
         });

@@ -33,6 +33,11 @@ fn dir() -> Option<&'static Path> {
     .as_deref()
 }
 
+/// Whether the corpus is on (checks gather their query only then).
+pub(crate) fn enabled() -> bool {
+    dir().is_some()
+}
+
 /// One query written to the corpus, waiting for its answer.
 pub(crate) struct Recorded(PathBuf);
 

@@ -293,6 +293,11 @@ impl Z3Solver {
         }
     }
 
+    /// What a check with `assumptions` asks: every asserted frame and the assumptions.
+    fn query<'a>(&'a self, assumptions: &'a [TermId]) -> impl Iterator<Item = TermId> + 'a {
+        self.frames.iter().flatten().chain(assumptions).copied()
+    }
+
     fn drop_model(&mut self) {
         if let Some(m) = self.model.take() {
             // SAFETY: inc_ref'ed when stored.
@@ -440,10 +445,7 @@ impl Solver for Z3Solver {
             Z3Mode::FreshPerCheck => {
                 self.drop_solver();
                 let lambda = self
-                    .frames
-                    .iter()
-                    .flatten()
-                    .chain(assumptions)
+                    .query(assumptions)
                     .any(|t| self.lambda_below.get(t.index()).copied().unwrap_or(false));
                 let Some(s) = self.new_solver_for(lambda) else {
                     let e = self
@@ -479,21 +481,17 @@ impl Solver for Z3Solver {
         if let Some(e) = &self.error {
             return CheckResult::Unknown(e.clone());
         }
-        let recorded = crate::corpus::record(
-            store,
-            &self
-                .frames
-                .iter()
-                .flatten()
-                .chain(assumptions)
-                .copied()
-                .collect::<Vec<_>>(),
-            match self.mode {
-                Z3Mode::Incremental => "incremental",
-                Z3Mode::FreshPerCheck => "fresh",
-            },
-            self.timeout,
-        );
+        // Only with the corpus on is the query gathered (this is every check's path).
+        let recorded = crate::corpus::enabled()
+            .then(|| {
+                let query: Vec<TermId> = self.query(assumptions).collect();
+                let mode = match self.mode {
+                    Z3Mode::Incremental => "incremental",
+                    Z3Mode::FreshPerCheck => "fresh",
+                };
+                crate::corpus::record(store, &query, mode, self.timeout)
+            })
+            .flatten();
         let t0 = std::time::Instant::now();
         // SAFETY: solver and assumption ASTs alive; the pointer/length pair is a live Vec.
         let r = unsafe {
