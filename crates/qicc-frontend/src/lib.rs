@@ -112,8 +112,11 @@ fn run_guarded(
     // glibc's <stddef.h> for i386 names `__float128`, which lang-c does not know: declare it
     // (as a floating-point type, so that any use is reported as unsupported). The line marker
     // after the prelude keeps line numbers of marker-less text right.
+    // The C library's models come next (before the program, so that none of the program's
+    // declarations can change how they parse; see `lower::clib`).
     let full = format!(
-        "typedef long double __float128;\n# 1 \"{}\"\n{text}",
+        "typedef long double __float128;\n{}\n# 1 \"{}\"\n{text}",
+        lower::clib::models_source(opts.data_model),
         file.replace('\\', "\\\\").replace('"', "\\\"")
     );
     let handle = std::thread::Builder::new()

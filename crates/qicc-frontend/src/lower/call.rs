@@ -241,7 +241,12 @@ impl<'a> Ctx<'a> {
             }
             return self.direct_call(idx, args, at);
         }
-        // Library functions the program does not define.
+        // Library functions the program does not define: those modelled in C first.
+        if let Some(model) = clib::model_name(name) {
+            if let Some(&idx) = self.func_by_name.get(&model) {
+                return self.direct_call(idx, args, at);
+            }
+        }
         match name {
             "abort" | "__builtin_abort" => {
                 for a in args {
@@ -259,13 +264,13 @@ impl<'a> Ctx<'a> {
                 };
                 return self.halt(code, at);
             }
-            "malloc" | "alloca" | "__builtin_alloca" => {
+            "malloc" | "__builtin_malloc" | "alloca" | "__builtin_alloca" => {
                 let [n] = args.as_slice() else {
                     return Err(self.type_err(at, format!("{name} takes one argument")));
                 };
                 let v = self.rvalue(n)?;
                 let size = self.convert(v, &self.types.size_t(), n.span.start)?;
-                let kind = if name == "malloc" {
+                let kind = if name.ends_with("malloc") {
                     AllocKind::Heap
                 } else {
                     AllocKind::Stack
@@ -299,7 +304,7 @@ impl<'a> Ctx<'a> {
                     ty: CType::ptr(CType::Void),
                 }));
             }
-            "free" => {
+            "free" | "__builtin_free" => {
                 let [p] = args.as_slice() else {
                     return Err(self.type_err(at, "free takes one argument"));
                 };

@@ -1,22 +1,202 @@
-//! The C library: which functions it defines, and which of them qicc may treat as "arbitrary
-//! result, no other effect".
+//! The C library: which functions it defines, which of them qicc models (and how), and which
+//! it may treat as "arbitrary result, no other effect".
 //!
 //! A call of a function the program does not define normally gets an arbitrary result (with a
 //! warning). For a function of the C standard library (or a common POSIX one) that model is
 //! wrong: `strlen`, `memcmp`, `realloc`, `strcpy` … have a defined result and effect on memory,
 //! and an arbitrary result gives wrong FALSE answers (and, where they write memory, wrong TRUE
-//! ones). So a call of such a function is rejected (`unsupported: library function NAME`)
-//! unless
-//! - the front-end models it itself (`call.rs` handles `malloc`, `calloc`, `free`, `memset`,
+//! ones). So a library function is one of:
+//! - **modelled in C** ([`MODELS`], the file `clib_models.c`): the models are parsed in front
+//!   of every program (see [`models_source`]) and a call of `NAME` (or `__builtin_NAME`) that
+//!   the program does not define becomes a call of the model `__qicc_NAME`, lowered like any
+//!   function of the program: every engine, the interpreter and the emitted C see its loops
+//!   and memory accesses, and its writes get the same undefined-behaviour checks;
+//! - **modelled by the front-end** (`call.rs` handles `malloc`, `calloc`, `free`, `memset`,
 //!   `memcpy`, `memmove`, `alloca`, `abort`, `exit`, `_exit`, `_Exit`, `__assert_fail`,
 //!   `__builtin_expect`, and rejects setjmp/longjmp, threads and exit handlers with messages of
-//!   their own; those are matched before this list is consulted and are not in it), or
-//! - it is an output function ([`OUTPUT_ONLY`]) whose effect cannot change what the program
-//!   reads, or
-//! - the program defines a function of that name itself (then it is not the library's).
+//!   their own; those are matched before this list is consulted and are not in it);
+//! - an **output function** ([`OUTPUT_ONLY`]) whose effect cannot change what the program
+//!   reads; or
+//! - **rejected** (`unsupported: library function NAME`): every other function of the list
+//!   below, unless the program defines a function of that name itself (then it is not the
+//!   library's).
 //!
 //! This file is the one list; nothing else in the front-end names library functions it does
 //! not model.
+
+use qicc_ir::DataModel;
+
+/// The C source of the models (see the rules at its top).
+const MODELS_C: &str = include_str!("clib_models.c");
+
+/// The prefix of a model's name: `strlen` is modelled by `__qicc_strlen`.
+pub const MODEL_PREFIX: &str = "__qicc_";
+
+/// The library functions `clib_models.c` defines (as `__qicc_NAME`).
+pub const MODELS: &[&str] = &[
+    "strlen",
+    "strnlen",
+    "strcpy",
+    "stpcpy",
+    "strncpy",
+    "strcat",
+    "strncat",
+    "strcmp",
+    "strncmp",
+    "memcmp",
+    "bcmp",
+    "strchr",
+    "strrchr",
+    "memchr",
+    "memrchr",
+    "strstr",
+    "strspn",
+    "strcspn",
+    "strpbrk",
+    "strdup",
+    "strndup",
+    "mempcpy",
+    "bzero",
+    "explicit_bzero",
+    "realloc",
+    "reallocarray",
+    "abs",
+    "labs",
+    "llabs",
+    "strtol",
+    "strtoll",
+    "strtoul",
+    "strtoull",
+    "atoi",
+    "atol",
+    "atoll",
+    "__ctype_b_loc",
+    "__ctype_tolower_loc",
+    "__ctype_toupper_loc",
+    "isupper",
+    "islower",
+    "isalpha",
+    "isdigit",
+    "isxdigit",
+    "isspace",
+    "isprint",
+    "isgraph",
+    "isblank",
+    "iscntrl",
+    "ispunct",
+    "isalnum",
+    "isascii",
+    "toascii",
+    "tolower",
+    "toupper",
+];
+
+/// The model of library function `name` (`__builtin_` spellings included), if there is one.
+pub fn model_name(name: &str) -> Option<String> {
+    let base = name.strip_prefix("__builtin_").unwrap_or(name);
+    MODELS
+        .contains(&base)
+        .then(|| format!("{MODEL_PREFIX}{base}"))
+}
+
+/// The text parsed in front of every program: `__qicc_size_t` for the data model, glibc's
+/// "C" locale <ctype.h> tables, then `clib_models.c`. Only the models a program calls are
+/// lowered (the front-end lowers what `main` reaches), so the rest costs parsing only.
+pub fn models_source(dm: DataModel) -> String {
+    let size_t = match dm {
+        DataModel::Ilp32 => "unsigned int",
+        DataModel::Lp64 => "unsigned long",
+    };
+    let (b, lower, upper) = ctype_tables();
+    let list = |v: &[i64]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "# 1 \"{MODELS_FILE}\"\n\
+         typedef {size_t} __qicc_size_t;\n\
+         static const unsigned short __qicc_ctype_b[384] = {{{}}};\n\
+         static const int __qicc_ctype_tolower[384] = {{{}}};\n\
+         static const int __qicc_ctype_toupper[384] = {{{}}};\n\
+         {}",
+        list(&b),
+        list(&lower),
+        list(&upper),
+        without_comments(MODELS_C)
+    )
+}
+
+/// `text` with its `/* … */` comments blanked out (lines kept, so positions stay right): the
+/// parser reads preprocessed text, which has none. The models have no `/*` in a literal.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let end = after.find("*/").map_or(after.len(), |e| e + 2);
+        out.extend(after[..end].chars().filter(|&c| c == '\n'));
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The file name positions inside the models report.
+pub const MODELS_FILE: &str = "<qicc libc>";
+
+/// glibc's `__ctype_b`, `__ctype_tolower` and `__ctype_toupper` for the "C" locale, for the
+/// indices -128..=255: classification bits for 0..=127 only (as glibc: bytes above 127 and
+/// negative `char`s are in no class), case mapping of ASCII letters, and the identity
+/// elsewhere except that a negative `char` maps to its unsigned value (EOF, -1, to itself).
+fn ctype_tables() -> (Vec<i64>, Vec<i64>, Vec<i64>) {
+    // glibc's bit for class `k` on a little-endian machine (`_ISbit` in <ctype.h>).
+    let bit = |k: u32| -> i64 {
+        if k < 8 {
+            (1 << k) << 8
+        } else {
+            (1 << k) >> 8
+        }
+    };
+    let (mut b, mut lower, mut upper) = (Vec::new(), Vec::new(), Vec::new());
+    for i in -128i64..256 {
+        let mut v = 0;
+        if (0..128).contains(&i) {
+            let c = i as u8;
+            let classes = [
+                c.is_ascii_uppercase(),
+                c.is_ascii_lowercase(),
+                c.is_ascii_alphabetic(),
+                c.is_ascii_digit(),
+                c.is_ascii_hexdigit(),
+                c == b' ' || (b'\t'..=b'\r').contains(&c),
+                (0x20..0x7f).contains(&c),
+                c.is_ascii_graphic(),
+                c == b' ' || c == b'\t',
+                c < 0x20 || c == 0x7f,
+                c.is_ascii_punctuation(),
+                c.is_ascii_alphanumeric(),
+            ];
+            for (k, yes) in classes.iter().enumerate() {
+                if *yes {
+                    v |= bit(k as u32);
+                }
+            }
+        }
+        b.push(v);
+        let unsigned = if (-128..-1).contains(&i) { i + 256 } else { i };
+        let (l, u) = match u8::try_from(i) {
+            Ok(c) if c.is_ascii_uppercase() => (i + 32, i),
+            Ok(c) if c.is_ascii_lowercase() => (i, i - 32),
+            _ => (unsigned, unsigned),
+        };
+        lower.push(l);
+        upper.push(u);
+    }
+    (b, lower, upper)
+}
 
 /// Functions whose only effects are output the program cannot read back and a return value
 /// (a count of characters or an error indicator). "Arbitrary return value, no effect on
@@ -189,41 +369,17 @@ const MATH: &[&str] = &[
 /// Everything else, by header.
 const LIBRARY: &[&str] = &[
     // <string.h> (memset, memcpy, memmove are modelled)
-    "memchr",
-    "memcmp",
-    "strcat",
-    "strncat",
-    "strchr",
-    "strcmp",
     "strcoll",
-    "strcpy",
-    "strcspn",
     "strerror",
-    "strlen",
-    "strncmp",
-    "strncpy",
-    "strpbrk",
-    "strrchr",
-    "strspn",
-    "strstr",
     "strtok",
     "strxfrm", // POSIX / BSD / glibc string functions
-    "strdup",
-    "strndup",
     "memccpy",
-    "bzero",
     "bcopy",
-    "bcmp",
-    "explicit_bzero",
-    "strnlen",
-    "stpcpy",
     "stpncpy",
     "strcasecmp",
     "strncasecmp",
     "strsep",
     "strtok_r",
-    "mempcpy",
-    "memrchr",
     "rawmemchr",
     "index",
     "rindex",
@@ -249,28 +405,17 @@ const LIBRARY: &[&str] = &[
     // <stdlib.h> (malloc, calloc, free, abort, exit, _Exit, atexit, at_quick_exit are
     // modelled or rejected in call.rs)
     "atof",
-    "atoi",
-    "atol",
-    "atoll",
     "strtod",
     "strtof",
     "strtold",
-    "strtol",
-    "strtoll",
-    "strtoul",
-    "strtoull",
     "rand",
     "srand",
     "aligned_alloc",
-    "realloc",
     "quick_exit",
     "getenv",
     "system",
     "bsearch",
     "qsort",
-    "abs",
-    "labs",
-    "llabs",
     "div",
     "ldiv",
     "lldiv",
@@ -283,7 +428,6 @@ const LIBRARY: &[&str] = &[
     "memalign",
     "valloc",
     "pvalloc",
-    "reallocarray",
     "random",
     "srandom",
     "rand_r",
@@ -374,25 +518,6 @@ const LIBRARY: &[&str] = &[
     "__uflow",
     "__overflow",
     // <ctype.h> and <wctype.h>
-    "isalnum",
-    "isalpha",
-    "isblank",
-    "iscntrl",
-    "isdigit",
-    "isgraph",
-    "islower",
-    "isprint",
-    "ispunct",
-    "isspace",
-    "isupper",
-    "isxdigit",
-    "tolower",
-    "toupper",
-    "isascii",
-    "toascii",
-    "__ctype_b_loc",
-    "__ctype_tolower_loc",
-    "__ctype_toupper_loc",
     "iswalnum",
     "iswalpha",
     "iswblank",
@@ -601,27 +726,19 @@ mod tests {
     #[test]
     fn the_list_names_the_library_but_not_what_call_rs_models() {
         for f in [
-            "realloc",
-            "memcmp",
-            "strcpy",
-            "strlen",
-            "strcmp",
-            "strncpy",
-            "strdup",
-            "bzero",
             "read",
             "pthread_mutex_lock",
             "sqrtf",
             "floorl",
             "sin",
-            "__builtin_strlen",
             "__isoc99_scanf",
             "sprintf",
-            "abs",
             "rand",
-            "toupper",
+            "strtok",
+            "__errno_location",
         ] {
             assert!(is_unmodelled_library_function(f), "{f}");
+            assert!(model_name(f).is_none(), "{f}");
         }
         for f in [
             "malloc",
@@ -650,6 +767,22 @@ mod tests {
         ] {
             assert!(!is_unmodelled_library_function(f), "{f}");
         }
+    }
+
+    #[test]
+    fn every_model_is_defined_in_the_c_file_and_not_in_the_rejected_list() {
+        let source = without_comments(MODELS_C);
+        for f in MODELS {
+            assert!(!is_unmodelled_library_function(f), "{f} is modelled and rejected");
+            let model = model_name(f).expect("listed");
+            assert!(
+                source.contains(&format!(" {model}(")) || source.contains(&format!("*{model}(")),
+                "{model} is not defined in clib_models.c"
+            );
+        }
+        assert_eq!(model_name("__builtin_strlen").as_deref(), Some("__qicc_strlen"));
+        assert!(!source.contains("/*"), "a comment survived");
+        assert_eq!(source.lines().count(), MODELS_C.lines().count());
     }
 
     #[test]

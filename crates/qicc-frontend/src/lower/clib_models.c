@@ -1,0 +1,345 @@
+/* qicc's models of the C library: the functions of <string.h>, <stdlib.h> and <ctype.h> that
+ * programs call, written in plain C and lowered with the program (see clib.rs). A call of
+ * `NAME` in a program that does not define `NAME` itself becomes a call of `__qicc_NAME`.
+ *
+ * Rules for this file (it is parsed in front of every program, before the program's own
+ * declarations, so nothing here may depend on them):
+ * - every file-scope name starts with `__qicc_` (the prelude defines `__qicc_size_t` for the
+ *   data model); nothing here takes the address of a local (`&x`), so no local of a model is
+ *   forced into memory;
+ * - memory is reached through the front-end's intrinsics under their `__builtin_` names
+ *   (`__builtin_malloc`, `__builtin_free`, `__builtin_memcpy`, `__builtin_memset`), which
+ *   a program cannot redefine;
+ * - reads and writes are ordinary C: an out-of-bounds write inside a model is the same
+ *   undefined-behaviour check as anywhere else, and a read past a string's end reads what the
+ *   memory model gives there;
+ * - results follow glibc on x86 where C leaves them to the implementation: comparisons return
+ *   the difference of the first differing bytes as unsigned char, `realloc(p, 0)` frees `p`
+ *   and returns a null pointer, the <ctype.h> tables are glibc's "C" locale, `errno` is not
+ *   written (a program that reads `errno` is rejected: `__errno_location` is unmodelled).
+ * - allocation never fails (as `malloc` in qicc's memory model). */
+
+/* ---- <string.h> ---- */
+
+__qicc_size_t __qicc_strlen(const char *s) {
+  __qicc_size_t n = 0;
+  while (s[n] != 0)
+    n++;
+  return n;
+}
+
+__qicc_size_t __qicc_strnlen(const char *s, __qicc_size_t max) {
+  __qicc_size_t n = 0;
+  while (n < max && s[n] != 0)
+    n++;
+  return n;
+}
+
+char *__qicc_strcpy(char *d, const char *s) {
+  __qicc_size_t i = 0;
+  while ((d[i] = s[i]) != 0)
+    i++;
+  return d;
+}
+
+char *__qicc_stpcpy(char *d, const char *s) {
+  __qicc_size_t i = 0;
+  while ((d[i] = s[i]) != 0)
+    i++;
+  return d + i;
+}
+
+char *__qicc_strncpy(char *d, const char *s, __qicc_size_t n) {
+  __qicc_size_t i = 0;
+  for (; i < n && s[i] != 0; i++)
+    d[i] = s[i];
+  for (; i < n; i++)
+    d[i] = 0;
+  return d;
+}
+
+char *__qicc_strcat(char *d, const char *s) {
+  __qicc_strcpy(d + __qicc_strlen(d), s);
+  return d;
+}
+
+char *__qicc_strncat(char *d, const char *s, __qicc_size_t n) {
+  char *e = d + __qicc_strlen(d);
+  __qicc_size_t i = 0;
+  for (; i < n && s[i] != 0; i++)
+    e[i] = s[i];
+  e[i] = 0;
+  return d;
+}
+
+int __qicc_strcmp(const char *a, const char *b) {
+  const unsigned char *p = (const unsigned char *)a;
+  const unsigned char *q = (const unsigned char *)b;
+  __qicc_size_t i = 0;
+  while (p[i] != 0 && p[i] == q[i])
+    i++;
+  return p[i] - q[i];
+}
+
+int __qicc_strncmp(const char *a, const char *b, __qicc_size_t n) {
+  const unsigned char *p = (const unsigned char *)a;
+  const unsigned char *q = (const unsigned char *)b;
+  __qicc_size_t i = 0;
+  if (n == 0)
+    return 0;
+  while (i + 1 < n && p[i] != 0 && p[i] == q[i])
+    i++;
+  return p[i] - q[i];
+}
+
+int __qicc_memcmp(const void *a, const void *b, __qicc_size_t n) {
+  const unsigned char *p = (const unsigned char *)a;
+  const unsigned char *q = (const unsigned char *)b;
+  __qicc_size_t i = 0;
+  for (; i < n; i++)
+    if (p[i] != q[i])
+      return p[i] - q[i];
+  return 0;
+}
+
+int __qicc_bcmp(const void *a, const void *b, __qicc_size_t n) {
+  return __qicc_memcmp(a, b, n);
+}
+
+char *__qicc_strchr(const char *s, int c) {
+  char ch = (char)c;
+  __qicc_size_t i = 0;
+  for (;; i++) {
+    if (s[i] == ch)
+      return (char *)(s + i);
+    if (s[i] == 0)
+      return 0;
+  }
+}
+
+char *__qicc_strrchr(const char *s, int c) {
+  char ch = (char)c;
+  const char *last = 0;
+  __qicc_size_t i = 0;
+  for (;; i++) {
+    if (s[i] == ch)
+      last = s + i;
+    if (s[i] == 0)
+      return (char *)last;
+  }
+}
+
+void *__qicc_memchr(const void *s, int c, __qicc_size_t n) {
+  const unsigned char *p = (const unsigned char *)s;
+  unsigned char ch = (unsigned char)c;
+  __qicc_size_t i = 0;
+  for (; i < n; i++)
+    if (p[i] == ch)
+      return (void *)(p + i);
+  return 0;
+}
+
+void *__qicc_memrchr(const void *s, int c, __qicc_size_t n) {
+  const unsigned char *p = (const unsigned char *)s;
+  unsigned char ch = (unsigned char)c;
+  while (n > 0) {
+    n--;
+    if (p[n] == ch)
+      return (void *)(p + n);
+  }
+  return 0;
+}
+
+char *__qicc_strstr(const char *h, const char *n) {
+  __qicc_size_t i = 0;
+  for (;; i++) {
+    __qicc_size_t j = 0;
+    while (n[j] != 0 && h[i + j] == n[j])
+      j++;
+    if (n[j] == 0)
+      return (char *)(h + i);
+    if (h[i] == 0)
+      return 0;
+  }
+}
+
+__qicc_size_t __qicc_strspn(const char *s, const char *accept) {
+  __qicc_size_t i = 0;
+  while (s[i] != 0 && __qicc_strchr(accept, s[i]) != 0)
+    i++;
+  return i;
+}
+
+__qicc_size_t __qicc_strcspn(const char *s, const char *reject) {
+  __qicc_size_t i = 0;
+  while (s[i] != 0 && __qicc_strchr(reject, s[i]) == 0)
+    i++;
+  return i;
+}
+
+char *__qicc_strpbrk(const char *s, const char *accept) {
+  __qicc_size_t i = __qicc_strcspn(s, accept);
+  return s[i] != 0 ? (char *)(s + i) : 0;
+}
+
+char *__qicc_strdup(const char *s) {
+  __qicc_size_t n = __qicc_strlen(s) + 1;
+  char *p = (char *)__builtin_malloc(n);
+  __builtin_memcpy(p, s, n);
+  return p;
+}
+
+char *__qicc_strndup(const char *s, __qicc_size_t max) {
+  __qicc_size_t n = __qicc_strnlen(s, max);
+  char *p = (char *)__builtin_malloc(n + 1);
+  __builtin_memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+
+void *__qicc_mempcpy(void *d, const void *s, __qicc_size_t n) {
+  __builtin_memcpy(d, s, n);
+  return (char *)d + n;
+}
+
+void __qicc_bzero(void *d, __qicc_size_t n) { __builtin_memset(d, 0, n); }
+
+void __qicc_explicit_bzero(void *d, __qicc_size_t n) { __builtin_memset(d, 0, n); }
+
+/* ---- <stdlib.h> ---- */
+
+/* The new object's first bytes are the old object's: copying `n` bytes reads past the end of a
+ * smaller old object, where the memory model holds bytes no run wrote (arbitrary), which is
+ * what C says the new object's extra bytes are (indeterminate). Freeing `p` checks, as
+ * `free` does, that it is the start of a live object. */
+void *__qicc_realloc(void *p, __qicc_size_t n) {
+  void *q = 0;
+  if (p == 0)
+    return __builtin_malloc(n);
+  if (n == 0) {
+    __builtin_free(p);
+    return 0;
+  }
+  q = __builtin_malloc(n);
+  __builtin_memcpy(q, p, n);
+  __builtin_free(p);
+  return q;
+}
+
+void *__qicc_reallocarray(void *p, __qicc_size_t m, __qicc_size_t n) {
+  return __qicc_realloc(p, m * n);
+}
+
+/* `-x` overflows for the most negative value: the same undefined-behaviour check as in the
+ * program. */
+int __qicc_abs(int x) { return x < 0 ? -x : x; }
+long __qicc_labs(long x) { return x < 0 ? -x : x; }
+long long __qicc_llabs(long long x) { return x < 0 ? -x : x; }
+
+static int __qicc_digit(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'z')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'Z')
+    return c - 'A' + 10;
+  return 99;
+}
+
+/* The strtol family (C11 7.22.1.4) in the "C" locale: leading white space, an optional sign,
+ * the base's prefix, the longest run of digits; on overflow the limit (`max` for positive
+ * values; `min_mag` is the magnitude of the most negative one; unsigned conversions negate in
+ * the unsigned type and saturate at `max`). */
+static unsigned long long __qicc_strto(const char *nptr, char **endptr, int base,
+                                       unsigned long long max, unsigned long long min_mag,
+                                       int is_unsigned) {
+  const char *s = nptr;
+  int neg = 0, any = 0, over = 0;
+  unsigned long long acc = 0, limit = 0;
+  if (base < 0 || base == 1 || base > 36) {
+    if (endptr)
+      *endptr = (char *)nptr;
+    return 0;
+  }
+  while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+    s++;
+  if (*s == '-') {
+    neg = 1;
+    s++;
+  } else if (*s == '+')
+    s++;
+  if ((base == 0 || base == 16) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+      __qicc_digit(s[2]) < 16) {
+    s += 2;
+    base = 16;
+  } else if (base == 0)
+    base = s[0] == '0' ? 8 : 10;
+  limit = is_unsigned || !neg ? max : min_mag;
+  for (;; s++) {
+    int d = __qicc_digit(*s);
+    if (d >= base)
+      break;
+    any = 1;
+    if (over || acc > (limit - d) / base)
+      over = 1;
+    else
+      acc = acc * base + d;
+  }
+  if (endptr)
+    *endptr = (char *)(any ? s : nptr);
+  if (over)
+    return is_unsigned || !neg ? limit : -limit;
+  return neg ? -acc : acc;
+}
+
+long __qicc_strtol(const char *s, char **e, int base) {
+  unsigned long max = (unsigned long)-1 >> 1;
+  return (long)__qicc_strto(s, e, base, max, max + 1ULL, 0);
+}
+
+long long __qicc_strtoll(const char *s, char **e, int base) {
+  unsigned long long max = (unsigned long long)-1 >> 1;
+  return (long long)__qicc_strto(s, e, base, max, max + 1ULL, 0);
+}
+
+unsigned long __qicc_strtoul(const char *s, char **e, int base) {
+  return (unsigned long)__qicc_strto(s, e, base, (unsigned long)-1, 0, 1);
+}
+
+unsigned long long __qicc_strtoull(const char *s, char **e, int base) {
+  return __qicc_strto(s, e, base, (unsigned long long)-1, 0, 1);
+}
+
+/* glibc: atoi(s) is (int) strtol(s, NULL, 10). */
+int __qicc_atoi(const char *s) { return (int)__qicc_strtol(s, 0, 10); }
+long __qicc_atol(const char *s) { return __qicc_strtol(s, 0, 10); }
+long long __qicc_atoll(const char *s) { return __qicc_strtoll(s, 0, 10); }
+
+/* ---- <ctype.h>: glibc's tables for the "C" locale, indexed from -128 to 255 (the prelude
+ * defines __qicc_ctype_b, __qicc_ctype_tolower and __qicc_ctype_toupper). glibc's macros read
+ * them through __ctype_b_loc() etc.; the functions return the same bits. ---- */
+
+static const unsigned short *__qicc_ctype_b_ptr = __qicc_ctype_b + 128;
+static const int *__qicc_ctype_tolower_ptr = __qicc_ctype_tolower + 128;
+static const int *__qicc_ctype_toupper_ptr = __qicc_ctype_toupper + 128;
+
+const unsigned short **__qicc___ctype_b_loc(void) { return &__qicc_ctype_b_ptr; }
+const int **__qicc___ctype_tolower_loc(void) { return &__qicc_ctype_tolower_ptr; }
+const int **__qicc___ctype_toupper_loc(void) { return &__qicc_ctype_toupper_ptr; }
+
+int __qicc_isupper(int c) { return __qicc_ctype_b_ptr[c] & 256; }
+int __qicc_islower(int c) { return __qicc_ctype_b_ptr[c] & 512; }
+int __qicc_isalpha(int c) { return __qicc_ctype_b_ptr[c] & 1024; }
+int __qicc_isdigit(int c) { return __qicc_ctype_b_ptr[c] & 2048; }
+int __qicc_isxdigit(int c) { return __qicc_ctype_b_ptr[c] & 4096; }
+int __qicc_isspace(int c) { return __qicc_ctype_b_ptr[c] & 8192; }
+int __qicc_isprint(int c) { return __qicc_ctype_b_ptr[c] & 16384; }
+int __qicc_isgraph(int c) { return __qicc_ctype_b_ptr[c] & 32768; }
+int __qicc_isblank(int c) { return __qicc_ctype_b_ptr[c] & 1; }
+int __qicc_iscntrl(int c) { return __qicc_ctype_b_ptr[c] & 2; }
+int __qicc_ispunct(int c) { return __qicc_ctype_b_ptr[c] & 4; }
+int __qicc_isalnum(int c) { return __qicc_ctype_b_ptr[c] & 8; }
+int __qicc_isascii(int c) { return (c & ~0x7f) == 0; }
+int __qicc_toascii(int c) { return c & 0x7f; }
+int __qicc_tolower(int c) { return c >= -128 && c < 256 ? __qicc_ctype_tolower_ptr[c] : c; }
+int __qicc_toupper(int c) { return c >= -128 && c < 256 ? __qicc_ctype_toupper_ptr[c] : c; }
