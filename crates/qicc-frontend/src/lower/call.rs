@@ -5,9 +5,16 @@
 //! `__VERIFIER_error`, `__assert_fail`, `abort`/`exit`, `malloc`/`calloc`/`alloca`/`free`,
 //! `memset`/`memcpy`/`memmove`, `__builtin_expect`.
 //!
+//! Calls through function pointers: a callee expression that is a known function
+//! (`(*f)(x)`) is a call by name; any other is a dispatch on the pointer's value (its
+//! candidates: the functions of the unit used as a value, with a compatible type), one call
+//! edge per candidate, after an `invalid-call` UB check that the value is one of them. Every
+//! call of a defined function, direct or dispatched, goes through `emit_call`.
+//!
 //! Invariants: arguments are evaluated left to right (earlier ones are stabilized when a later
-//! one has side effects); a property assertion's span is the call's; the definitions of
-//! `reach_error`, `__VERIFIER_error` and a standard `__VERIFIER_assert` are never lowered.
+//! one has side effects), the callee of a call through a pointer before them; a property
+//! assertion's span is the call's; the definitions of `reach_error`, `__VERIFIER_error` and a
+//! standard `__VERIFIER_assert` are never lowered (nor called through a pointer).
 
 use super::expr::{LVal, Place, RVal, Val};
 use super::scope::Sym;

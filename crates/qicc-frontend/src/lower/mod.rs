@@ -30,9 +30,13 @@
 //! - All statements (GNU case ranges, statement expressions, `goto`), all operators with
 //!   C's evaluation order guarantees (`&&`, `||`, `?:`, `,`), calls with argument
 //!   conversion, recursion.
+//! - Function pointers: a function's pointer is the address of a one-byte readonly object
+//!   `fn.NAME` ([`Ctx::fn_object`]), so it is stored, compared and converted like any
+//!   pointer; a call through a pointer dispatches on its value over the functions used as a
+//!   value anywhere in the unit with a compatible type (`call::fn_ptr_call`).
 //! - UB checks: division/remainder by zero and overflow, shift amounts, invalid writes
 //!   (stores, `memset`/`memcpy`/`memmove`, struct copies), invalid `free`, oversized
-//!   allocations.
+//!   allocations, calls through a pointer that is no function of the called type.
 //! - SV-COMP: `__VERIFIER_nondet_*`, `__VERIFIER_assume`, `__VERIFIER_assert` (inline when
 //!   standard), `reach_error`, `__VERIFIER_error`, `__assert_fail` (glibc `assert`);
 //!   `abort`/`exit`, `malloc`/`calloc`/`alloca`/`free`, `memset`/`memcpy`/`memmove`,
@@ -40,7 +44,8 @@
 //!
 //! # What is rejected as unsupported (only when reachable)
 //!
-//! Floating point, complex numbers, function pointers (and calls through them), variadic
+//! Floating point, complex numbers, calls through a function pointer that may point to a
+//! function without a body (or to an SV-COMP intrinsic or `main`), variadic
 //! function definitions and `va_arg`, bit-fields, variable-length arrays, inline assembly,
 //! computed `goto` and other GNU syntax lang-c cannot parse (detected by asking gcc), thread
 //! local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
