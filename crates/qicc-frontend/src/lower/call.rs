@@ -907,7 +907,9 @@ impl<'a> Ctx<'a> {
                 let what = if special { "" } else { "body-less " };
                 return Err(self.unsupported(
                     at,
-                    format!("call through a function pointer that may point to {what}function '{name}'"),
+                    format!(
+                        "call through a function pointer that may point to {what}function '{name}'"
+                    ),
                 ));
             }
             out.push(i);
