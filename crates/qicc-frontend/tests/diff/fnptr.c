@@ -41,6 +41,9 @@ static unsigned int fold(binop_fn *g, const unsigned int *a, int n, unsigned int
   return acc;
 }
 
+/* A parameter declared with a function type is a pointer. */
+static unsigned int twice_of(unsigned int g(unsigned int), unsigned int v) { return g(g(v)); }
+
 /* A function pointer as a result. */
 static unop choose(int k) {
   if (k < 0)
@@ -99,6 +102,11 @@ int main(void) {
   unsigned int arr[4] = {x, 3u, (unsigned int)k, 9u};
   mix(fold(btable[(unsigned int)k % 3u], arr, 4, 1u));
   mix(fold(xr, arr, 4, 0u));
+  mix(twice_of(table[(unsigned int)k % 4u], x));
+  unop *pp = &table[(k >> 3) & 3];
+  mix((*pp)(x) + pp[0](1u));
+  pp[0] = (k & 16) ? neg : sq; /* the table itself changes */
+  mix(table[(k >> 3) & 3](x));
 
   /* Pointers in structs; null pointers and comparisons. */
   struct handler *hp = &handlers[(unsigned int)k % 3u];
