@@ -627,6 +627,8 @@ impl<'a> Ctx<'a> {
                 ),
             ));
         }
+        // Numbered before the functions its arguments call (the IR's function order).
+        self.func_id(idx);
         let vals = self.eval_args(args)?;
         let offsets: Vec<usize> = args.iter().map(|a| a.span.start).collect();
         let mut slot = None;

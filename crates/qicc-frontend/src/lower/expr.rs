@@ -170,11 +170,12 @@ fn effects(e: &Node<Expression>) -> (bool, bool) {
             .iter()
             .fold((false, false), |acc, x| both(acc, effects(x))),
         Expression::Call(c) => {
+            // The callee is an expression too (`tbl[i++](x)`).
             let args = c
                 .node
                 .arguments
                 .iter()
-                .fold((false, false), |acc, x| both(acc, effects(x)));
+                .fold(effects(&c.node.callee), |acc, x| both(acc, effects(x)));
             (true, args.1)
         }
         Expression::CompoundLiteral(_) => (true, false),
