@@ -56,6 +56,21 @@ fn struct_assigned_to_int_is_a_type_error() {
 }
 
 #[test]
+fn calls_of_what_is_not_a_function_are_type_errors() {
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        ("int main(void) {\n  int x = 3;\n  return x(1);\n}\n", (3, 10), "called object type 'int' is not a function"),
+        ("int f(int x) { return x; }\nint main(void) {\n  int (*p)(int) = f;\n  return p(1, 2);\n}\n", (4, 10), "2 arguments for 1 parameters"),
+        ("int f(int x) { return x; }\nint main(void) {\n  int (*p)(int) = f;\n  return p[0](1);\n}\n", (4, 11), "subscript of a pointer to a function"),
+    ];
+    for (src, pos, what) in cases {
+        let d = err(src);
+        assert_eq!(d.kind, DiagKind::Type, "{d}\n{src}");
+        assert_eq!((d.line, d.col), *pos, "{d}\n{src}");
+        assert!(d.message.contains(what), "{d}");
+    }
+}
+
+#[test]
 fn undeclared_identifier_is_a_type_error() {
     let d = err("int main(void) {\n  return y + 1;\n}\n");
     assert_eq!(d.kind, DiagKind::Type, "{d}");
@@ -112,7 +127,7 @@ fn no_main_is_an_error() {
 fn unsupported_constructs_are_located_and_named() {
     let cases: &[(&str, (u32, u32), &str)] = &[
         ("int main(void) {\n  double d = 1.5;\n  return 0;\n}\n", (2, 10), "floating point"),
-        ("int f(int x) { return x; }\nint main(void) {\n  int (*p)(int) = f;\n  return p(1);\n}\n", (3, 19), "function pointers"),
+        ("int g(int);\nint f(int x) { return x; }\nint main(void) {\n  int (*p)(int) = f;\n  if (g(0)) p = g;\n  return p(1);\n}\n", (6, 10), "call through a function pointer that may point to body-less function 'g'"),
         ("int main(void) {\n  int n = 3;\n  int a[n];\n  return 0;\n}\n", (3, 9), "variable-length arrays"),
         ("struct s { int a : 3; };\nint main(void) {\n  struct s v;\n  return 0;\n}\n", (1, 16), "bit-fields"),
         ("int main(void) {\n  __asm__(\"nop\");\n  return 0;\n}\n", (2, 3), "inline assembly"),

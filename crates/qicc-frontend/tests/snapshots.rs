@@ -440,6 +440,31 @@ int main(void) {
 "#
 );
 
+// Function pointers: each function used as a value is a one-byte readonly object `fn.NAME`
+// (the global `p` holds `@fn.inc`, the table stores `@fn.inc`, `@fn.dbl`); a call through a
+// pointer reads it once, checks it is one of the candidates of its type (`invalid-call`:
+// `inc`, `dbl`; not `neg`, whose type differs), converts the argument (char to int) once,
+// and calls the candidate it equals, the last without a test, all into one result
+// temporary. `(*inc)(1)` is a direct call; a null test is a pointer compare with 0.
+snap!(
+    function_pointers,
+    r#"
+int inc(int x) { return x + 1; }
+int dbl(int x) { return 2 * x; }
+long neg(long x) { return -x; }
+int (*p)(int) = inc;
+int main(void) {
+  int (*tbl[2])(int) = {inc, dbl};
+  long (*n)(long) = neg;
+  char c = 3;
+  int r = tbl[c & 1](c);
+  if (p != 0)
+    r += p(2);
+  return r + (*inc)(1) + (int)n(1);
+}
+"#
+);
+
 // UB checks: signed division (zero and INT_MIN / -1), unsigned division (zero only), a
 // constant divisor needs no check, shifts (amount below the promoted width), stores through
 // pointers (valid.N) but not to a local's own object at a constant offset.

@@ -270,16 +270,20 @@ pub enum UbKind {
     /// Not undefined in C, but outside the memory model: an allocation larger than
     /// [`crate::MemoryLayout::max_object_size`]. Handled like UB (reachable: UNKNOWN).
     AllocTooLarge,
+    /// A call through a pointer whose value is not a function of the called type (null, a
+    /// data pointer, a function of another type).
+    InvalidCall,
 }
 
 impl UbKind {
-    pub const ALL: [UbKind; 6] = [
+    pub const ALL: [UbKind; 7] = [
         UbKind::DivByZero,
         UbKind::DivOverflow,
         UbKind::ShiftOutOfRange,
         UbKind::InvalidWrite,
         UbKind::InvalidFree,
         UbKind::AllocTooLarge,
+        UbKind::InvalidCall,
     ];
 
     pub fn name(self) -> &'static str {
@@ -290,6 +294,7 @@ impl UbKind {
             UbKind::InvalidWrite => "invalid-write",
             UbKind::InvalidFree => "invalid-free",
             UbKind::AllocTooLarge => "alloc-too-large",
+            UbKind::InvalidCall => "invalid-call",
         }
     }
 
@@ -301,6 +306,9 @@ impl UbKind {
             UbKind::InvalidWrite => "write outside a live object",
             UbKind::InvalidFree => "free of a pointer that is not the start of a live heap object",
             UbKind::AllocTooLarge => "allocation larger than the memory model's object size limit",
+            UbKind::InvalidCall => {
+                "call through a pointer that is not a function of the called type"
+            }
         }
     }
 

@@ -5,9 +5,16 @@
 //! `__VERIFIER_error`, `__assert_fail`, `abort`/`exit`, `malloc`/`calloc`/`alloca`/`free`,
 //! `memset`/`memcpy`/`memmove`, `__builtin_expect`.
 //!
+//! Calls through function pointers: a callee expression that is a known function
+//! (`(*f)(x)`) is a call by name; any other is a dispatch on the pointer's value (its
+//! candidates: the functions of the unit used as a value, with a compatible type), one call
+//! edge per candidate, after an `invalid-call` UB check that the value is one of them. Every
+//! call of a defined function, direct or dispatched, goes through `emit_call`.
+//!
 //! Invariants: arguments are evaluated left to right (earlier ones are stabilized when a later
-//! one has side effects); a property assertion's span is the call's; the definitions of
-//! `reach_error`, `__VERIFIER_error` and a standard `__VERIFIER_assert` are never lowered.
+//! one has side effects), the callee of a call through a pointer before them; a property
+//! assertion's span is the call's; the definitions of `reach_error`, `__VERIFIER_error` and a
+//! standard `__VERIFIER_assert` are never lowered (nor called through a pointer).
 
 use super::expr::{LVal, Place, RVal, Val};
 use super::scope::Sym;
@@ -17,6 +24,15 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 use qicc_ir::{AllocKind, AssertKind, BinOp, Expr, HavocKind, Op, Ty, UbKind, VarRef};
 use std::rc::Rc;
+
+/// Where a call's result goes: nowhere (`void`), an IR temporary (scalars), or a stack
+/// object of the caller passed as the hidden first argument (structs).
+#[derive(Clone, Debug)]
+enum RetSlot {
+    Void,
+    Var(qicc_ir::LocalId),
+    Mem(Expr),
+}
 
 /// Functions whose calls are property violations.
 fn is_error_fn(name: &str) -> bool {
@@ -160,19 +176,29 @@ impl<'a> Ctx<'a> {
 
     pub fn call(&mut self, c: &'a Node<CallExpression>, start: usize) -> R<Val> {
         let at = start;
+        let args = &c.node.arguments;
         let Expression::Identifier(id) = &c.node.callee.node else {
-            return Err(self.unsupported(at, "calls through function pointers"));
+            return self.indirect_call(&c.node.callee, args, at);
         };
         let name = id.node.name.as_str();
-        let args = &c.node.arguments;
-        let sym = self.lookup(name).cloned();
-        if let Some(Sym::Var(_)) = sym {
-            return Err(self.unsupported(at, format!("calls through function pointers ('{name}')")));
+        match self.lookup(name).cloned() {
+            Some(Sym::Var(_)) => self.indirect_call(&c.node.callee, args, at),
+            Some(Sym::Func(i)) => self.call_named(name, Some(i), args, at),
+            _ => self.call_named(name, None, args, at),
         }
-        let func = match sym {
-            Some(Sym::Func(i)) => Some(i),
-            _ => None,
-        };
+    }
+
+    /// A call of the function `name` (`func`: the program's declaration of it, if any): an
+    /// intrinsic, a library function, a defined function or one without a body.
+    // `args` is the call's own vector: its body matches arguments with `as_slice()`.
+    #[allow(clippy::ptr_arg)]
+    fn call_named(
+        &mut self,
+        name: &str,
+        func: Option<usize>,
+        args: &'a Vec<Node<Expression>>,
+        at: usize,
+    ) -> R<Val> {
         let has_body = func.is_some_and(|i| self.funcs[i].def.is_some());
         // SV-COMP intrinsics: whatever the program defines.
         if is_error_fn(name) {
@@ -548,11 +574,8 @@ impl<'a> Ctx<'a> {
             }),
         };
         for a in args {
-            let v = self.lower(a)?;
-            // Struct arguments need no copy: nothing reads them.
-            if let Val::Func(_) = v {
-                return Err(self.unsupported(a.span.start, "function pointers (as an argument)"));
-            }
+            // Struct arguments need no copy, functions no pointer: nothing reads them.
+            self.lower(a)?;
         }
         if !self.warned.contains(name) {
             self.warned.insert(name.to_string());
@@ -609,11 +632,33 @@ impl<'a> Ctx<'a> {
                 ),
             ));
         }
-        let callee = self.func_id(idx);
+        // Numbered before the functions its arguments call (the IR's function order).
+        self.func_id(idx);
         let vals = self.eval_args(args)?;
+        let offsets: Vec<usize> = args.iter().map(|a| a.span.start).collect();
+        let mut slot = None;
+        self.emit_call(idx, vals, &offsets, &mut slot, at)?;
+        self.call_result(slot, &ft.ret, at)
+    }
+
+    /// The call edge of a call of defined function `idx` with evaluated arguments `vals`
+    /// (at `offsets`): each converted to its parameter type (structs copied: the callee gets
+    /// its own), extra arguments of an unprototyped call dropped, the result written to
+    /// `slot` (made on first use: a call through a pointer shares it between the functions
+    /// it may call). The one path of every call of a defined function, direct or dispatched.
+    fn emit_call(
+        &mut self,
+        idx: usize,
+        vals: Vec<RVal>,
+        offsets: &[usize],
+        slot: &mut Option<RetSlot>,
+        at: usize,
+    ) -> R<()> {
+        let ft = self.funcs[idx].ty.clone()?;
+        let callee = self.func_id(idx);
         let mut ir_args = Vec::new();
         for (i, v) in vals.into_iter().enumerate() {
-            let a_at = args[i].span.start;
+            let a_at = offsets.get(i).copied().unwrap_or(at);
             match ft.params.get(i) {
                 Some(CType::Record(r)) => {
                     let pt = CType::Record(*r);
@@ -637,54 +682,246 @@ impl<'a> Ctx<'a> {
                 None => {}
             }
         }
-        let ret = ft.ret.clone();
-        let span = self.span(at);
-        match &ret {
+        let slot = match slot {
+            Some(s) => s.clone(),
+            None => {
+                let s = self.ret_slot(&ft.ret, at)?;
+                *slot = Some(s.clone());
+                s
+            }
+        };
+        let dst = match &slot {
+            RetSlot::Mem(p) => {
+                ir_args.insert(0, p.clone());
+                None
+            }
+            RetSlot::Var(t) => Some(VarRef::Local(*t)),
+            RetSlot::Void => None,
+        };
+        self.emit(
+            Op::Call {
+                dst,
+                callee,
+                args: ir_args,
+            },
+            at,
+        )
+    }
+
+    /// Where the result of a call returning `ret` goes.
+    fn ret_slot(&mut self, ret: &CType, at: usize) -> R<RetSlot> {
+        match ret {
             CType::Record(_) => {
-                let size = self.size_of(&ret, at)?;
-                let slot = self.copy_slot(size, at)?;
-                ir_args.insert(0, slot.clone());
-                self.emit(
-                    Op::Call {
-                        dst: None,
-                        callee,
-                        args: ir_args,
-                    },
-                    at,
-                )?;
-                Ok(Val::L(LVal {
-                    place: Place::Mem(slot),
-                    ty: ret,
-                }))
+                let size = self.size_of(ret, at)?;
+                Ok(RetSlot::Mem(self.copy_slot(size, at)?))
             }
-            CType::Void => {
-                self.emit(
-                    Op::Call {
-                        dst: None,
-                        callee,
-                        args: ir_args,
-                    },
-                    at,
-                )?;
-                Ok(Val::R(RVal::void()))
-            }
+            CType::Void => Ok(RetSlot::Void),
             CType::Float(_) => Err(self.unsupported(at, "floating point (return value)")),
             _ => {
-                let t = self.irty(&ret, at)?;
+                let t = self.irty(ret, at)?;
                 let fs = self.fs(at)?;
-                fs.b.span = span;
-                let tmp = fs.b.new_tmp(t);
-                fs.b.emit(Op::Call {
-                    dst: Some(VarRef::Local(tmp)),
-                    callee,
-                    args: ir_args,
-                });
-                Ok(Val::R(RVal {
-                    e: Expr::local(tmp),
-                    ty: ret,
-                }))
+                Ok(RetSlot::Var(fs.b.new_tmp(t)))
             }
         }
+    }
+
+    /// The value of a call whose result went to `slot` (`None`: no call was made, e.g. a
+    /// dispatch without candidates, whose continuation is unreachable).
+    fn call_result(&mut self, slot: Option<RetSlot>, ret: &CType, at: usize) -> R<Val> {
+        let slot = match slot {
+            Some(s) => s,
+            None => self.ret_slot(ret, at)?,
+        };
+        Ok(match slot {
+            RetSlot::Mem(p) => Val::L(LVal {
+                place: Place::Mem(p),
+                ty: ret.clone(),
+            }),
+            RetSlot::Var(t) => Val::R(RVal {
+                e: Expr::local(t),
+                ty: ret.clone(),
+            }),
+            RetSlot::Void => Val::R(RVal::void()),
+        })
+    }
+
+    // ---- calls through function pointers ----
+
+    /// A call whose callee is an expression (`p(x)`, `(*p)(x)`, `s.cb(x)`, `tbl[i](x)`):
+    /// a direct call when the expression is a known function, else a dispatch on the
+    /// pointer's value ([`Ctx::fn_ptr_call`]).
+    #[allow(clippy::ptr_arg)] // passed on to `call_named`
+    fn indirect_call(
+        &mut self,
+        callee: &'a Node<Expression>,
+        args: &'a Vec<Node<Expression>>,
+        at: usize,
+    ) -> R<Val> {
+        let c_at = callee.span.start;
+        let v = self.rvalue(callee)?;
+        let ft = match &v.ty {
+            CType::Pointer(t) => match &**t {
+                CType::Func(ft) => Some(ft.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(ft) = ft else {
+            return Err(self.type_err(
+                c_at,
+                format!(
+                    "called object type '{}' is not a function or function pointer",
+                    self.types.show(&v.ty)
+                ),
+            ));
+        };
+        // `(*f)(x)`, `(&f)(x)`: the function is known, and calls of it are lowered as
+        // calls by name (intrinsics and library functions included).
+        if let Expr::ObjAddr(o) = &v.e {
+            if let Some(&i) = self.fn_of_object.get(o) {
+                let name = self.funcs[i].name.clone();
+                return self.call_named(&name, Some(i), args, at);
+            }
+        }
+        self.fn_ptr_call(v, &ft, args, at)
+    }
+
+    /// A call through the function pointer `v` of type `ft`: the arguments are evaluated
+    /// (and converted to `ft`'s parameter types) once, then `v` is compared with each
+    /// candidate — every function of the unit used as a value whose type is compatible with
+    /// `ft` — and the matching one is called. Any other value (null, a data pointer, a
+    /// function of another type) is undefined behaviour, checked before the dispatch.
+    fn fn_ptr_call(
+        &mut self,
+        v: RVal,
+        ft: &FuncType,
+        args: &'a [Node<Expression>],
+        at: usize,
+    ) -> R<Val> {
+        if ft.prototyped
+            && (args.len() < ft.params.len() || (!ft.variadic && args.len() > ft.params.len()))
+        {
+            return Err(self.type_err(
+                at,
+                format!(
+                    "call through a function pointer with {} arguments for {} parameters",
+                    args.len(),
+                    ft.params.len()
+                ),
+            ));
+        }
+        let cands = self.fn_ptr_candidates(ft, args.len(), at)?;
+        // The pointer is read before the arguments (C leaves the order open) and compared
+        // after them: keep its value.
+        let mut v = self.stab(v, at)?;
+        for a in args {
+            v = self.stab_before(v, a, at)?;
+        }
+        let mut vals = self.eval_args(args)?;
+        let offsets: Vec<usize> = args.iter().map(|a| a.span.start).collect();
+        if ft.prototyped {
+            for (i, pt) in ft.params.iter().enumerate() {
+                if pt.is_scalar() {
+                    vals[i] = self.convert_rv(vals[i].clone(), pt, offsets[i])?;
+                }
+            }
+        }
+        let targets: Vec<Expr> = cands
+            .iter()
+            .map(|&i| {
+                let obj = self.fn_object(i);
+                fold::bin(BinOp::Eq, v.e.clone(), Expr::ObjAddr(obj))
+            })
+            .collect();
+        let any = targets
+            .iter()
+            .cloned()
+            .reduce(|a, b| fold::bin(BinOp::Or, a, b))
+            .unwrap_or(Expr::bool(false));
+        self.check(any.clone(), UbKind::InvalidCall, at)?;
+        let mut slot = None;
+        if cands.is_empty() {
+            // Nothing can be called: the run stops here (UB above, when checks are on).
+            self.emit(Op::Assume(any), at)?;
+            return self.call_result(slot, &ft.ret, at);
+        }
+        let span = self.span(at);
+        let done = {
+            let fs = self.fs(at)?;
+            fs.b.span = span;
+            fs.b.new_loc()
+        };
+        let last = cands.len() - 1;
+        for (k, (&i, is_i)) in cands.iter().zip(targets).enumerate() {
+            // The last candidate needs no test: every other value was ruled out above.
+            let next = if k < last {
+                let fs = self.fs(at)?;
+                fs.b.span = span;
+                let yes = fs.b.new_loc();
+                let no = fs.b.new_loc();
+                fs.b.branch(is_i, yes, no);
+                fs.b.set_cur(yes);
+                Some(no)
+            } else {
+                None
+            };
+            self.emit_call(i, vals.clone(), &offsets, &mut slot, at)?;
+            let fs = self.fs(at)?;
+            fs.b.goto(done);
+            if let Some(no) = next {
+                fs.b.set_cur(no);
+            }
+        }
+        self.fs(at)?.b.set_cur(done);
+        self.call_result(slot, &ft.ret, at)
+    }
+
+    /// The functions a pointer of type `ft` called with `nargs` arguments may point to, in
+    /// declaration order: those used as a value somewhere in the unit (the only ones whose
+    /// address a program can have) with a compatible type (same result type; with prototypes
+    /// on both sides the same parameter types, else no more parameters than arguments).
+    /// A compatible function the dispatch cannot call like a defined function (no body, an
+    /// intrinsic, `main`) is rejected rather than mis-modelled.
+    fn fn_ptr_candidates(&mut self, ft: &FuncType, nargs: usize, at: usize) -> R<Vec<usize>> {
+        let mut idxs: Vec<usize> = self
+            .func_by_name
+            .iter()
+            .filter(|(name, _)| self.used_as_value.contains(*name))
+            .map(|(_, &i)| i)
+            .collect();
+        idxs.sort_unstable();
+        let mut out = Vec::new();
+        for i in idxs {
+            // A function whose declaration has an error cannot be a target of this type.
+            let Ok(t) = self.funcs[i].ty.clone() else {
+                continue;
+            };
+            let compatible = t.ret == ft.ret
+                && if t.prototyped && ft.prototyped {
+                    t.params == ft.params && t.variadic == ft.variadic
+                } else {
+                    t.params.len() <= nargs
+                };
+            if !compatible {
+                continue;
+            }
+            let name = &self.funcs[i].name;
+            let special = is_error_fn(name)
+                || name == "main"
+                || name == "__assert_fail"
+                || name.starts_with("__VERIFIER_");
+            if self.funcs[i].def.is_none() || special {
+                let what = if special { "" } else { "body-less " };
+                return Err(self.unsupported(
+                    at,
+                    format!(
+                        "call through a function pointer that may point to {what}function '{name}'"
+                    ),
+                ));
+            }
+            out.push(i);
+        }
+        Ok(out)
     }
 
     /// A stack object of this function for a struct argument or return value.

@@ -170,11 +170,12 @@ fn effects(e: &Node<Expression>) -> (bool, bool) {
             .iter()
             .fold((false, false), |acc, x| both(acc, effects(x))),
         Expression::Call(c) => {
+            // The callee is an expression too (`tbl[i++](x)`).
             let args = c
                 .node
                 .arguments
                 .iter()
-                .fold((false, false), |acc, x| both(acc, effects(x)));
+                .fold(effects(&c.node.callee), |acc, x| both(acc, effects(x)));
             (true, args.1)
         }
         Expression::CompoundLiteral(_) => (true, false),
@@ -293,14 +294,18 @@ impl<'a> Ctx<'a> {
                 Ok(rv)
             }
             Val::L(lv) => self.read(&lv, at),
-            Val::Func(i) => Err(self.unsupported(
-                at,
-                format!(
-                    "function pointers (function '{}' used as a value)",
-                    self.funcs[i].name
-                ),
-            )),
+            Val::Func(i) => self.fn_pointer(i),
         }
+    }
+
+    /// A function designator decayed to its pointer: the address of the function's object.
+    pub fn fn_pointer(&mut self, i: usize) -> R<RVal> {
+        let ft = self.funcs[i].ty.clone()?;
+        let obj = self.fn_object(i);
+        Ok(RVal {
+            e: Expr::ObjAddr(obj),
+            ty: CType::ptr(CType::Func(ft)),
+        })
     }
 
     /// The value of an lvalue (arrays decay to a pointer to their first element; structs
@@ -322,7 +327,14 @@ impl<'a> Ctx<'a> {
                 Place::Var(_) => Err(self.internal(at, "struct held in a variable")),
             },
             CType::Void => Ok(RVal::void()),
-            CType::Func(_) => Err(self.unsupported(at, "function pointers")),
+            // A function designator reached through a pointer (`*p`) decays back to it.
+            CType::Func(_) => match &lv.place {
+                Place::Mem(a) => Ok(RVal {
+                    e: a.clone(),
+                    ty: CType::ptr(lv.ty.clone()),
+                }),
+                Place::Var(_) => Err(self.internal(at, "function held in a variable")),
+            },
             CType::Float(_) => Err(self.unsupported(at, "floating point")),
             t => {
                 if self.const_depth > 0 {
@@ -522,8 +534,7 @@ impl<'a> Ctx<'a> {
             (CType::Pointer(_), CType::Pointer(_)) => Ok(v.e),
             (CType::Record(a), CType::Record(b)) if a == b => Ok(v.e),
             (CType::Array(..), CType::Pointer(_)) => Ok(v.e),
-            (CType::Func(_), _) => Err(self.unsupported(at, "function pointers")),
-            (_, CType::Pointer(p)) if p.is_func() => Err(self.unsupported(at, "function pointers")),
+            (CType::Func(_), _) => Err(self.internal(at, "function designator not decayed")),
             _ => Err(self.type_err(
                 at,
                 format!(
@@ -937,22 +948,15 @@ impl<'a> Ctx<'a> {
                     place: Place::Var(_),
                     ..
                 }) => Err(self.internal(at, "address of a variable that was not placed in memory")),
-                Val::Func(i) => Err(self.unsupported(
-                    at,
-                    format!(
-                        "function pointers (address of function '{}')",
-                        self.funcs[i].name
-                    ),
-                )),
+                Val::Func(i) => Ok(Val::R(self.fn_pointer(i)?)),
                 Val::R(_) => Err(self.type_err(at, "cannot take the address of an rvalue")),
             },
             UnaryOperator::Indirection => {
                 let p = self.rvalue(operand)?;
                 match &p.ty {
                     CType::Pointer(t) => {
-                        if t.is_func() {
-                            return Err(self.unsupported(at, "function pointers"));
-                        }
+                        // `*p` of a function pointer is the function designator at that
+                        // address (read back as the pointer, called through it).
                         Ok(Val::L(LVal {
                             place: Place::Mem(p.e),
                             ty: (**t).clone(),
@@ -1100,7 +1104,7 @@ impl<'a> Ctx<'a> {
                 };
                 let elem = p.ty.pointee().cloned().unwrap_or(CType::Void);
                 if elem.is_func() {
-                    return Err(self.unsupported(at, "function pointers"));
+                    return Err(self.type_err(at, "subscript of a pointer to a function"));
                 }
                 let addr = self.ptr_offset(p, i, true, at)?;
                 Ok(Val::L(LVal {

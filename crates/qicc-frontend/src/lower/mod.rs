@@ -30,9 +30,13 @@
 //! - All statements (GNU case ranges, statement expressions, `goto`), all operators with
 //!   C's evaluation order guarantees (`&&`, `||`, `?:`, `,`), calls with argument
 //!   conversion, recursion.
+//! - Function pointers: a function's pointer is the address of a one-byte readonly object
+//!   `fn.NAME` ([`Ctx::fn_object`]), so it is stored, compared and converted like any
+//!   pointer; a call through a pointer dispatches on its value over the functions used as a
+//!   value anywhere in the unit with a compatible type (`call::fn_ptr_call`).
 //! - UB checks: division/remainder by zero and overflow, shift amounts, invalid writes
 //!   (stores, `memset`/`memcpy`/`memmove`, struct copies), invalid `free`, oversized
-//!   allocations.
+//!   allocations, calls through a pointer that is no function of the called type.
 //! - SV-COMP: `__VERIFIER_nondet_*`, `__VERIFIER_assume`, `__VERIFIER_assert` (inline when
 //!   standard), `reach_error`, `__VERIFIER_error`, `__assert_fail` (glibc `assert`);
 //!   `abort`/`exit`, `malloc`/`calloc`/`alloca`/`free`, `memset`/`memcpy`/`memmove`,
@@ -40,7 +44,8 @@
 //!
 //! # What is rejected as unsupported (only when reachable)
 //!
-//! Floating point, complex numbers, function pointers (and calls through them), variadic
+//! Floating point, complex numbers, calls through a function pointer that may point to a
+//! function without a body (or to an SV-COMP intrinsic or `main`), variadic
 //! function definitions and `va_arg`, bit-fields, variable-length arrays, inline assembly,
 //! computed `goto` and other GNU syntax lang-c cannot parse (detected by asking gcc), thread
 //! local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
@@ -192,7 +197,13 @@ pub struct Ctx<'a> {
     pub global_addr_taken: HashSet<String>,
     /// Per function definition (by name): C names whose address it takes.
     pub fn_addr_taken: HashMap<String, HashSet<String>>,
+    /// Names used as a value anywhere in the unit (not only as a direct callee): the
+    /// functions among them are the ones a function pointer may point to.
+    pub used_as_value: HashSet<String>,
     strings: HashMap<Vec<u8>, ObjectId>,
+    /// The object whose address is a function's pointer value (by function index), and back.
+    fn_objects: HashMap<usize, ObjectId>,
+    pub fn_of_object: HashMap<ObjectId, usize>,
     pub lit_counter: u32,
     pub fs: Option<FnState>,
     pub assert_mode: AssertMode,
@@ -224,7 +235,10 @@ impl<'a> Ctx<'a> {
             worklist: VecDeque::new(),
             global_addr_taken: HashSet::new(),
             fn_addr_taken: HashMap::new(),
+            used_as_value: HashSet::new(),
             strings: HashMap::new(),
+            fn_objects: HashMap::new(),
+            fn_of_object: HashMap::new(),
             lit_counter: 0,
             fs: None,
             assert_mode: AssertMode::Ordinary,
@@ -441,6 +455,30 @@ impl<'a> Ctx<'a> {
             span,
         });
         self.strings.insert(bytes, id);
+        id
+    }
+
+    /// The object that stands for function `idx` as a pointer value: one readonly byte per
+    /// function, created on first use, so that a function pointer is an ordinary object
+    /// address (non-null, distinct per function, storable, comparable, convertible) and every
+    /// engine handles it without knowing about functions. A call through a pointer compares
+    /// it with the candidates' objects (`call::fn_ptr_call`); the function itself is lowered
+    /// only when such a call may reach it.
+    pub fn fn_object(&mut self, idx: usize) -> ObjectId {
+        if let Some(id) = self.fn_objects.get(&idx) {
+            return *id;
+        }
+        let span = self.span(self.funcs[idx].offset);
+        let id = self.program.add_object(Object {
+            name: format!("fn.{}", self.funcs[idx].name),
+            size: 1,
+            readonly: true,
+            zeroed: true,
+            init: Vec::new(),
+            span,
+        });
+        self.fn_objects.insert(idx, id);
+        self.fn_of_object.insert(id, idx);
         id
     }
 }
