@@ -108,7 +108,39 @@ pub struct UbSummary {
 pub struct Violation {
     pub assertion: u32,
     pub trace: Trace,
+    /// The functions without a body whose results (and, unless declared const/pure, effects
+    /// on globals and memory) the counterexample chose: it is a real execution only if the
+    /// real functions can behave so. Empty for a counterexample from inputs alone.
+    pub assumes_bodyless: Vec<String>,
 }
+
+impl Violation {
+    pub fn new(assertion: u32, trace: Trace) -> Violation {
+        let mut assumes_bodyless: Vec<String> = trace
+            .inputs
+            .iter()
+            .map(|i| i.function.clone())
+            .filter(|f| !f.starts_with("__VERIFIER_nondet"))
+            .chain(
+                trace
+                    .steps
+                    .iter()
+                    .filter_map(|s| s.function.strip_prefix(EXTERN_STUB_PREFIX))
+                    .map(str::to_string),
+            )
+            .collect();
+        assumes_bodyless.sort();
+        assumes_bodyless.dedup();
+        Violation {
+            assertion,
+            trace,
+            assumes_bodyless,
+        }
+    }
+}
+
+/// The name prefix of the front-end's stubs for body-less functions (`extern.f`).
+const EXTERN_STUB_PREFIX: &str = "extern.";
 
 /// Two runs that contradict each other about one assertion: one proved it safe, the other
 /// found a violation whose witness replays to it on the program. One of the two engines is
@@ -205,6 +237,18 @@ impl Report {
         if let Some(v) = &self.violation {
             let _ = writeln!(out, "\nCounterexample:");
             out.push_str(&v.trace.to_text());
+            if !v.assumes_bodyless.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "\nNote: this counterexample assumes that {} (without a body here) can \
+                     return the values shown and change globals and memory as shown",
+                    v.assumes_bodyless
+                        .iter()
+                        .map(|f| format!("'{f}'"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
         }
         if !self.assertions.is_empty() {
             let _ = writeln!(out, "\nAssertions:");

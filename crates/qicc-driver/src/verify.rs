@@ -558,10 +558,7 @@ fn report(
                 let by = violation_by.as_deref().unwrap_or(&engine_name);
                 internal_error.get_or_insert_with(|| contradiction(assertion, by, run));
             }
-            violation = Some(Violation {
-                assertion: assertion.0,
-                trace: trace(program, run),
-            });
+            violation = Some(Violation::new(assertion.0, trace(program, run)));
             reason = Some(format!(
                 "assertion #{} at {} violated: confirmed by native replay (the \
                      interpreter's replay stopped after {} steps: {})",
@@ -591,10 +588,7 @@ fn report(
                 Outcome::ErrorReached { assertion }
                     if program.assertion(assertion).kind.is_property() =>
                 {
-                    violation = Some(Violation {
-                        assertion: assertion.0,
-                        trace: trace(program, run),
-                    });
+                    violation = Some(Violation::new(assertion.0, trace(program, run)));
                     if assertion != *claimed {
                         reason = Some(format!(
                             "the witness for assertion {claimed} replays to assertion {assertion}"

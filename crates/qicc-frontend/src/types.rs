@@ -163,6 +163,10 @@ impl CType {
         matches!(self, CType::Func(_))
     }
 
+    pub fn is_func_pointer(&self) -> bool {
+        matches!(self, CType::Pointer(p) if p.is_func())
+    }
+
     pub fn is_signed_int(&self) -> bool {
         matches!(self, CType::Int(k) if k.is_signed())
     }

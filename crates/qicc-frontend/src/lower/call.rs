@@ -556,7 +556,13 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// A call of a function without a body: arguments are evaluated, the result is arbitrary.
+    /// A call of a function without a body (not the C library's, see `clib`): arguments are
+    /// evaluated, the result is arbitrary. Unless the function is declared free of side
+    /// effects (`__attribute__((const))` or `((pure))`), it may also write whatever it can
+    /// reach — memory through its pointer arguments and the globals —, so the call goes to the
+    /// function's stub (`extern_stub`), which makes every global and all memory contents
+    /// arbitrary; a TRUE then holds whatever the function writes. A function passed to it
+    /// could be called back, which no stub models: such a call is rejected.
     fn extern_call(
         &mut self,
         name: &str,
@@ -573,49 +579,90 @@ impl<'a> Ctx<'a> {
                 prototyped: false,
             }),
         };
+        let pure = func.is_some_and(|i| self.funcs[i].side_effect_free);
         for a in args {
-            // Struct arguments need no copy, functions no pointer: nothing reads them.
-            self.lower(a)?;
+            // Struct arguments need no copy: the stub reads nothing.
+            let v = self.lower(a)?;
+            let callback = match &v {
+                Val::Func(_) => true,
+                Val::R(r) => r.ty.is_func_pointer(),
+                Val::L(l) => l.ty.is_func_pointer(),
+            };
+            if callback && !pure {
+                return Err(self.unsupported(
+                    a.span.start,
+                    format!(
+                        "a function pointer passed to body-less function '{name}' (it may call it back)"
+                    ),
+                ));
+            }
         }
         if !self.warned.contains(name) {
             self.warned.insert(name.to_string());
+            let effect = if pure {
+                "has no other effect (declared const/pure)"
+            } else {
+                "may change every global and all memory"
+            };
             self.warn(
                 at,
                 format!(
-                    "function '{name}' has no body; assuming it returns an arbitrary value and has no other effect"
+                    "function '{name}' has no body; assuming it returns an arbitrary value and {effect}"
                 ),
             );
         }
-        match &ft.ret {
-            CType::Void => Ok(Val::R(RVal::void())),
-            CType::Int(_) | CType::Pointer(_) => {
-                let ty = self.irty(&ft.ret, at)?;
-                let span = self.span(at);
-                let fs = self.fs(at)?;
-                fs.b.span = span;
-                let t = fs.b.new_tmp(ty);
-                fs.b.havoc(VarRef::Local(t), HavocKind::Extern(name.to_string()));
-                let e = if ft.ret == CType::Int(IntKind::Bool) {
-                    fold::from_bool(fold::to_bool(Expr::local(t), Ty::I8), Ty::I8)
-                } else {
-                    Expr::local(t)
-                };
-                Ok(Val::R(RVal {
-                    e,
-                    ty: ft.ret.clone(),
-                }))
-            }
+        let ret_ty = match &ft.ret {
+            CType::Void => None,
+            CType::Int(_) | CType::Pointer(_) => Some(self.irty(&ft.ret, at)?),
             CType::Float(_) => {
-                Err(self.unsupported(at, format!("floating point (result of '{name}')")))
+                return Err(self.unsupported(at, format!("floating point (result of '{name}')")))
             }
-            t => Err(self.unsupported(
-                at,
-                format!(
-                    "function '{name}' without body returning '{}'",
-                    self.types.show(t)
-                ),
-            )),
+            t => {
+                return Err(self.unsupported(
+                    at,
+                    format!(
+                        "function '{name}' without body returning '{}'",
+                        self.types.show(t)
+                    ),
+                ))
+            }
+        };
+        let span = self.span(at);
+        let stub = if pure {
+            None
+        } else {
+            Some(self.extern_stub(name, ret_ty, span))
+        };
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let Some(ty) = ret_ty else {
+            if let Some(callee) = stub {
+                fs.b.emit(Op::Call {
+                    dst: None,
+                    callee,
+                    args: Vec::new(),
+                });
+            }
+            return Ok(Val::R(RVal::void()));
+        };
+        let t = fs.b.new_tmp(ty);
+        match stub {
+            Some(callee) => fs.b.emit(Op::Call {
+                dst: Some(VarRef::Local(t)),
+                callee,
+                args: Vec::new(),
+            }),
+            None => fs.b.havoc(VarRef::Local(t), HavocKind::Extern(name.to_string())),
         }
+        let e = if ft.ret == CType::Int(IntKind::Bool) {
+            fold::from_bool(fold::to_bool(Expr::local(t), Ty::I8), Ty::I8)
+        } else {
+            Expr::local(t)
+        };
+        Ok(Val::R(RVal {
+            e,
+            ty: ft.ret.clone(),
+        }))
     }
 
     /// A call of a function the program defines.

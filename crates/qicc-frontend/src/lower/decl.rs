@@ -66,6 +66,10 @@ pub fn specs_have_attribute(specs: &[Node<DeclarationSpecifier>], names: &[&str]
     })
 }
 
+/// Attributes declaring that a function writes nothing (gcc's `const`: reads nothing either;
+/// `pure`: may read memory and globals).
+const SIDE_EFFECT_FREE: &[&str] = &["const", "pure"];
+
 /// Attributes that make gcc run a function outside of `main`'s calls.
 const RUNS_OUTSIDE_MAIN: &[&str] = &["constructor", "destructor"];
 
@@ -736,7 +740,12 @@ impl<'a> Ctx<'a> {
                     CType::Func(f) => Ok(f),
                     _ => Err(self.internal(offset, "function declarator without function type")),
                 });
-                self.declare_function(name, fty, None, offset);
+                let i = self.declare_function(name, fty, None, offset);
+                if has_attribute(&decl.node.extensions, SIDE_EFFECT_FREE)
+                    || specs_have_attribute(&d.node.specifiers, SIDE_EFFECT_FREE)
+                {
+                    self.funcs[i].side_effect_free = true;
+                }
                 continue;
             }
             let defined = storage != Storage::Extern || id.node.initializer.is_some();
@@ -780,6 +789,7 @@ impl<'a> Ctx<'a> {
             def,
             ir: None,
             offset,
+            side_effect_free: false,
         });
         let i = self.funcs.len() - 1;
         self.func_by_name.insert(name.to_string(), i);

@@ -81,8 +81,8 @@ use builder::FnBuilder;
 use lang_c::ast::{FunctionDefinition, Initializer, TranslationUnit};
 use lang_c::span::Node;
 use qicc_ir::{
-    AssertKind, Assertion, BinOp, Expr, FuncId, GlobalId, InitItem, Loc, LocalId, Object, ObjectId,
-    Op, Program, Span, Ty, UbKind,
+    AssertKind, Assertion, BinOp, Expr, FuncId, GlobalId, HavocKind, InitItem, Loc, LocalId,
+    Object, ObjectId, Op, Program, Span, Ty, UbKind, VarRef,
 };
 use scope::Scopes;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -122,6 +122,9 @@ pub struct FuncInfo<'a> {
     pub def: Option<&'a Node<FunctionDefinition>>,
     pub ir: Option<FuncId>,
     pub offset: usize,
+    /// Declared `__attribute__((const))` or `((pure))`: writes nothing (matters only for a
+    /// function without a body, see `call::extern_call`).
+    pub side_effect_free: bool,
 }
 
 /// How a local variable of the function being lowered is stored.
@@ -207,6 +210,9 @@ pub struct Ctx<'a> {
     pub lit_counter: u32,
     pub fs: Option<FnState>,
     pub assert_mode: AssertMode,
+    /// The stub of each body-less function a call may let change memory and globals (see
+    /// [`Ctx::extern_stub`]): its IR function, and its return variable.
+    extern_stubs: Vec<(FuncId, String, Option<LocalId>)>,
     /// > 0 while evaluating a constant expression (no edges may be emitted, no variable read).
     pub const_depth: u32,
     /// > 0 while evaluating a file-scope initialiser: names resolve at file scope.
@@ -243,6 +249,7 @@ impl<'a> Ctx<'a> {
             fs: None,
             assert_mode: AssertMode::Ordinary,
             const_depth: 0,
+            extern_stubs: Vec::new(),
             eval_guards: Vec::new(),
             file_scope_only: 0,
         }
@@ -434,6 +441,49 @@ impl<'a> Ctx<'a> {
         id
     }
 
+    /// The stub standing for the calls of body-less function `name` (made on first use; its
+    /// body once every function is lowered, see [`Ctx::finish_extern_stubs`]): no parameters
+    /// (the arguments are evaluated by the caller and not passed), a return variable of type
+    /// `ret`.
+    pub fn extern_stub(&mut self, name: &str, ret: Option<Ty>, span: Span) -> FuncId {
+        if let Some((id, _, _)) = self.extern_stubs.iter().find(|(_, n, _)| n == name) {
+            return *id;
+        }
+        let mut f = qicc_ir::Function::new(format!("extern.{name}"), span);
+        let ret_var = ret.map(|t| f.add_local("ret.val", t));
+        f.ret = ret_var;
+        let id = self.program.add_function(f);
+        self.extern_stubs.push((id, name.to_string(), ret_var));
+        id
+    }
+
+    /// The bodies of the stubs: every global and all memory contents become arbitrary (the
+    /// object table stays: the function is assumed to allocate and free nothing the program
+    /// sees), then the result. Made last, when the program's globals are all known.
+    fn finish_extern_stubs(&mut self) {
+        let globals: Vec<GlobalId> = (0..self.program.globals.len())
+            .map(|i| GlobalId(i as u32))
+            .collect();
+        for (id, name, ret) in std::mem::take(&mut self.extern_stubs) {
+            let f = self.program.function_mut(id);
+            let span = f.span;
+            let mut ops = vec![Op::HavocContents];
+            ops.extend(
+                globals
+                    .iter()
+                    .map(|&g| Op::Havoc(VarRef::Global(g), HavocKind::Extern(name.clone()))),
+            );
+            ops.extend(ret.map(|r| Op::Havoc(VarRef::Local(r), HavocKind::Extern(name.clone()))));
+            let mut from = f.entry;
+            let n = ops.len();
+            for (i, op) in ops.into_iter().enumerate() {
+                let to = if i + 1 == n { f.exit } else { f.new_loc() };
+                f.add_edge(from, to, op, span);
+                from = to;
+            }
+        }
+    }
+
     // ---- static objects ----
 
     /// The readonly object holding a string literal (one per distinct contents).
@@ -512,6 +562,7 @@ pub fn lower_unit(
     while let Some(idx) = cx.worklist.pop_front() {
         cx.lower_function(idx)?;
     }
+    cx.finish_extern_stubs();
     if let Err(errs) = qicc_ir::verify_program(&cx.program) {
         let first = errs.first().cloned().unwrap_or_default();
         let file = map.file_name(0).to_string();
