@@ -7,7 +7,7 @@
 //! enumerator and `int` otherwise (gcc's choice). The differential tests against gcc keep this
 //! honest.
 
-use qicc_ir::{DataModel, Ty};
+use qicc_ir::{DataModel, LocalId, Ty};
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,6 +121,12 @@ pub enum CType {
     Pointer(Rc<CType>),
     /// Element type and length (`None`: incomplete, `int a[]`).
     Array(Rc<CType>, Option<u64>),
+    /// A variable-length array (C99 6.7.6.2): element type and the IR local of the function
+    /// being lowered that holds the array's size in bytes (`size_t`), computed when the
+    /// declarator was evaluated (`int a[n]`, `typedef int row[n]`, `sizeof(int[n])`). An
+    /// array of variable-length arrays is itself one (`int a[3][n]`), so a type with a
+    /// runtime size is always this variant at its top.
+    Vla(Rc<CType>, LocalId),
     Record(RecordId),
     Func(Rc<FuncType>),
 }
@@ -151,8 +157,13 @@ impl CType {
         matches!(self, CType::Record(_))
     }
 
+    /// Arrays of constant, unknown or variable length.
     pub fn is_array(&self) -> bool {
-        matches!(self, CType::Array(..))
+        matches!(self, CType::Array(..) | CType::Vla(..))
+    }
+
+    pub fn is_vla(&self) -> bool {
+        matches!(self, CType::Vla(..))
     }
 
     pub fn is_void(&self) -> bool {
@@ -267,7 +278,8 @@ impl Types {
         }
     }
 
-    /// `sizeof`; `None` for incomplete types, functions and `void`.
+    /// `sizeof`; `None` for incomplete types, functions, `void` and variable-length arrays
+    /// (whose size is known only at run time).
     pub fn size_of(&self, t: &CType) -> Option<u64> {
         match t {
             CType::Void | CType::Func(_) => None,
@@ -280,7 +292,7 @@ impl Types {
             }),
             CType::Pointer(_) => Some(self.ptr_bytes()),
             CType::Array(e, Some(n)) => self.size_of(e)?.checked_mul(*n),
-            CType::Array(_, None) => None,
+            CType::Array(_, None) | CType::Vla(..) => None,
             CType::Record(r) => {
                 let rec = self.record(*r);
                 rec.complete.then_some(rec.size)
@@ -317,7 +329,7 @@ impl Types {
                 }
             }
             CType::Pointer(_) => self.ptr_bytes(),
-            CType::Array(e, _) => self.align_of(e),
+            CType::Array(e, _) | CType::Vla(e, _) => self.align_of(e),
             CType::Record(r) => self.record(*r).align.max(1),
         }
     }
@@ -447,6 +459,7 @@ impl Types {
             CType::Pointer(p) => format!("{} *", self.show(p)),
             CType::Array(e, Some(n)) => format!("{}[{n}]", self.show(e)),
             CType::Array(e, None) => format!("{}[]", self.show(e)),
+            CType::Vla(e, _) => format!("{}[*]", self.show(e)),
             CType::Record(r) => {
                 let rec = self.record(*r);
                 let kw = match rec.kind {

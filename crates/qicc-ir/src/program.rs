@@ -270,16 +270,20 @@ pub enum UbKind {
     /// Not undefined in C, but outside the memory model: an allocation larger than
     /// [`crate::MemoryLayout::max_object_size`]. Handled like UB (reachable: UNKNOWN).
     AllocTooLarge,
+    /// A variable-length array whose size expression is not positive when the declarator is
+    /// evaluated (C99 6.7.6.2p5).
+    VlaSize,
 }
 
 impl UbKind {
-    pub const ALL: [UbKind; 6] = [
+    pub const ALL: [UbKind; 7] = [
         UbKind::DivByZero,
         UbKind::DivOverflow,
         UbKind::ShiftOutOfRange,
         UbKind::InvalidWrite,
         UbKind::InvalidFree,
         UbKind::AllocTooLarge,
+        UbKind::VlaSize,
     ];
 
     pub fn name(self) -> &'static str {
@@ -290,6 +294,7 @@ impl UbKind {
             UbKind::InvalidWrite => "invalid-write",
             UbKind::InvalidFree => "invalid-free",
             UbKind::AllocTooLarge => "alloc-too-large",
+            UbKind::VlaSize => "vla-size",
         }
     }
 
@@ -301,6 +306,7 @@ impl UbKind {
             UbKind::InvalidWrite => "write outside a live object",
             UbKind::InvalidFree => "free of a pointer that is not the start of a live heap object",
             UbKind::AllocTooLarge => "allocation larger than the memory model's object size limit",
+            UbKind::VlaSize => "variable-length array with a non-positive size",
         }
     }
 

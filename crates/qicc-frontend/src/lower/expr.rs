@@ -236,16 +236,31 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// `sizeof`, with `void` and functions 1 (GNU) and incomplete types an error.
+    /// `sizeof`, with `void` and functions 1 (GNU) and incomplete types an error; a
+    /// variable-length array has no constant size (see [`Ctx::size_expr`]).
     pub fn size_of(&self, t: &CType, at: usize) -> R<u64> {
         if let Some(p) = self.layout_problem(t) {
             return Err(p);
         }
         match t {
             CType::Void | CType::Func(_) => Ok(1),
+            CType::Vla(..) => Err(self.unsupported(
+                at,
+                "a variable-length array here (supported: declaring one, sizeof, indexing, \
+                 pointer arithmetic, decay to a pointer)",
+            )),
             _ => self.types.size_of(t).ok_or_else(|| {
                 self.type_err(at, format!("incomplete type '{}'", self.types.show(t)))
             }),
+        }
+    }
+
+    /// `sizeof` as a pointer-wide (`size_t`) expression: a constant, or the local holding a
+    /// variable-length array's size.
+    pub fn size_expr(&self, t: &CType, at: usize) -> R<Expr> {
+        match t {
+            CType::Vla(_, size) => Ok(Expr::local(*size)),
+            _ => Ok(Expr::konst(self.ptr_ty(), self.size_of(t, at)?)),
         }
     }
 
@@ -307,7 +322,7 @@ impl<'a> Ctx<'a> {
     /// are their address).
     pub fn read(&mut self, lv: &LVal, at: usize) -> R<RVal> {
         match &lv.ty {
-            CType::Array(elem, _) => match &lv.place {
+            CType::Array(elem, _) | CType::Vla(elem, _) => match &lv.place {
                 Place::Mem(a) => Ok(RVal {
                     e: a.clone(),
                     ty: CType::Pointer(elem.clone()),
@@ -521,7 +536,7 @@ impl<'a> Ctx<'a> {
             }
             (CType::Pointer(_), CType::Pointer(_)) => Ok(v.e),
             (CType::Record(a), CType::Record(b)) if a == b => Ok(v.e),
-            (CType::Array(..), CType::Pointer(_)) => Ok(v.e),
+            (CType::Array(..) | CType::Vla(..), CType::Pointer(_)) => Ok(v.e),
             (CType::Func(_), _) => Err(self.unsupported(at, "function pointers")),
             (_, CType::Pointer(p)) if p.is_func() => Err(self.unsupported(at, "function pointers")),
             _ => Err(self.type_err(
@@ -615,13 +630,11 @@ impl<'a> Ctx<'a> {
             Expression::CompoundLiteral(cl) => self.compound_literal(cl),
             Expression::SizeOfTy(s) => {
                 let t = self.type_name(&s.node.0)?;
-                let n = self.size_of(&t, at)?;
-                Ok(Val::R(self.size_const(n)))
+                self.size_rval(&t, at).map(Val::R)
             }
             Expression::SizeOfVal(s) => {
                 let t = self.expr_type(&s.node.0)?;
-                let n = self.size_of(&t, at)?;
-                Ok(Val::R(self.size_const(n)))
+                self.size_rval(&t, at).map(Val::R)
             }
             Expression::AlignOf(a) => {
                 let t = self.type_name(&a.node.0)?;
@@ -651,6 +664,18 @@ impl<'a> Ctx<'a> {
             Expression::OffsetOf(o) => self.offsetof(o),
             Expression::VaArg(_) => Err(self.unsupported(at, "variadic arguments (va_arg)")),
             Expression::Statement(s) => self.stmt_expr(s),
+        }
+    }
+
+    /// `sizeof` of a type: a constant, or a variable-length array's size, computed when its
+    /// declarator was evaluated (outside a function, only constants).
+    fn size_rval(&self, t: &CType, at: usize) -> R<RVal> {
+        match t {
+            CType::Vla(..) => Ok(RVal {
+                e: self.size_expr(t, at)?,
+                ty: self.types.size_t(),
+            }),
+            _ => Ok(self.size_const(self.size_of(t, at)?)),
         }
     }
 
@@ -1010,10 +1035,9 @@ impl<'a> Ctx<'a> {
     fn plus_one(&mut self, old: RVal, inc: bool, at: usize) -> R<Expr> {
         match &old.ty {
             CType::Pointer(t) => {
-                let size = self.size_of(t, at)?;
-                let ptr = self.ptr_ty();
+                let size = self.size_expr(t, at)?;
                 let op = if inc { BinOp::Add } else { BinOp::Sub };
-                Ok(fold::bin(op, old.e, Expr::konst(ptr, size)))
+                Ok(fold::bin(op, old.e, size))
             }
             CType::Int(_) => {
                 let ty = old.ty.clone();
@@ -1264,12 +1288,12 @@ impl<'a> Ctx<'a> {
         if elem.is_func() {
             return Err(self.unsupported(at, "arithmetic on function pointers"));
         }
-        let size = self.size_of(&elem, at)?;
+        let size = self.size_expr(&elem, at)?;
         let k = self.int_kind(&i, at)?;
         let ptr = self.ptr_ty();
         let ti = self.irty(&i.ty, at)?;
         let idx = fold::resize(i.e, ti, ptr, k.is_signed());
-        let off = fold::bin(BinOp::Mul, idx, Expr::konst(ptr, size));
+        let off = fold::bin(BinOp::Mul, idx, size);
         let op = if add { BinOp::Add } else { BinOp::Sub };
         Ok(RVal {
             e: fold::bin(op, p.e, off),
@@ -1290,13 +1314,12 @@ impl<'a> Ctx<'a> {
                     (CType::Pointer(_), CType::Int(_)) => self.ptr_offset(l, r, add, at),
                     (CType::Int(_), CType::Pointer(_)) if add => self.ptr_offset(r, l, true, at),
                     (CType::Pointer(a), CType::Pointer(_)) if !add => {
-                        let size = self.size_of(a, at)?;
-                        let ptr = self.ptr_ty();
+                        let size = self.size_expr(a, at)?;
                         let d = fold::bin(BinOp::Sub, l.e, r.e);
-                        let d = if size == 1 {
+                        let d = if size.as_const() == Some(1) {
                             d
                         } else {
-                            fold::bin(BinOp::SDiv, d, Expr::konst(ptr, size))
+                            fold::bin(BinOp::SDiv, d, size)
                         };
                         let pd = self.types.ptrdiff_t();
                         Ok(RVal { e: d, ty: pd })
@@ -1681,7 +1704,7 @@ impl<'a> Ctx<'a> {
 /// Array-to-pointer and function-to-pointer decay of a type.
 pub fn decay(t: CType) -> CType {
     match t {
-        CType::Array(e, _) => CType::Pointer(e),
+        CType::Array(e, _) | CType::Vla(e, _) => CType::Pointer(e),
         CType::Func(_) => CType::ptr(t),
         t => t,
     }

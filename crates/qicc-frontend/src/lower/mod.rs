@@ -155,6 +155,13 @@ pub struct FnState {
     pub defined_labels: HashSet<String>,
     pub breaks: Vec<Loc>,
     pub continues: Vec<Loc>,
+    /// Pointers to the variable-length arrays in scope, innermost last: a block's end frees
+    /// those it declared.
+    pub vlas: Vec<LocalId>,
+    /// Per entry of `breaks` / `continues`: how many of `vlas` were in scope where the loop
+    /// or switch starts (a jump out frees the others).
+    pub break_vlas: Vec<usize>,
+    pub continue_vlas: Vec<usize>,
     pub switches: Vec<SwitchCtx>,
     /// Names taken by static locals (`f.x`, `f.x.1`).
     pub static_names: HashMap<String, u32>,
@@ -200,6 +207,10 @@ pub struct Ctx<'a> {
     pub const_depth: u32,
     /// > 0 while evaluating a file-scope initialiser: names resolve at file scope.
     pub file_scope_only: u32,
+    /// > 0 while typing a prototype's parameters: a runtime array size there is not
+    /// evaluated and the array is left incomplete (`int a[n][m]` is `int (*)[]`, as C's `[*]`);
+    /// a definition's parameters are typed again on entry, with their sizes evaluated.
+    pub vla_unevaluated: u32,
     /// Conditions under which the expression being lowered is evaluated at all (the left
     /// side of `&&`/`||`, the condition of `?:`, when those are lowered as one expression):
     /// a `nowrap` check emitted meanwhile holds only under them.
@@ -231,6 +242,7 @@ impl<'a> Ctx<'a> {
             const_depth: 0,
             eval_guards: Vec::new(),
             file_scope_only: 0,
+            vla_unevaluated: 0,
         }
     }
 
