@@ -23,6 +23,15 @@
 //!   (`packed`/`aligned` on the record honoured), anonymous members, flexible array members;
 //!   struct assignment, parameters and results (copies through memory); `sizeof`,
 //!   `_Alignof`, `__builtin_offsetof`, `_Generic`.
+//! - Variable-length arrays ([`crate::types::CType::Vla`]): block-scope `T a[n]` of any
+//!   dimension (`int g[n][m]`, `int t[3][m]`), typedefs of them, `sizeof` of them and of
+//!   `T[n]` computed at run time, parameters `int a[][m]` whose row size is computed on entry.
+//!   The size is computed when the declarator is evaluated and checked: `n` positive
+//!   (`vla-size`), the whole size at most `MemoryLayout::max_object_size` (2^24 - 1 bytes on
+//!   ILP32, 2^48 - 1 on LP64: `alloc-too-large`). The array is a stack object allocated where
+//!   the declaration executes (fresh each time: its contents are arbitrary) and freed at the
+//!   end of its block and by `break`/`continue` leaving it; `return` frees it with the
+//!   function's other objects.
 //! - Storage: scalars whose address is never taken are IR variables, everything else lives
 //!   in memory (locals: stack objects allocated in the prologue, freed before `exit`);
 //!   globals and static locals with static initialisers (designators, brace elision,
@@ -32,7 +41,7 @@
 //!   conversion, recursion.
 //! - UB checks: division/remainder by zero and overflow, shift amounts, invalid writes
 //!   (stores, `memset`/`memcpy`/`memmove`, struct copies), invalid `free`, oversized
-//!   allocations.
+//!   allocations, non-positive variable-length array sizes.
 //! - SV-COMP: `__VERIFIER_nondet_*`, `__VERIFIER_assume`, `__VERIFIER_assert` (inline when
 //!   standard), `reach_error`, `__VERIFIER_error`, `__assert_fail` (glibc `assert`);
 //!   `abort`/`exit`, `malloc`/`calloc`/`alloca`/`free`, `memset`/`memcpy`/`memmove`,
@@ -41,7 +50,8 @@
 //! # What is rejected as unsupported (only when reachable)
 //!
 //! Floating point, complex numbers, function pointers (and calls through them), variadic
-//! function definitions and `va_arg`, bit-fields, variable-length arrays, inline assembly,
+//! function definitions and `va_arg`, bit-fields, variable-length arrays at file scope (C
+//! forbids them) and inside struct members or compound literals, inline assembly,
 //! computed `goto` and other GNU syntax lang-c cannot parse (detected by asking gcc), thread
 //! local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
 //! destructor functions, the `cleanup` attribute, alignment attributes on members.
@@ -53,6 +63,14 @@
 //! - `free` checks one valid byte at offset 0 of the pointer (not that the object is a heap
 //!   object); `calloc`'s size product wraps instead of failing.
 //! - Only the last execution of an `alloca` site is freed at function exit.
+//! - A variable-length array left by a `goto` out of its block stays live until its
+//!   declaration executes again or the function returns (C ends its life at the jump); the
+//!   size expression of a VLA parameter's outermost dimension is not evaluated, and neither is
+//!   the operand of `sizeof` when it has a variable-length array type (C evaluates both; it
+//!   matters only for side effects there). Each execution of a VLA declaration takes a new
+//!   object number, and numbers are never reused, so a loop declaring one runs out of them
+//!   after `2^object-bits - 1` iterations (255 on ILP32): the run is then outside the model
+//!   (never a wrong verdict).
 //! - `__alignof__` gives the ABI alignment (4 for `long long` on ILP32), like `_Alignof`.
 
 pub mod addr;

@@ -687,6 +687,12 @@ impl<'a> Ctx<'a> {
                 self.declare_function(name, Ok(ft.clone()), None, at);
                 continue;
             }
+            if ty.is_vla() && matches!(storage, Storage::Extern | Storage::Static) {
+                return Err(self.type_err(
+                    at,
+                    format!("variable-length array '{name}' with static or extern storage"),
+                ));
+            }
             match storage {
                 Storage::Extern => {
                     let gi = match self.scopes.lookup_file(name) {
