@@ -114,7 +114,7 @@ fn unsupported_constructs_are_located_and_named() {
         ("int main(void) {\n  double d = 1.5;\n  return 0;\n}\n", (2, 10), "floating point"),
         ("int f(int x) { return x; }\nint main(void) {\n  int (*p)(int) = f;\n  return p(1);\n}\n", (3, 19), "function pointers"),
         ("int n = 3;\nint a[n];\nint main(void) {\n  return a[0];\n}\n", (2, 7), "variable-length arrays outside a function"),
-        ("struct s { int a : 3; };\nint main(void) {\n  struct s v;\n  return 0;\n}\n", (1, 16), "bit-fields"),
+        ("struct s { int a : 3; } __attribute__((packed));\nint main(void) {\n  struct s v;\n  return 0;\n}\n", (1, 16), "bit-fields in packed structs"),
         ("int main(void) {\n  __asm__(\"nop\");\n  return 0;\n}\n", (2, 3), "inline assembly"),
         ("int f(int n, ...) { return n; }\nint main(void) {\n  return f(1, 2);\n}\n", (1, 5), "variadic function definitions"),
         ("__attribute__((constructor)) void init(void) { }\nint main(void) { return 0; }\n", (1, 1), "constructor"),

@@ -560,3 +560,24 @@ int main(void) {
 }
 "#
 );
+
+// Bit-fields (ILP32): `a` is bits 0..2 and `b` bits 3..7 of byte 0, `c` (which would cross
+// its 16-bit unit) starts at byte 2; `d` is bits 0..19 of a 4-byte window at 4. A read loads
+// the window, shifts the field to the top and back down (`ashr` for signed `b`, `lshr` for
+// unsigned `a`), so `v.a` is an `int` (promoted); a write keeps the other bits of the window
+// (`and` with the inverted mask, `or` the new bits); `v.b += 1` reads, adds in `int` and
+// writes the low 5 bits back; the static initialiser merges the fields' bits per byte.
+snap!(
+    bitfields,
+    r#"
+struct s { unsigned a : 3; int b : 5; short c : 12; int d : 20; };
+struct s g = { 5, -2, 7, -1 };
+int main(void) {
+  struct s v;
+  v.a = 9;
+  v.b += 1;
+  v.d = v.a - 10;
+  return v.b + g.c;
+}
+"#
+);

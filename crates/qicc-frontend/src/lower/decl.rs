@@ -3,7 +3,7 @@
 //! variable and function before any function body is lowered.
 //!
 //! Invariant: problems in declarations that reachable code may never use (a prototype with a
-//! `double` parameter, a struct with bit-fields in a header) are recorded with the declared
+//! `double` parameter, a packed struct with bit-fields in a header) are recorded with the declared
 //! entity and reported only when reachable code uses it.
 
 use super::expr::RVal;
@@ -593,11 +593,12 @@ impl<'a> Ctx<'a> {
                 fields.push(FieldDecl {
                     name: None,
                     ty: base,
+                    width: None,
                 });
                 continue;
             }
             for sd in &f.node.declarators {
-                if sd.node.bit_width.is_some() {
+                if sd.node.bit_width.is_some() && attrs.packed {
                     bitfield_at.get_or_insert(sd.span.start);
                 }
                 let (name, ty) = match &sd.node.declarator {
@@ -620,10 +621,17 @@ impl<'a> Ctx<'a> {
                     }
                     None => (None, base.clone()),
                 };
-                if sd.node.bit_width.is_some() {
-                    continue;
-                }
-                fields.push(FieldDecl { name, ty });
+                let width = match &sd.node.bit_width {
+                    Some(w) => match self.bit_width(&name, &ty, w) {
+                        Ok(w) => Some(w),
+                        Err(e) => {
+                            bad.get_or_insert(e);
+                            continue;
+                        }
+                    },
+                    None => None,
+                };
+                fields.push(FieldDecl { name, ty, width });
             }
         }
         // A member whose own layout is unusable makes this one unusable. (Floating-point
@@ -651,7 +659,51 @@ impl<'a> Ctx<'a> {
         }
         self.types
             .complete_record(id, fields, attrs.packed, attrs.aligned, bitfield_at, bad);
+        // Each bit-field is accessed through a window of bytes (see `types::bit_window`) that
+        // must lie inside the record.
+        let rec = self.types.record(id);
+        let outside = rec.fields.iter().any(|f| match f.ty {
+            CType::Bits(b) => {
+                f.offset + b.bytes as u64 > rec.size || b.shift + b.width > b.bytes * 8
+            }
+            _ => false,
+        });
+        if outside && rec.bad.is_none() {
+            let d = self.unsupported(
+                st.span.start,
+                "this bit-field layout (a field crossing 8 bytes)",
+            );
+            self.types.records[id.0].bad = Some(d);
+        }
         Ok(CType::Record(id))
+    }
+
+    /// The width of a bit-field of type `ty`: a constant from 0 (unnamed only) to the width
+    /// of the type.
+    fn bit_width(&mut self, name: &Option<String>, ty: &CType, w: &'a Node<Expression>) -> R<u64> {
+        let at = w.span.start;
+        let CType::Int(k) = ty else {
+            if ty.is_float() {
+                return Err(self.unsupported(at, "floating point"));
+            }
+            return Err(self.type_err(
+                at,
+                format!("bit-field has non-integral type '{}'", self.types.show(ty)),
+            ));
+        };
+        let (v, t) = self.const_int(w)?;
+        let bits = if *k == IntKind::Bool {
+            1
+        } else {
+            k.bits(self.types.dm) as u64
+        };
+        if (t.is_signed_int() && (v as i64) < 0) || v > bits {
+            return Err(self.type_err(at, format!("bit-field width {} is invalid", v as i64)));
+        }
+        if v == 0 && name.is_some() {
+            return Err(self.type_err(at, "named bit-field has zero width"));
+        }
+        Ok(v)
     }
 
     /// Why the layout of `t` cannot be used, if it cannot.
@@ -660,7 +712,7 @@ impl<'a> Ctx<'a> {
             CType::Record(r) => {
                 let rec = self.types.record(*r);
                 if let Some(at) = rec.bitfield_at {
-                    return Some(self.unsupported(at, "bit-fields"));
+                    return Some(self.unsupported(at, "bit-fields in packed structs"));
                 }
                 rec.bad.clone()
             }

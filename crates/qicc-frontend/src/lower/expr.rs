@@ -18,7 +18,7 @@
 
 use super::scope::{Sym, VarId};
 use super::{fold, Ctx, GStorage, LocalPlace, R};
-use crate::types::{CType, IntKind};
+use crate::types::{BitField, CType, IntKind};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use qicc_ir::{BinOp, Expr, Op, Ty, UbKind, VarRef};
@@ -244,6 +244,7 @@ impl<'a> Ctx<'a> {
         }
         match t {
             CType::Void | CType::Func(_) => Ok(1),
+            CType::Bits(_) => Err(self.type_err(at, "sizeof applied to a bit-field")),
             CType::Vla(..) => Err(self.unsupported(
                 at,
                 "a variable-length array here (supported: declaring one, sizeof, indexing, \
@@ -336,6 +337,35 @@ impl<'a> Ctx<'a> {
                 }),
                 Place::Var(_) => Err(self.internal(at, "struct held in a variable")),
             },
+            CType::Bits(b) => {
+                let Place::Mem(a) = &lv.place else {
+                    return Err(self.internal(at, "bit-field held in a variable"));
+                };
+                if self.const_depth > 0 {
+                    return Err(
+                        self.type_err(at, "initializer element is not a constant expression")
+                    );
+                }
+                // The field's bits moved to the top of its window, then shifted down with its
+                // type's signedness (a plain `int` field is signed, as gcc).
+                let unit = Ty::Int(b.bytes * 8);
+                let up = unit.bits() - b.shift - b.width;
+                let down = unit.bits() - b.width;
+                let top = fold::bin(
+                    BinOp::Shl,
+                    Expr::load(unit, a.clone()),
+                    Expr::konst(unit, up as u64),
+                );
+                let signed = b.kind.is_signed();
+                let shr = if signed { BinOp::AShr } else { BinOp::LShr };
+                let v = fold::bin(shr, top, Expr::konst(unit, down as u64));
+                let ty = CType::Int(b.promoted());
+                let to = self.irty(&ty, at)?;
+                Ok(RVal {
+                    e: fold::resize(v, unit, to, signed),
+                    ty,
+                })
+            }
             CType::Void => Ok(RVal::void()),
             CType::Func(_) => Err(self.unsupported(at, "function pointers")),
             CType::Float(_) => Err(self.unsupported(at, "floating point")),
@@ -384,8 +414,12 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Stores a scalar value (already converted to the lvalue's type).
+    /// Stores a scalar value (already converted to the lvalue's type; for a bit-field, its
+    /// declared integer type).
     pub fn write(&mut self, lv: &LVal, v: Expr, at: usize) -> R<()> {
+        if let (CType::Bits(b), Place::Mem(addr)) = (&lv.ty, &lv.place) {
+            return self.write_bits(*b, addr, v, at);
+        }
         match &lv.place {
             Place::Var(var) => self.emit(Op::Assign(*var, v), at),
             Place::Mem(addr) => {
@@ -408,6 +442,46 @@ impl<'a> Ctx<'a> {
                 )
             }
         }
+    }
+
+    /// A bit-field store: reads its window, replaces the field's bits, writes the window back
+    /// (the neighbouring fields keep their bits).
+    fn write_bits(&mut self, b: BitField, addr: &Expr, v: Expr, at: usize) -> R<()> {
+        let unit = Ty::Int(b.bytes * 8);
+        let from = self.irty(&CType::Int(b.kind), at)?;
+        let low = if b.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << b.width) - 1
+        };
+        let mask = Expr::konst(unit, low << b.shift);
+        let keep = Expr::konst(unit, qicc_ir::types::mask(unit.bits()) & !(low << b.shift));
+        let new = fold::bin(
+            BinOp::And,
+            fold::bin(
+                BinOp::Shl,
+                fold::resize(v, from, unit, false),
+                Expr::konst(unit, b.shift as u64),
+            ),
+            mask,
+        );
+        let kept = fold::bin(BinOp::And, Expr::load(unit, addr.clone()), keep);
+        let n = b.bytes as u64;
+        if self.write_may_be_invalid(addr, n) {
+            self.check(
+                Expr::valid(n as u32, addr.clone()),
+                UbKind::InvalidWrite,
+                at,
+            )?;
+        }
+        self.emit(
+            Op::Store {
+                ty: unit,
+                addr: addr.clone(),
+                value: fold::bin(BinOp::Or, kept, new),
+            },
+            at,
+        )
     }
 
     /// Checks that `len` bytes at `dst` may be written (both ends, when `len > 0`).
@@ -515,6 +589,8 @@ impl<'a> Ctx<'a> {
         }
         match (from, to) {
             (_, CType::Void) => Ok(Expr::int(32, 0)),
+            // Into a bit-field: its declared type (the store keeps the low bits).
+            (_, CType::Bits(b)) => self.convert(v, &CType::Int(b.kind), at),
             (CType::Int(a), CType::Int(b)) => {
                 let (ta, tb) = (self.irty(from, at)?, self.irty(to, at)?);
                 if *b == IntKind::Bool && *a != IntKind::Bool {
@@ -952,6 +1028,9 @@ impl<'a> Ctx<'a> {
         match u.node.operator.node {
             UnaryOperator::Address => match self.lower(operand)? {
                 Val::L(LVal {
+                    ty: CType::Bits(_), ..
+                }) => Err(self.type_err(at, "cannot take the address of a bit-field")),
+                Val::L(LVal {
                     place: Place::Mem(a),
                     ty,
                 }) => Ok(Val::R(RVal {
@@ -1070,13 +1149,30 @@ impl<'a> Ctx<'a> {
     ) -> R<Val> {
         let lv = self.lvalue(operand)?;
         let old = self.read(&lv, at)?;
+        // A bit-field's value is promoted: back to the field's type.
+        let to_field = |cx: &mut Ctx<'a>, new: Expr, ty: &CType| -> R<Expr> {
+            match lv.ty {
+                CType::Bits(_) => cx.convert(
+                    RVal {
+                        e: new,
+                        ty: ty.clone(),
+                    },
+                    &lv.ty,
+                    at,
+                ),
+                _ => Ok(new),
+            }
+        };
         if post {
             let old = self.stab(old, at)?;
             let new = self.plus_one(old.clone(), inc, at)?;
+            let new = to_field(self, new, &old.ty)?;
             self.write(&lv, new, at)?;
             Ok(Val::R(old))
         } else {
+            let ty = old.ty.clone();
             let new = self.plus_one(old, inc, at)?;
+            let new = to_field(self, new, &ty)?;
             self.write(&lv, new, at)?;
             Ok(Val::R(self.read(&lv, at)?))
         }
@@ -1706,6 +1802,8 @@ pub fn decay(t: CType) -> CType {
     match t {
         CType::Array(e, _) | CType::Vla(e, _) => CType::Pointer(e),
         CType::Func(_) => CType::ptr(t),
+        // The value of a bit-field is promoted.
+        CType::Bits(b) => CType::Int(b.promoted()),
         t => t,
     }
 }

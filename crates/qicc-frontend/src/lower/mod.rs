@@ -23,6 +23,16 @@
 //!   (`packed`/`aligned` on the record honoured), anonymous members, flexible array members;
 //!   struct assignment, parameters and results (copies through memory); `sizeof`,
 //!   `_Alignof`, `__builtin_offsetof`, `_Generic`.
+//! - Bit-fields with gcc's layout ([`crate::types::Types::complete_record`]: a field that
+//!   would cross the end of a unit of its declared type's size, starting at the type's
+//!   alignment, moves to the next aligned boundary; zero-width fields align; unnamed fields
+//!   take room but do not align the record): `signed`/`unsigned`/plain `int` (signed, as
+//!   gcc), `_Bool`, enum and other integer types, in structs and unions. A field is read and
+//!   written through the smallest aligned window of 1, 2, 4 or 8 bytes that holds it
+//!   ([`crate::types::BitField`]): reads sign- or zero-extend and promote (a field narrower
+//!   than `int` is an `int`), writes keep the window's other bits; compound assignment and
+//!   `++`/`--` work on them, static initialisers merge their bits; `&` and `sizeof` of one are
+//!   errors.
 //! - Variable-length arrays ([`crate::types::CType::Vla`]): block-scope `T a[n]` of any
 //!   dimension (`int g[n][m]`, `int t[3][m]`), typedefs of them, `sizeof` of them and of
 //!   `T[n]` computed at run time, parameters `int a[][m]` whose row size is computed on entry.
@@ -50,7 +60,8 @@
 //! # What is rejected as unsupported (only when reachable)
 //!
 //! Floating point, complex numbers, function pointers (and calls through them), variadic
-//! function definitions and `va_arg`, bit-fields, variable-length arrays at file scope (C
+//! function definitions and `va_arg`, bit-fields in packed structs, variable-length arrays
+//! at file scope (C
 //! forbids them) and inside struct members or compound literals, inline assembly,
 //! computed `goto` and other GNU syntax lang-c cannot parse (detected by asking gcc), thread
 //! local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
@@ -71,6 +82,9 @@
 //!   object number, and numbers are never reused, so a loop declaring one runs out of them
 //!   after `2^object-bits - 1` iterations (255 on ILP32): the run is then outside the model
 //!   (never a wrong verdict).
+//! - Arithmetic on a bit-field of a type wider than `int` (`unsigned long long x:40`) is done
+//!   in the declared type; gcc computes in a type of the field's width (`x + 1` wraps at
+//!   2^40 there). C leaves such fields' types to the implementation.
 //! - `__alignof__` gives the ABI alignment (4 for `long long` on ILP32), like `_Alignof`.
 
 pub mod addr;
