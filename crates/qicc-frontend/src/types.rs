@@ -7,7 +7,7 @@
 //! enumerator and `int` otherwise (gcc's choice). The differential tests against gcc keep this
 //! honest.
 
-use qicc_ir::{DataModel, Ty};
+use qicc_ir::{DataModel, LocalId, Ty};
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,6 +111,31 @@ pub struct FuncType {
     pub prototyped: bool,
 }
 
+/// A bit-field member as an lvalue's type: `width` bits of the declared integer type `kind`,
+/// from bit `shift` of the `bytes` bytes (1, 2, 4 or 8, little-endian) at the member's offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BitField {
+    pub kind: IntKind,
+    pub width: u16,
+    pub shift: u16,
+    pub bytes: u16,
+}
+
+impl BitField {
+    /// The type a read of the field has after the integer promotions (C11 6.3.1.1p2: a field
+    /// of `_Bool`, `int` or `unsigned int` type, or narrower, whose values all fit `int` is
+    /// `int`; gcc keeps a wider type's fields, `long long x:40`, at their declared type).
+    pub fn promoted(self) -> IntKind {
+        if self.kind.rank() > IntKind::Int.rank() {
+            self.kind
+        } else if self.width < 32 || self.kind.is_signed() {
+            IntKind::Int
+        } else {
+            IntKind::UInt
+        }
+    }
+}
+
 /// A C type with qualifiers dropped (`const` and `volatile` do not change the meaning of a
 /// sequential program we model).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,8 +146,17 @@ pub enum CType {
     Pointer(Rc<CType>),
     /// Element type and length (`None`: incomplete, `int a[]`).
     Array(Rc<CType>, Option<u64>),
+    /// A variable-length array (C99 6.7.6.2): element type and the IR local of the function
+    /// being lowered that holds the array's size in bytes (`size_t`), computed when the
+    /// declarator was evaluated (`int a[n]`, `typedef int row[n]`, `sizeof(int[n])`). An
+    /// array of variable-length arrays is itself one (`int a[3][n]`), so a type with a
+    /// runtime size is always this variant at its top.
+    Vla(Rc<CType>, LocalId),
     Record(RecordId),
     Func(Rc<FuncType>),
+    /// A bit-field member (only ever the type of a member lvalue; its value is an integer of
+    /// [`BitField::promoted`] type).
+    Bits(BitField),
 }
 
 impl CType {
@@ -151,8 +185,13 @@ impl CType {
         matches!(self, CType::Record(_))
     }
 
+    /// Arrays of constant, unknown or variable length.
     pub fn is_array(&self) -> bool {
-        matches!(self, CType::Array(..))
+        matches!(self, CType::Array(..) | CType::Vla(..))
+    }
+
+    pub fn is_vla(&self) -> bool {
+        matches!(self, CType::Vla(..))
     }
 
     pub fn is_void(&self) -> bool {
@@ -205,8 +244,9 @@ pub struct Record {
     pub size: u64,
     pub align: u64,
     pub complete: bool,
-    /// Byte offset (in the preprocessed text) of a bit-field declaration, if the record has
-    /// one: we do not model bit-fields, and say so when a reachable construct needs the layout.
+    /// Byte offset (in the preprocessed text) of a bit-field declaration of a packed record,
+    /// if it has one: we do not model their layout, and say so when a reachable construct
+    /// needs it.
     pub bitfield_at: Option<usize>,
     /// Another reason the layout cannot be used (a member of an unsupported type), reported
     /// when a reachable construct needs the layout.
@@ -217,6 +257,8 @@ pub struct Record {
 pub struct FieldDecl {
     pub name: Option<String>,
     pub ty: CType,
+    /// A bit-field's width (`ty` is then its integer type).
+    pub width: Option<u64>,
 }
 
 /// All records of a program, and the data model that sizes every type.
@@ -271,10 +313,11 @@ impl Types {
         }
     }
 
-    /// `sizeof`; `None` for incomplete types, functions and `void`.
+    /// `sizeof`; `None` for incomplete types, functions, `void` and variable-length arrays
+    /// (whose size is known only at run time).
     pub fn size_of(&self, t: &CType) -> Option<u64> {
         match t {
-            CType::Void | CType::Func(_) => None,
+            CType::Void | CType::Func(_) | CType::Bits(_) => None,
             CType::Int(k) => Some(k.size(self.dm)),
             CType::Float(FloatKind::Float) => Some(4),
             CType::Float(FloatKind::Double) => Some(8),
@@ -284,7 +327,7 @@ impl Types {
             }),
             CType::Pointer(_) => Some(self.ptr_bytes()),
             CType::Array(e, Some(n)) => self.size_of(e)?.checked_mul(*n),
-            CType::Array(_, None) => None,
+            CType::Array(_, None) | CType::Vla(..) => None,
             CType::Record(r) => {
                 let rec = self.record(*r);
                 rec.complete.then_some(rec.size)
@@ -297,6 +340,7 @@ impl Types {
         let ilp32 = self.dm == DataModel::Ilp32;
         match t {
             CType::Void | CType::Func(_) => 1,
+            CType::Bits(b) => self.align_of(&CType::Int(b.kind)),
             CType::Int(k) => {
                 let s = k.size(self.dm);
                 if ilp32 {
@@ -321,7 +365,7 @@ impl Types {
                 }
             }
             CType::Pointer(_) => self.ptr_bytes(),
-            CType::Array(e, _) => self.align_of(e),
+            CType::Array(e, _) | CType::Vla(e, _) => self.align_of(e),
             CType::Record(r) => self.record(*r).align.max(1),
         }
     }
@@ -343,7 +387,50 @@ impl Types {
         let mut size = 0u64;
         let mut align = 1u64;
         let mut out = Vec::new();
+        // The next free bit of a struct (bit-fields pack at bit granularity; `offset` is it
+        // rounded up to a byte).
+        let mut bit = 0u64;
         for f in fields {
+            if let (Some(w), CType::Int(k)) = (f.width, &f.ty) {
+                let tsize = k.size(self.dm) * 8;
+                let talign = self.align_of(&f.ty) * 8;
+                let start = match kind {
+                    RecordKind::Union => 0,
+                    // gcc (PCC_BITFIELD_TYPE_MATTERS): a field that would cross the end of a
+                    // unit of its type's size, starting at its alignment, starts at the next
+                    // aligned boundary; a zero-width field moves to the next boundary.
+                    RecordKind::Struct if w == 0 => round_up(bit, talign),
+                    RecordKind::Struct if bit % talign + w > tsize => round_up(bit, talign),
+                    RecordKind::Struct => bit,
+                };
+                // Unnamed fields do not change the record's alignment (both ABIs).
+                if f.name.is_some() {
+                    align = align.max(talign / 8);
+                }
+                let end = start + w;
+                if let Some(name) = f.name {
+                    let (first, bytes) = bit_window(start, end);
+                    out.push(Field {
+                        name: Some(name),
+                        ty: CType::Bits(BitField {
+                            kind: *k,
+                            width: w as u16,
+                            shift: (start - first * 8) as u16,
+                            bytes: bytes as u16,
+                        }),
+                        offset: first,
+                    });
+                }
+                match kind {
+                    RecordKind::Struct => {
+                        bit = end;
+                        offset = end.div_ceil(8);
+                        size = offset;
+                    }
+                    RecordKind::Union => size = size.max(end.div_ceil(8)),
+                }
+                continue;
+            }
             let a = if packed { 1 } else { self.align_of(&f.ty) };
             // A flexible array member (`T x[]`) takes no room.
             let s = self.size_of(&f.ty).unwrap_or(0);
@@ -357,6 +444,7 @@ impl Types {
                         offset,
                     });
                     offset = offset.saturating_add(s);
+                    bit = offset.saturating_mul(8);
                     size = offset;
                 }
                 RecordKind::Union => {
@@ -409,6 +497,7 @@ impl Types {
     /// Integer promotion (C11 6.3.1.1p2); other types are returned unchanged.
     pub fn promote(&self, t: &CType) -> CType {
         match t {
+            CType::Bits(b) => CType::Int(b.promoted()),
             CType::Int(k) if k.rank() < IntKind::Int.rank() => CType::Int(IntKind::Int),
             _ => t.clone(),
         }
@@ -445,12 +534,14 @@ impl Types {
         match t {
             CType::Void => "void".into(),
             CType::Int(k) => k.name().into(),
+            CType::Bits(b) => format!("{}:{}", b.kind.name(), b.width),
             CType::Float(FloatKind::Float) => "float".into(),
             CType::Float(FloatKind::Double) => "double".into(),
             CType::Float(FloatKind::LongDouble) => "long double".into(),
             CType::Pointer(p) => format!("{} *", self.show(p)),
             CType::Array(e, Some(n)) => format!("{}[{n}]", self.show(e)),
             CType::Array(e, None) => format!("{}[]", self.show(e)),
+            CType::Vla(e, _) => format!("{}[*]", self.show(e)),
             CType::Record(r) => {
                 let rec = self.record(*r);
                 let kw = match rec.kind {
@@ -465,6 +556,20 @@ impl Types {
             CType::Func(f) => format!("{} (...)", self.show(&f.ret)),
         }
     }
+}
+
+/// The bytes a bit-field at bits `start..end` is read and written through: the smallest
+/// naturally aligned window of 1, 2, 4 or 8 bytes holding it, else the 8 bytes from its first
+/// byte (an i386 `long long` field may cross an 8-byte boundary). The caller checks that
+/// the window lies inside the record and holds the field.
+fn bit_window(start: u64, end: u64) -> (u64, u64) {
+    for k in [1u64, 2, 4, 8] {
+        let base = start / 8 / k * k;
+        if (base + k) * 8 >= end {
+            return (base, k);
+        }
+    }
+    (start / 8, 8)
 }
 
 pub fn round_up(x: u64, a: u64) -> u64 {
@@ -503,10 +608,12 @@ mod tests {
                     FieldDecl {
                         name: Some("c".into()),
                         ty: CType::Int(Char),
+                        width: None,
                     },
                     FieldDecl {
                         name: Some("x".into()),
                         ty: CType::Int(LongLong),
+                        width: None,
                     },
                 ],
                 false,

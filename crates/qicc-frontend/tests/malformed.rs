@@ -128,8 +128,8 @@ fn unsupported_constructs_are_located_and_named() {
     let cases: &[(&str, (u32, u32), &str)] = &[
         ("int main(void) {\n  double d = 1.5;\n  return 0;\n}\n", (2, 10), "floating point"),
         ("int g(int);\nint f(int x) { return x; }\nint main(void) {\n  int (*p)(int) = f;\n  if (g(0)) p = g;\n  return p(1);\n}\n", (6, 10), "call through a function pointer that may point to body-less function 'g'"),
-        ("int main(void) {\n  int n = 3;\n  int a[n];\n  return 0;\n}\n", (3, 9), "variable-length arrays"),
-        ("struct s { int a : 3; };\nint main(void) {\n  struct s v;\n  return 0;\n}\n", (1, 16), "bit-fields"),
+        ("int n = 3;\nint a[n];\nint main(void) {\n  return a[0];\n}\n", (2, 7), "variable-length arrays outside a function"),
+        ("struct s { int a : 3; } __attribute__((packed));\nint main(void) {\n  struct s v;\n  return 0;\n}\n", (1, 16), "bit-fields in packed structs"),
         ("int main(void) {\n  __asm__(\"nop\");\n  return 0;\n}\n", (2, 3), "inline assembly"),
         ("int f(int n, ...) { return n; }\nint main(void) {\n  return f(1, 2);\n}\n", (1, 5), "variadic function definitions"),
         ("__attribute__((constructor)) void init(void) { }\nint main(void) { return 0; }\n", (1, 1), "constructor"),

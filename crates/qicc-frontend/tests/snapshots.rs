@@ -561,3 +561,48 @@ fn glibc_assert() {
     let src = "#include <assert.h>\nint main(void) {\n  int x = 1;\n  assert(x > 0);\n  ((x) ? (void) (0) : __assert_fail (\"x\", \"t.c\", 5, __PRETTY_FUNCTION__));\n  return 0;\n}\n";
     insta::assert_snapshot!("glibc_assert", ir_cpp(src));
 }
+
+// Variable-length arrays: the size is checked positive (`vla-size`) and within the largest
+// object (`alloc-too-large`), stored in `vla.size`; the array is a stack object allocated when
+// the declaration executes (in the loop: after freeing a copy a `goto` may have left live),
+// freed at the end of its block and by `break`; `sizeof` reads the stored size; `g[i][j]`
+// scales `i` by the row size `vla.size.1`; the parameter `m[][k]` gets its row size computed on
+// entry, from `k`.
+snap!(
+    vla,
+    r#"
+int rows(int k, int m[][k], int i) { return m[i][k - 1]; }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  for (int t = 0; t < 2; t++) {
+    int a[n];
+    a[0] = (int)sizeof a;
+    if (t) break;
+  }
+  int g[2][n];
+  g[1][n - 1] = 3;
+  return rows(n, g, 1);
+}
+"#
+);
+
+// Bit-fields (ILP32): `a` is bits 0..2 and `b` bits 3..7 of byte 0, `c` (which would cross
+// its 16-bit unit) starts at byte 2; `d` is bits 0..19 of a 4-byte window at 4. A read loads
+// the window, shifts the field to the top and back down (`ashr` for signed `b`, `lshr` for
+// unsigned `a`), so `v.a` is an `int` (promoted); a write keeps the other bits of the window
+// (`and` with the inverted mask, `or` the new bits); `v.b += 1` reads, adds in `int` and
+// writes the low 5 bits back; the static initialiser merges the fields' bits per byte.
+snap!(
+    bitfields,
+    r#"
+struct s { unsigned a : 3; int b : 5; short c : 12; int d : 20; };
+struct s g = { 5, -2, 7, -1 };
+int main(void) {
+  struct s v;
+  v.a = 9;
+  v.b += 1;
+  v.d = v.a - 10;
+  return v.b + g.c;
+}
+"#
+);

@@ -273,10 +273,13 @@ pub enum UbKind {
     /// A call through a pointer whose value is not a function of the called type (null, a
     /// data pointer, a function of another type).
     InvalidCall,
+    /// A variable-length array whose size expression is not positive when the declarator is
+    /// evaluated (C99 6.7.6.2p5).
+    VlaSize,
 }
 
 impl UbKind {
-    pub const ALL: [UbKind; 7] = [
+    pub const ALL: [UbKind; 8] = [
         UbKind::DivByZero,
         UbKind::DivOverflow,
         UbKind::ShiftOutOfRange,
@@ -284,6 +287,7 @@ impl UbKind {
         UbKind::InvalidFree,
         UbKind::AllocTooLarge,
         UbKind::InvalidCall,
+        UbKind::VlaSize,
     ];
 
     pub fn name(self) -> &'static str {
@@ -295,6 +299,7 @@ impl UbKind {
             UbKind::InvalidFree => "invalid-free",
             UbKind::AllocTooLarge => "alloc-too-large",
             UbKind::InvalidCall => "invalid-call",
+            UbKind::VlaSize => "vla-size",
         }
     }
 
@@ -309,6 +314,7 @@ impl UbKind {
             UbKind::InvalidCall => {
                 "call through a pointer that is not a function of the called type"
             }
+            UbKind::VlaSize => "variable-length array with a non-positive size",
         }
     }
 

@@ -32,7 +32,9 @@ pub struct FnBuilder {
     prologue: Vec<(Op, Span)>,
     /// Pointers to stack objects allocated in the prologue, freed before `exit`.
     pub stack_objects: Vec<LocalId>,
-    /// Pointers of `alloca` calls (0 until executed), freed before `exit` when non-null.
+    /// Pointers of `alloca` calls and variable-length arrays (0 until executed, and a
+    /// variable-length array's again once its block frees it), freed before `exit` when
+    /// non-null.
     pub alloca_objects: Vec<LocalId>,
     /// Where `return` jumps to (frees stack objects, then `exit`).
     pub ret_loc: Loc,
@@ -223,6 +225,30 @@ impl FnBuilder {
         self.stack_objects.push(id);
     }
 
+    /// Frees the object the pointer local `id` holds unless it is null.
+    pub fn free_if_live(&mut self, id: LocalId, ptr: Ty) {
+        let p = Expr::local(id);
+        let skip = self.new_loc();
+        let do_free = self.new_loc();
+        let null = Expr::konst(ptr, 0);
+        self.edge_to(
+            Op::Assume(super::fold::bin(
+                qicc_ir::BinOp::Ne,
+                p.clone(),
+                null.clone(),
+            )),
+            do_free,
+        );
+        self.edge_to(
+            Op::Assume(super::fold::bin(qicc_ir::BinOp::Eq, p.clone(), null)),
+            skip,
+        );
+        self.set_cur(do_free);
+        self.emit(Op::Free(p));
+        self.goto(skip);
+        self.set_cur(skip);
+    }
+
     /// Adds a prologue edge (e.g. `havoc` of `main`'s parameters).
     pub fn prologue_op(&mut self, op: Op, span: Span) {
         self.prologue.push((op, span));
@@ -247,26 +273,7 @@ impl FnBuilder {
             self.emit(Op::Free(Expr::local(id)));
         }
         for id in self.alloca_objects.clone() {
-            let p = Expr::local(id);
-            let skip = self.new_loc();
-            let do_free = self.new_loc();
-            let null = Expr::konst(ptr, 0);
-            self.edge_to(
-                Op::Assume(super::fold::bin(
-                    qicc_ir::BinOp::Ne,
-                    p.clone(),
-                    null.clone(),
-                )),
-                do_free,
-            );
-            self.edge_to(
-                Op::Assume(super::fold::bin(qicc_ir::BinOp::Eq, p.clone(), null)),
-                skip,
-            );
-            self.set_cur(do_free);
-            self.emit(Op::Free(p));
-            self.goto(skip);
-            self.set_cur(skip);
+            self.free_if_live(id, ptr);
         }
         let exit = self.func.exit;
         self.goto(exit);

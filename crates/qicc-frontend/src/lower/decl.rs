@@ -3,14 +3,16 @@
 //! variable and function before any function body is lowered.
 //!
 //! Invariant: problems in declarations that reachable code may never use (a prototype with a
-//! `double` parameter, a struct with bit-fields in a header) are recorded with the declared
+//! `double` parameter, a packed struct with bit-fields in a header) are recorded with the declared
 //! entity and reported only when reachable code uses it.
 
+use super::expr::RVal;
 use super::scope::{Sym, Tag, VarId};
-use super::{Ctx, FuncInfo, GlobalVar, R};
+use super::{fold, Ctx, FuncInfo, GlobalVar, R};
 use crate::types::{CType, FieldDecl, FuncType, IntKind, RecordKind};
 use lang_c::ast::*;
 use lang_c::span::Node;
+use qicc_ir::{BinOp, Expr, Op, Ty, UbKind, VarRef};
 use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -319,21 +321,25 @@ impl<'a> Ctx<'a> {
                     if param && is_outermost(i) && !nested {
                         CType::ptr(ty)
                     } else {
-                        let len = match &ad.node.size {
-                            ArraySize::Unknown => None,
-                            ArraySize::VariableUnknown => {
-                                return Err(
-                                    self.unsupported(ad.span.start, "variable-length arrays")
-                                )
-                            }
-                            ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                                Some(self.array_len(e)?)
-                            }
-                        };
                         if ty.is_func() {
                             return Err(self.type_err(ad.span.start, "array of functions"));
                         }
-                        CType::Array(Rc::new(ty), len)
+                        match &ad.node.size {
+                            ArraySize::Unknown => CType::Array(Rc::new(ty), None),
+                            // `[*]`: only in a prototype, where nothing is evaluated.
+                            ArraySize::VariableUnknown if self.vla_unevaluated > 0 => {
+                                CType::Array(Rc::new(ty), None)
+                            }
+                            ArraySize::VariableUnknown => {
+                                return Err(self.type_err(
+                                    ad.span.start,
+                                    "'[*]' not allowed outside a function prototype",
+                                ))
+                            }
+                            ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                                self.array_of(ty, e)?
+                            }
+                        }
                     }
                 }
                 DerivedDeclarator::Function(fd) => {
@@ -367,26 +373,97 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn array_len(&mut self, e: &'a Node<Expression>) -> R<u64> {
-        match self.const_int(e) {
+    /// The array type `elem[e]`: of constant length when `e` is a constant expression and
+    /// `elem` has a constant size; else a variable-length array, whose size is computed here
+    /// (inside a function; a prototype's parameters leave it incomplete).
+    fn array_of(&mut self, elem: CType, e: &'a Node<Expression>) -> R<CType> {
+        let at = e.span.start;
+        let len = match self.const_int(e) {
             Ok((v, t)) => {
                 if t.is_signed_int() && (v as i64) < 0 {
-                    return Err(self.type_err(e.span.start, "array size is negative"));
+                    return Err(self.type_err(at, "array size is negative"));
                 }
-                Ok(v)
+                if !elem.is_vla() {
+                    return Ok(CType::Array(Rc::new(elem), Some(v)));
+                }
+                let ty = self.types.size_t();
+                let irty = self.irty(&ty, at)?;
+                RVal {
+                    e: Expr::konst(irty, v),
+                    ty,
+                }
             }
-            Err(d) if d.kind == crate::diag::DiagKind::Type => Err(self.unsupported(
-                e.span.start,
-                "variable-length arrays (array size is not a constant)",
-            )),
-            Err(d) => Err(d),
+            Err(d) if d.kind == crate::diag::DiagKind::Type => {
+                if self.vla_unevaluated > 0 {
+                    return Ok(CType::Array(Rc::new(elem), None));
+                }
+                if !self.in_function() {
+                    return Err(self.unsupported(
+                        at,
+                        "variable-length arrays outside a function (array size is not a constant)",
+                    ));
+                }
+                self.rvalue(e)?
+            }
+            Err(d) => return Err(d),
+        };
+        if self.vla_unevaluated > 0 {
+            return Ok(CType::Array(Rc::new(elem), None));
         }
+        if !self.in_function() {
+            return Err(self.unsupported(at, "variable-length arrays outside a function"));
+        }
+        self.runtime_array(elem, len, at)
+    }
+
+    /// The variable-length array type `elem[n]`: checks that `n` is positive (C99 6.7.6.2p5)
+    /// and that the size `n * sizeof(elem)` fits the memory model's largest object
+    /// ([`qicc_ir::MemoryLayout::max_object_size`]: 2^24 - 1 bytes on ILP32, 2^48 - 1 on
+    /// LP64; beyond is `alloc-too-large`, even for a type no object is created of, since no
+    /// object of it can exist in the model), then stores the size in a fresh local.
+    pub fn runtime_array(&mut self, elem: CType, n: RVal, at: usize) -> R<CType> {
+        let signed = match &n.ty {
+            CType::Int(k) => k.is_signed(),
+            CType::Float(_) => return Err(self.unsupported(at, "floating point")),
+            _ => return Err(self.type_err(at, "size of array has non-integer type")),
+        };
+        let tn = self.irty(&n.ty, at)?;
+        let ptr = self.ptr_ty();
+        let zero = Expr::konst(tn, 0);
+        let positive = if signed {
+            fold::bin(BinOp::Slt, zero, n.e.clone())
+        } else {
+            fold::bin(BinOp::Ne, n.e.clone(), zero)
+        };
+        self.check(positive, UbKind::VlaSize, at)?;
+        // Positive now, so zero extension keeps the value; at least pointer-wide, so the
+        // bound below and the product of two values within it do not wrap.
+        let wide = Ty::Int(tn.bits().max(ptr.bits()));
+        let count = fold::resize(n.e, tn, wide, false);
+        let esize = fold::resize(self.size_expr(&elem, at)?, ptr, wide, false);
+        let max = Expr::konst(wide, self.program.layout.max_object_size());
+        // An element size of 0 (a GNU empty struct) divides to all ones: no bound.
+        let bound = fold::bin(BinOp::UDiv, max, esize.clone());
+        self.check(
+            fold::bin(BinOp::Ule, count.clone(), bound),
+            UbKind::AllocTooLarge,
+            at,
+        )?;
+        let total = fold::resize(fold::bin(BinOp::Mul, count, esize), wide, ptr, false);
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let size = fs.b.add_named_local("vla.size", ptr);
+        fs.b.mark_stable(size);
+        fs.b.emit(Op::Assign(VarRef::Local(size), total));
+        Ok(CType::Vla(Rc::new(elem), size))
     }
 
     /// The parameters of a prototype (`(void)` has none); arrays and functions decay.
     pub fn params(&mut self, fd: &'a Node<FunctionDeclarator>) -> R<Vec<Param>> {
         let mut out = Vec::new();
         self.scopes.push();
+        self.vla_unevaluated += 1;
         let r = (|| {
             for p in &fd.node.parameters {
                 let (base, _) = self.decl_specs(&p.node.specifiers)?;
@@ -407,6 +484,7 @@ impl<'a> Ctx<'a> {
             }
             Ok(())
         })();
+        self.vla_unevaluated -= 1;
         self.scopes.pop();
         r?;
         if out.len() == 1 && out[0].ty.is_void() && out[0].name.is_none() {
@@ -519,11 +597,12 @@ impl<'a> Ctx<'a> {
                 fields.push(FieldDecl {
                     name: None,
                     ty: base,
+                    width: None,
                 });
                 continue;
             }
             for sd in &f.node.declarators {
-                if sd.node.bit_width.is_some() {
+                if sd.node.bit_width.is_some() && attrs.packed {
                     bitfield_at.get_or_insert(sd.span.start);
                 }
                 let (name, ty) = match &sd.node.declarator {
@@ -546,10 +625,17 @@ impl<'a> Ctx<'a> {
                     }
                     None => (None, base.clone()),
                 };
-                if sd.node.bit_width.is_some() {
-                    continue;
-                }
-                fields.push(FieldDecl { name, ty });
+                let width = match &sd.node.bit_width {
+                    Some(w) => match self.bit_width(&name, &ty, w) {
+                        Ok(w) => Some(w),
+                        Err(e) => {
+                            bad.get_or_insert(e);
+                            continue;
+                        }
+                    },
+                    None => None,
+                };
+                fields.push(FieldDecl { name, ty, width });
             }
         }
         // A member whose own layout is unusable makes this one unusable. (Floating-point
@@ -577,7 +663,51 @@ impl<'a> Ctx<'a> {
         }
         self.types
             .complete_record(id, fields, attrs.packed, attrs.aligned, bitfield_at, bad);
+        // Each bit-field is accessed through a window of bytes (see `types::bit_window`) that
+        // must lie inside the record.
+        let rec = self.types.record(id);
+        let outside = rec.fields.iter().any(|f| match f.ty {
+            CType::Bits(b) => {
+                f.offset + b.bytes as u64 > rec.size || b.shift + b.width > b.bytes * 8
+            }
+            _ => false,
+        });
+        if outside && rec.bad.is_none() {
+            let d = self.unsupported(
+                st.span.start,
+                "this bit-field layout (a field crossing 8 bytes)",
+            );
+            self.types.records[id.0].bad = Some(d);
+        }
         Ok(CType::Record(id))
+    }
+
+    /// The width of a bit-field of type `ty`: a constant from 0 (unnamed only) to the width
+    /// of the type.
+    fn bit_width(&mut self, name: &Option<String>, ty: &CType, w: &'a Node<Expression>) -> R<u64> {
+        let at = w.span.start;
+        let CType::Int(k) = ty else {
+            if ty.is_float() {
+                return Err(self.unsupported(at, "floating point"));
+            }
+            return Err(self.type_err(
+                at,
+                format!("bit-field has non-integral type '{}'", self.types.show(ty)),
+            ));
+        };
+        let (v, t) = self.const_int(w)?;
+        let bits = if *k == IntKind::Bool {
+            1
+        } else {
+            k.bits(self.types.dm) as u64
+        };
+        if (t.is_signed_int() && (v as i64) < 0) || v > bits {
+            return Err(self.type_err(at, format!("bit-field width {} is invalid", v as i64)));
+        }
+        if v == 0 && name.is_some() {
+            return Err(self.type_err(at, "named bit-field has zero width"));
+        }
+        Ok(v)
     }
 
     /// Why the layout of `t` cannot be used, if it cannot.
@@ -586,11 +716,11 @@ impl<'a> Ctx<'a> {
             CType::Record(r) => {
                 let rec = self.types.record(*r);
                 if let Some(at) = rec.bitfield_at {
-                    return Some(self.unsupported(at, "bit-fields"));
+                    return Some(self.unsupported(at, "bit-fields in packed structs"));
                 }
                 rec.bad.clone()
             }
-            CType::Array(e, _) => self.layout_problem(e),
+            CType::Array(e, _) | CType::Vla(e, _) => self.layout_problem(e),
             _ => None,
         }
     }
@@ -853,7 +983,7 @@ fn storage_of(specs: &[Node<DeclarationSpecifier>]) -> Storage {
 
 /// The function suffix that makes a definition's declarator a function (for `int *f(int)`
 /// the `(int)`; for `int (*f(int))[3]`, the inner one).
-fn find_function_suffix(d: &Declarator) -> Option<&Node<DerivedDeclarator>> {
+pub fn find_function_suffix(d: &Declarator) -> Option<&Node<DerivedDeclarator>> {
     if let DeclaratorKind::Declarator(inner) = &d.kind.node {
         if let Some(f) = find_function_suffix(&inner.node) {
             return Some(f);

@@ -18,7 +18,7 @@
 
 use super::scope::{Sym, VarId};
 use super::{fold, Ctx, GStorage, LocalPlace, R};
-use crate::types::{CType, IntKind};
+use crate::types::{BitField, CType, IntKind};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use qicc_ir::{BinOp, Expr, Op, Ty, UbKind, VarRef};
@@ -237,16 +237,32 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// `sizeof`, with `void` and functions 1 (GNU) and incomplete types an error.
+    /// `sizeof`, with `void` and functions 1 (GNU) and incomplete types an error; a
+    /// variable-length array has no constant size (see [`Ctx::size_expr`]).
     pub fn size_of(&self, t: &CType, at: usize) -> R<u64> {
         if let Some(p) = self.layout_problem(t) {
             return Err(p);
         }
         match t {
             CType::Void | CType::Func(_) => Ok(1),
+            CType::Bits(_) => Err(self.type_err(at, "sizeof applied to a bit-field")),
+            CType::Vla(..) => Err(self.unsupported(
+                at,
+                "a variable-length array here (supported: declaring one, sizeof, indexing, \
+                 pointer arithmetic, decay to a pointer)",
+            )),
             _ => self.types.size_of(t).ok_or_else(|| {
                 self.type_err(at, format!("incomplete type '{}'", self.types.show(t)))
             }),
+        }
+    }
+
+    /// `sizeof` as a pointer-wide (`size_t`) expression: a constant, or the local holding a
+    /// variable-length array's size.
+    pub fn size_expr(&self, t: &CType, at: usize) -> R<Expr> {
+        match t {
+            CType::Vla(_, size) => Ok(Expr::local(*size)),
+            _ => Ok(Expr::konst(self.ptr_ty(), self.size_of(t, at)?)),
         }
     }
 
@@ -312,7 +328,7 @@ impl<'a> Ctx<'a> {
     /// are their address).
     pub fn read(&mut self, lv: &LVal, at: usize) -> R<RVal> {
         match &lv.ty {
-            CType::Array(elem, _) => match &lv.place {
+            CType::Array(elem, _) | CType::Vla(elem, _) => match &lv.place {
                 Place::Mem(a) => Ok(RVal {
                     e: a.clone(),
                     ty: CType::Pointer(elem.clone()),
@@ -326,6 +342,35 @@ impl<'a> Ctx<'a> {
                 }),
                 Place::Var(_) => Err(self.internal(at, "struct held in a variable")),
             },
+            CType::Bits(b) => {
+                let Place::Mem(a) = &lv.place else {
+                    return Err(self.internal(at, "bit-field held in a variable"));
+                };
+                if self.const_depth > 0 {
+                    return Err(
+                        self.type_err(at, "initializer element is not a constant expression")
+                    );
+                }
+                // The field's bits moved to the top of its window, then shifted down with its
+                // type's signedness (a plain `int` field is signed, as gcc).
+                let unit = Ty::Int(b.bytes * 8);
+                let up = unit.bits() - b.shift - b.width;
+                let down = unit.bits() - b.width;
+                let top = fold::bin(
+                    BinOp::Shl,
+                    Expr::load(unit, a.clone()),
+                    Expr::konst(unit, up as u64),
+                );
+                let signed = b.kind.is_signed();
+                let shr = if signed { BinOp::AShr } else { BinOp::LShr };
+                let v = fold::bin(shr, top, Expr::konst(unit, down as u64));
+                let ty = CType::Int(b.promoted());
+                let to = self.irty(&ty, at)?;
+                Ok(RVal {
+                    e: fold::resize(v, unit, to, signed),
+                    ty,
+                })
+            }
             CType::Void => Ok(RVal::void()),
             // A function designator reached through a pointer (`*p`) decays back to it.
             CType::Func(_) => match &lv.place {
@@ -381,8 +426,12 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Stores a scalar value (already converted to the lvalue's type).
+    /// Stores a scalar value (already converted to the lvalue's type; for a bit-field, its
+    /// declared integer type).
     pub fn write(&mut self, lv: &LVal, v: Expr, at: usize) -> R<()> {
+        if let (CType::Bits(b), Place::Mem(addr)) = (&lv.ty, &lv.place) {
+            return self.write_bits(*b, addr, v, at);
+        }
         match &lv.place {
             Place::Var(var) => self.emit(Op::Assign(*var, v), at),
             Place::Mem(addr) => {
@@ -405,6 +454,46 @@ impl<'a> Ctx<'a> {
                 )
             }
         }
+    }
+
+    /// A bit-field store: reads its window, replaces the field's bits, writes the window back
+    /// (the neighbouring fields keep their bits).
+    fn write_bits(&mut self, b: BitField, addr: &Expr, v: Expr, at: usize) -> R<()> {
+        let unit = Ty::Int(b.bytes * 8);
+        let from = self.irty(&CType::Int(b.kind), at)?;
+        let low = if b.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << b.width) - 1
+        };
+        let mask = Expr::konst(unit, low << b.shift);
+        let keep = Expr::konst(unit, qicc_ir::types::mask(unit.bits()) & !(low << b.shift));
+        let new = fold::bin(
+            BinOp::And,
+            fold::bin(
+                BinOp::Shl,
+                fold::resize(v, from, unit, false),
+                Expr::konst(unit, b.shift as u64),
+            ),
+            mask,
+        );
+        let kept = fold::bin(BinOp::And, Expr::load(unit, addr.clone()), keep);
+        let n = b.bytes as u64;
+        if self.write_may_be_invalid(addr, n) {
+            self.check(
+                Expr::valid(n as u32, addr.clone()),
+                UbKind::InvalidWrite,
+                at,
+            )?;
+        }
+        self.emit(
+            Op::Store {
+                ty: unit,
+                addr: addr.clone(),
+                value: fold::bin(BinOp::Or, kept, new),
+            },
+            at,
+        )
     }
 
     /// Checks that `len` bytes at `dst` may be written (both ends, when `len > 0`).
@@ -512,6 +601,8 @@ impl<'a> Ctx<'a> {
         }
         match (from, to) {
             (_, CType::Void) => Ok(Expr::int(32, 0)),
+            // Into a bit-field: its declared type (the store keeps the low bits).
+            (_, CType::Bits(b)) => self.convert(v, &CType::Int(b.kind), at),
             (CType::Int(a), CType::Int(b)) => {
                 let (ta, tb) = (self.irty(from, at)?, self.irty(to, at)?);
                 if *b == IntKind::Bool && *a != IntKind::Bool {
@@ -533,7 +624,7 @@ impl<'a> Ctx<'a> {
             }
             (CType::Pointer(_), CType::Pointer(_)) => Ok(v.e),
             (CType::Record(a), CType::Record(b)) if a == b => Ok(v.e),
-            (CType::Array(..), CType::Pointer(_)) => Ok(v.e),
+            (CType::Array(..) | CType::Vla(..), CType::Pointer(_)) => Ok(v.e),
             (CType::Func(_), _) => Err(self.internal(at, "function designator not decayed")),
             _ => Err(self.type_err(
                 at,
@@ -626,13 +717,11 @@ impl<'a> Ctx<'a> {
             Expression::CompoundLiteral(cl) => self.compound_literal(cl),
             Expression::SizeOfTy(s) => {
                 let t = self.type_name(&s.node.0)?;
-                let n = self.size_of(&t, at)?;
-                Ok(Val::R(self.size_const(n)))
+                self.size_rval(&t, at).map(Val::R)
             }
             Expression::SizeOfVal(s) => {
                 let t = self.expr_type(&s.node.0)?;
-                let n = self.size_of(&t, at)?;
-                Ok(Val::R(self.size_const(n)))
+                self.size_rval(&t, at).map(Val::R)
             }
             Expression::AlignOf(a) => {
                 let t = self.type_name(&a.node.0)?;
@@ -662,6 +751,18 @@ impl<'a> Ctx<'a> {
             Expression::OffsetOf(o) => self.offsetof(o),
             Expression::VaArg(_) => Err(self.unsupported(at, "variadic arguments (va_arg)")),
             Expression::Statement(s) => self.stmt_expr(s),
+        }
+    }
+
+    /// `sizeof` of a type: a constant, or a variable-length array's size, computed when its
+    /// declarator was evaluated (outside a function, only constants).
+    fn size_rval(&self, t: &CType, at: usize) -> R<RVal> {
+        match t {
+            CType::Vla(..) => Ok(RVal {
+                e: self.size_expr(t, at)?,
+                ty: self.types.size_t(),
+            }),
+            _ => Ok(self.size_const(self.size_of(t, at)?)),
         }
     }
 
@@ -938,6 +1039,9 @@ impl<'a> Ctx<'a> {
         match u.node.operator.node {
             UnaryOperator::Address => match self.lower(operand)? {
                 Val::L(LVal {
+                    ty: CType::Bits(_), ..
+                }) => Err(self.type_err(at, "cannot take the address of a bit-field")),
+                Val::L(LVal {
                     place: Place::Mem(a),
                     ty,
                 }) => Ok(Val::R(RVal {
@@ -1014,10 +1118,9 @@ impl<'a> Ctx<'a> {
     fn plus_one(&mut self, old: RVal, inc: bool, at: usize) -> R<Expr> {
         match &old.ty {
             CType::Pointer(t) => {
-                let size = self.size_of(t, at)?;
-                let ptr = self.ptr_ty();
+                let size = self.size_expr(t, at)?;
                 let op = if inc { BinOp::Add } else { BinOp::Sub };
-                Ok(fold::bin(op, old.e, Expr::konst(ptr, size)))
+                Ok(fold::bin(op, old.e, size))
             }
             CType::Int(_) => {
                 let ty = old.ty.clone();
@@ -1050,13 +1153,30 @@ impl<'a> Ctx<'a> {
     ) -> R<Val> {
         let lv = self.lvalue(operand)?;
         let old = self.read(&lv, at)?;
+        // A bit-field's value is promoted: back to the field's type.
+        let to_field = |cx: &mut Ctx<'a>, new: Expr, ty: &CType| -> R<Expr> {
+            match lv.ty {
+                CType::Bits(_) => cx.convert(
+                    RVal {
+                        e: new,
+                        ty: ty.clone(),
+                    },
+                    &lv.ty,
+                    at,
+                ),
+                _ => Ok(new),
+            }
+        };
         if post {
             let old = self.stab(old, at)?;
             let new = self.plus_one(old.clone(), inc, at)?;
+            let new = to_field(self, new, &old.ty)?;
             self.write(&lv, new, at)?;
             Ok(Val::R(old))
         } else {
+            let ty = old.ty.clone();
             let new = self.plus_one(old, inc, at)?;
+            let new = to_field(self, new, &ty)?;
             self.write(&lv, new, at)?;
             Ok(Val::R(self.read(&lv, at)?))
         }
@@ -1268,12 +1388,12 @@ impl<'a> Ctx<'a> {
         if elem.is_func() {
             return Err(self.unsupported(at, "arithmetic on function pointers"));
         }
-        let size = self.size_of(&elem, at)?;
+        let size = self.size_expr(&elem, at)?;
         let k = self.int_kind(&i, at)?;
         let ptr = self.ptr_ty();
         let ti = self.irty(&i.ty, at)?;
         let idx = fold::resize(i.e, ti, ptr, k.is_signed());
-        let off = fold::bin(BinOp::Mul, idx, Expr::konst(ptr, size));
+        let off = fold::bin(BinOp::Mul, idx, size);
         let op = if add { BinOp::Add } else { BinOp::Sub };
         Ok(RVal {
             e: fold::bin(op, p.e, off),
@@ -1294,13 +1414,12 @@ impl<'a> Ctx<'a> {
                     (CType::Pointer(_), CType::Int(_)) => self.ptr_offset(l, r, add, at),
                     (CType::Int(_), CType::Pointer(_)) if add => self.ptr_offset(r, l, true, at),
                     (CType::Pointer(a), CType::Pointer(_)) if !add => {
-                        let size = self.size_of(a, at)?;
-                        let ptr = self.ptr_ty();
+                        let size = self.size_expr(a, at)?;
                         let d = fold::bin(BinOp::Sub, l.e, r.e);
-                        let d = if size == 1 {
+                        let d = if size.as_const() == Some(1) {
                             d
                         } else {
-                            fold::bin(BinOp::SDiv, d, Expr::konst(ptr, size))
+                            fold::bin(BinOp::SDiv, d, size)
                         };
                         let pd = self.types.ptrdiff_t();
                         Ok(RVal { e: d, ty: pd })
@@ -1685,8 +1804,10 @@ impl<'a> Ctx<'a> {
 /// Array-to-pointer and function-to-pointer decay of a type.
 pub fn decay(t: CType) -> CType {
     match t {
-        CType::Array(e, _) => CType::Pointer(e),
+        CType::Array(e, _) | CType::Vla(e, _) => CType::Pointer(e),
         CType::Func(_) => CType::ptr(t),
+        // The value of a bit-field is promoted.
+        CType::Bits(b) => CType::Int(b.promoted()),
         t => t,
     }
 }

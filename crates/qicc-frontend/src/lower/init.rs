@@ -586,7 +586,26 @@ impl<'a> Ctx<'a> {
     /// The static contents of an object from leaves (evaluated as constants).
     pub fn static_items(&mut self, leaves: Vec<Leaf<'a>>) -> R<Vec<InitItem>> {
         let mut items = Vec::new();
+        // Bit-fields share bytes (only with each other): their bits are merged per byte, and
+        // the bytes written last.
+        let mut bits: std::collections::BTreeMap<u64, u8> = std::collections::BTreeMap::new();
         for leaf in leaves {
+            if let (CType::Bits(b), LeafInit::Expr(e)) = (&leaf.ty, &leaf.init) {
+                let v = self.const_scalar(e, &CType::Int(b.kind))?;
+                let Some(v) = v.as_const() else {
+                    return Err(
+                        self.type_err(leaf.at, "initializer element is not a constant expression")
+                    );
+                };
+                for i in 0..b.width as u64 {
+                    let pos = b.shift as u64 + i;
+                    let byte = bits.entry(leaf.offset + pos / 8).or_insert(0);
+                    let m = 1u8 << (pos % 8);
+                    let set = i < 64 && (v >> i) & 1 == 1;
+                    *byte = if set { *byte | m } else { *byte & !m };
+                }
+                continue;
+            }
             match leaf.init {
                 LeafInit::Bytes(bytes) => items.push(InitItem::Bytes {
                     offset: leaf.offset,
@@ -609,6 +628,12 @@ impl<'a> Ctx<'a> {
                     });
                 }
             }
+        }
+        for (offset, byte) in bits {
+            items.push(InitItem::Bytes {
+                offset,
+                bytes: vec![byte],
+            });
         }
         Ok(items)
     }

@@ -23,6 +23,25 @@
 //!   (`packed`/`aligned` on the record honoured), anonymous members, flexible array members;
 //!   struct assignment, parameters and results (copies through memory); `sizeof`,
 //!   `_Alignof`, `__builtin_offsetof`, `_Generic`.
+//! - Bit-fields with gcc's layout ([`crate::types::Types::complete_record`]: a field that
+//!   would cross the end of a unit of its declared type's size, starting at the type's
+//!   alignment, moves to the next aligned boundary; zero-width fields align; unnamed fields
+//!   take room but do not align the record): `signed`/`unsigned`/plain `int` (signed, as
+//!   gcc), `_Bool`, enum and other integer types, in structs and unions. A field is read and
+//!   written through the smallest aligned window of 1, 2, 4 or 8 bytes that holds it
+//!   ([`crate::types::BitField`]): reads sign- or zero-extend and promote (a field narrower
+//!   than `int` is an `int`), writes keep the window's other bits; compound assignment and
+//!   `++`/`--` work on them, static initialisers merge their bits; `&` and `sizeof` of one are
+//!   errors.
+//! - Variable-length arrays ([`crate::types::CType::Vla`]): block-scope `T a[n]` of any
+//!   dimension (`int g[n][m]`, `int t[3][m]`), typedefs of them, `sizeof` of them and of
+//!   `T[n]` computed at run time, parameters `int a[][m]` whose row size is computed on entry.
+//!   The size is computed when the declarator is evaluated and checked: `n` positive
+//!   (`vla-size`), the whole size at most `MemoryLayout::max_object_size` (2^24 - 1 bytes on
+//!   ILP32, 2^48 - 1 on LP64: `alloc-too-large`). The array is a stack object allocated where
+//!   the declaration executes (fresh each time: its contents are arbitrary) and freed at the
+//!   end of its block and by `break`/`continue` leaving it; `return` frees it with the
+//!   function's other objects.
 //! - Storage: scalars whose address is never taken are IR variables, everything else lives
 //!   in memory (locals: stack objects allocated in the prologue, freed before `exit`);
 //!   globals and static locals with static initialisers (designators, brace elision,
@@ -36,18 +55,23 @@
 //!   value anywhere in the unit with a compatible type (`call::fn_ptr_call`).
 //! - UB checks: division/remainder by zero and overflow, shift amounts, invalid writes
 //!   (stores, `memset`/`memcpy`/`memmove`, struct copies), invalid `free`, oversized
-//!   allocations, calls through a pointer that is no function of the called type.
+//!   allocations, calls through a pointer that is no function of the called type,
+//!   non-positive variable-length array sizes.
 //! - SV-COMP: `__VERIFIER_nondet_*`, `__VERIFIER_assume`, `__VERIFIER_assert` (inline when
 //!   standard), `reach_error`, `__VERIFIER_error`, `__assert_fail` (glibc `assert`);
 //!   `abort`/`exit`, `malloc`/`calloc`/`alloca`/`free`, `memset`/`memcpy`/`memmove`,
-//!   `__builtin_expect`; any other body-less function returns an arbitrary value (warning).
+//!   `__builtin_expect`; the C library's functions of `clib` (models in C, `clib_models.c`);
+//!   any other body-less function returns an arbitrary value and, unless declared
+//!   `const`/`pure`, may change every global and all memory (its stub, `extern.NAME`;
+//!   warning).
 //!
 //! # What is rejected as unsupported (only when reachable)
 //!
 //! Floating point, complex numbers, calls through a function pointer that may point to a
 //! function without a body (or to an SV-COMP intrinsic or `main`), variadic
-//! function definitions and `va_arg`, bit-fields, variable-length arrays, inline assembly,
-//! computed `goto` and other GNU syntax lang-c cannot parse (detected by asking gcc), thread
+//! function definitions and `va_arg`, bit-fields in packed structs, variable-length arrays
+//! at file scope (C forbids them) and inside struct members or compound literals, function
+//! pointers passed to a body-less function, inline assembly, computed `goto` and other GNU syntax lang-c cannot parse (detected by asking gcc), thread
 //! local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
 //! destructor functions, the `cleanup` attribute, alignment attributes on members.
 //!
@@ -58,6 +82,17 @@
 //! - `free` checks one valid byte at offset 0 of the pointer (not that the object is a heap
 //!   object); `calloc`'s size product wraps instead of failing.
 //! - Only the last execution of an `alloca` site is freed at function exit.
+//! - A variable-length array left by a `goto` out of its block stays live until its
+//!   declaration executes again or the function returns (C ends its life at the jump); the
+//!   size expression of a VLA parameter's outermost dimension is not evaluated, and neither is
+//!   the operand of `sizeof` when it has a variable-length array type (C evaluates both; it
+//!   matters only for side effects there). Each execution of a VLA declaration takes a new
+//!   object number, and numbers are never reused, so a loop declaring one runs out of them
+//!   after `2^object-bits - 1` iterations (255 on ILP32): the run is then outside the model
+//!   (never a wrong verdict).
+//! - Arithmetic on a bit-field of a type wider than `int` (`unsigned long long x:40`) is done
+//!   in the declared type; gcc computes in a type of the field's width (`x + 1` wraps at
+//!   2^40 there). C leaves such fields' types to the implementation.
 //! - `__alignof__` gives the ABI alignment (4 for `long long` on ILP32), like `_Alignof`.
 
 pub mod addr;
@@ -163,6 +198,13 @@ pub struct FnState {
     pub defined_labels: HashSet<String>,
     pub breaks: Vec<Loc>,
     pub continues: Vec<Loc>,
+    /// Pointers to the variable-length arrays in scope, innermost last: a block's end frees
+    /// those it declared.
+    pub vlas: Vec<LocalId>,
+    /// Per entry of `breaks` / `continues`: how many of `vlas` were in scope where the loop
+    /// or switch starts (a jump out frees the others).
+    pub break_vlas: Vec<usize>,
+    pub continue_vlas: Vec<usize>,
     pub switches: Vec<SwitchCtx>,
     /// Names taken by static locals (`f.x`, `f.x.1`).
     pub static_names: HashMap<String, u32>,
@@ -217,6 +259,10 @@ pub struct Ctx<'a> {
     pub const_depth: u32,
     /// > 0 while evaluating a file-scope initialiser: names resolve at file scope.
     pub file_scope_only: u32,
+    /// > 0 while typing a prototype's parameters: a runtime array size there is not
+    /// evaluated and the array is left incomplete (`int a[n][m]` is `int (*)[]`, as C's `[*]`);
+    /// a definition's parameters are typed again on entry, with their sizes evaluated.
+    pub vla_unevaluated: u32,
     /// Conditions under which the expression being lowered is evaluated at all (the left
     /// side of `&&`/`||`, the condition of `?:`, when those are lowered as one expression):
     /// a `nowrap` check emitted meanwhile holds only under them.
@@ -252,6 +298,7 @@ impl<'a> Ctx<'a> {
             extern_stubs: Vec::new(),
             eval_guards: Vec::new(),
             file_scope_only: 0,
+            vla_unevaluated: 0,
         }
     }
 

@@ -4,18 +4,31 @@
 //! (a fresh unreachable one after `return`, `goto`, `break`, `continue`); a local declaration
 //! without initialiser makes the variable indeterminate each time it is executed (`havoc
 //! uninit`; `havoc_bytes` for an array or struct that a loop or `goto` reaches again); stack
-//! objects are allocated once per call in the prologue and freed before `exit`.
+//! objects are allocated once per call in the prologue and freed before `exit`; a
+//! variable-length array is allocated where its declaration is executed and freed where its
+//! block ends (see [`Ctx::vla_local`]).
 
 use super::builder::FnBuilder;
-use super::decl::{declarator_name, declarator_offset, Storage};
+use super::decl::{declarator_name, declarator_offset, find_function_suffix, Storage};
 use super::expr::{LVal, Place, RVal, Val};
 use super::scope::{Sym, VarId};
 use super::{fold, Ctx, FnState, GlobalVar, LocalPlace, LocalVar, SwitchCtx, R};
 use crate::types::CType;
 use lang_c::ast::*;
 use lang_c::span::Node;
-use qicc_ir::{BinOp, Expr, HavocKind, Loc, Op, VarRef};
+use qicc_ir::{AllocKind, BinOp, Expr, HavocKind, Loc, LocalId, Op, VarRef};
 use std::collections::{HashMap, HashSet};
+
+/// Whether a parameter's type has an array of unknown length behind its pointers (what
+/// typing a prototype leaves of a runtime size).
+fn has_unsized_array(t: &CType) -> bool {
+    match t {
+        CType::Pointer(p) => has_unsized_array(p),
+        CType::Array(_, None) => true,
+        CType::Array(e, Some(_)) => has_unsized_array(e),
+        _ => false,
+    }
+}
 
 /// A `case`/`default` label of a switch: its node's address and what it matches.
 enum CaseKind<'a> {
@@ -96,6 +109,9 @@ impl<'a> Ctx<'a> {
             defined_labels: HashSet::new(),
             breaks: Vec::new(),
             continues: Vec::new(),
+            vlas: Vec::new(),
+            break_vlas: Vec::new(),
+            continue_vlas: Vec::new(),
             switches: Vec::new(),
             static_names: HashMap::new(),
             stack_sizes: HashMap::new(),
@@ -148,6 +164,7 @@ impl<'a> Ctx<'a> {
                 fs.ret_var = Some(r);
             }
         }
+        let mut param_vars = Vec::new();
         for (k, p) in params.into_iter().enumerate() {
             let pname = p.name.clone().unwrap_or_else(|| format!("arg.{k}"));
             if p.ty.is_float() {
@@ -210,10 +227,12 @@ impl<'a> Ctx<'a> {
             let fs = self.fs(p.offset)?;
             fs.vars.push(var);
             let vid = fs.vars.len() - 1;
+            param_vars.push(vid);
             if p.name.is_some() {
                 self.scopes.define(&pname, Sym::Var(VarId::Local(vid)));
             }
         }
+        self.vla_params(fd, &param_vars)?;
         self.stmt(&fd.node.statement)?;
         let fs = self.fs(at0)?;
         let mut missing: Vec<&String> = fs
@@ -229,10 +248,46 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// Parameters of variably modified type (`int a[n][m]`, a pointer to `int[m]`) were
+    /// typed without evaluating their sizes (a prototype's `[*]`, see
+    /// [`Ctx::vla_unevaluated`]); C evaluates them on entry, in order, with the parameters in
+    /// scope: type them again now, which computes the row sizes indexing uses.
+    fn vla_params(&mut self, fd: &'a Node<FunctionDefinition>, vars: &[usize]) -> R<()> {
+        let Some(suffix) = find_function_suffix(&fd.node.declarator.node) else {
+            return Ok(());
+        };
+        let DerivedDeclarator::Function(f) = &suffix.node else {
+            return Ok(());
+        };
+        if f.node.parameters.len() != vars.len() {
+            return Ok(());
+        }
+        for (p, &vid) in f.node.parameters.iter().zip(vars) {
+            let Some(d) = &p.node.declarator else {
+                continue;
+            };
+            let at = declarator_offset(d);
+            let old = self.fs(at)?.vars.get(vid).map(|v| v.ty.clone());
+            if !old.as_ref().is_some_and(has_unsized_array) {
+                continue;
+            }
+            let (base, _) = self.decl_specs(&p.node.specifiers)?;
+            let ty = match self.declarator_type(base, d, true)? {
+                CType::Array(e, _) | CType::Vla(e, _) => CType::Pointer(e),
+                t => t,
+            };
+            if let Some(v) = self.fs(at)?.vars.get_mut(vid) {
+                v.ty = ty;
+            }
+        }
+        Ok(())
+    }
+
     pub fn stmt(&mut self, s: &'a Node<Statement>) -> R<()> {
         let at = s.span.start;
         match &s.node {
             Statement::Compound(items) => {
+                let mark = self.fs(at)?.vlas.len();
                 self.scopes.push();
                 let r = (|| {
                     for it in items {
@@ -241,7 +296,8 @@ impl<'a> Ctx<'a> {
                     Ok(())
                 })();
                 self.scopes.pop();
-                r
+                r?;
+                self.end_vlas(mark, s.span.end.saturating_sub(1))
             }
             Statement::Expression(Some(e)) => self.void_expr(e),
             Statement::Expression(None) => Ok(()),
@@ -288,10 +344,12 @@ impl<'a> Ctx<'a> {
                 Ok(())
             }
             Statement::For(f) => {
+                let mark = self.fs(at)?.vlas.len();
                 self.scopes.push();
                 let r = self.for_stmt(f, at);
                 self.scopes.pop();
-                r
+                r?;
+                self.end_vlas(mark, at)
             }
             Statement::Switch(sw) => self.switch(sw, at),
             Statement::Goto(l) => {
@@ -304,6 +362,8 @@ impl<'a> Ctx<'a> {
                 let Some(&c) = self.fs(at)?.continues.last() else {
                     return Err(self.type_err(at, "'continue' outside a loop"));
                 };
+                let depth = self.fs(at)?.continue_vlas.last().copied().unwrap_or(0);
+                self.free_vlas(depth, at)?;
                 self.set_span(at);
                 self.fs(at)?.b.goto(c);
                 Ok(())
@@ -312,6 +372,8 @@ impl<'a> Ctx<'a> {
                 let Some(&b) = self.fs(at)?.breaks.last() else {
                     return Err(self.type_err(at, "'break' outside a loop or switch"));
                 };
+                let depth = self.fs(at)?.break_vlas.last().copied().unwrap_or(0);
+                self.free_vlas(depth, at)?;
                 self.set_span(at);
                 self.fs(at)?.b.goto(b);
                 Ok(())
@@ -327,11 +389,40 @@ impl<'a> Ctx<'a> {
         let fs = self.fs(at)?;
         fs.breaks.push(brk);
         fs.continues.push(cont);
+        let depth = fs.vlas.len();
+        fs.break_vlas.push(depth);
+        fs.continue_vlas.push(depth);
         let r = self.stmt(body);
         let fs = self.fs(at)?;
         fs.breaks.pop();
         fs.continues.pop();
+        fs.break_vlas.pop();
+        fs.continue_vlas.pop();
         r
+    }
+
+    /// The end of a block: the variable-length arrays it declared (those of `vlas` from
+    /// `mark` on) end their lives.
+    fn end_vlas(&mut self, mark: usize, at: usize) -> R<()> {
+        self.free_vlas(mark, at)?;
+        self.fs(at)?.vlas.truncate(mark);
+        Ok(())
+    }
+
+    /// Frees the variable-length arrays of `vlas` from `mark` on (a block's end, or a
+    /// `break`/`continue` leaving their blocks) and nulls their pointers, so that neither
+    /// the declaration executed again nor the function's exit frees them twice. C forbids
+    /// jumping into the scope of a variable-length array, so each is allocated here.
+    fn free_vlas(&mut self, mark: usize, at: usize) -> R<()> {
+        let ptr = self.ptr_ty();
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        for p in fs.vlas.get(mark..).unwrap_or(&[]).iter().rev() {
+            fs.b.emit(Op::Free(Expr::local(*p)));
+            fs.b.emit(Op::Assign(VarRef::Local(*p), Expr::konst(ptr, 0)));
+        }
+        Ok(())
     }
 
     fn for_stmt(&mut self, f: &'a Node<ForStatement>, at: usize) -> R<()> {
@@ -479,10 +570,13 @@ impl<'a> Ctx<'a> {
         fs.b.dead();
         fs.switches.push(SwitchCtx { labels });
         fs.breaks.push(exit);
+        let depth = fs.vlas.len();
+        fs.break_vlas.push(depth);
         let r = self.stmt(&sw.node.statement);
         let fs = self.fs(at)?;
         fs.switches.pop();
         fs.breaks.pop();
+        fs.break_vlas.pop();
         r?;
         let fs = self.fs(at)?;
         fs.b.goto(exit);
@@ -543,6 +637,7 @@ impl<'a> Ctx<'a> {
             self.stmt(s)?;
             return Ok(Val::R(RVal::void()));
         };
+        let mark = self.fs(at)?.vlas.len();
         self.scopes.push();
         let r = (|| {
             let mut result = Val::R(RVal::void());
@@ -564,7 +659,9 @@ impl<'a> Ctx<'a> {
             Ok(result)
         })();
         self.scopes.pop();
-        r
+        let r = r?;
+        self.end_vlas(mark, at)?;
+        Ok(r)
     }
 
     /// A declaration inside a function.
@@ -589,6 +686,12 @@ impl<'a> Ctx<'a> {
             if let CType::Func(ft) = &ty {
                 self.declare_function(name, Ok(ft.clone()), None, at);
                 continue;
+            }
+            if ty.is_vla() && matches!(storage, Storage::Extern | Storage::Static) {
+                return Err(self.type_err(
+                    at,
+                    format!("variable-length array '{name}' with static or extern storage"),
+                ));
             }
             match storage {
                 Storage::Extern => {
@@ -651,6 +754,9 @@ impl<'a> Ctx<'a> {
         }
         if let Some(p) = self.layout_problem(&ty) {
             return Err(p);
+        }
+        if let CType::Vla(_, size) = ty {
+            return self.vla_local(name, ty.clone(), size, init, at);
         }
         let ptr = self.ptr_ty();
         let taken = self.fs(at)?.addr_taken.contains(name);
@@ -728,6 +834,51 @@ impl<'a> Ctx<'a> {
             Some(i) if ty.is_scalar() => self.scalar_init(&lv, i, at),
             Some(_) => self.init_memory(&Expr::local(p), &ty, leaves, at),
         }
+    }
+
+    /// A block-scope variable-length array: a fresh stack object of the size its type
+    /// computed, each time the declaration is executed (its bytes were never written, so they
+    /// are arbitrary, as C's indeterminate contents). The block's end (or a `break` or
+    /// `continue` out of it) frees it; after a `goto` out of the block, it is freed when the
+    /// declaration is executed again or the function returns.
+    fn vla_local(
+        &mut self,
+        name: &str,
+        ty: CType,
+        size: LocalId,
+        init: Option<&'a Node<Initializer>>,
+        at: usize,
+    ) -> R<()> {
+        if init.is_some() {
+            return Err(self.type_err(at, "variable-sized object may not be initialized"));
+        }
+        let ptr = self.ptr_ty();
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let p = fs.b.add_named_local(name, ptr);
+        fs.b.mark_stable(p);
+        // Executed again (only a loop or a backward `goto` can) after a `goto` left the
+        // block without freeing: C ended the old object's life when the jump left its scope.
+        if !fs.continues.is_empty() || !fs.labels.is_empty() {
+            fs.b.free_if_live(p, ptr);
+        }
+        // `size` is at most the memory model's largest object (checked when the type was
+        // evaluated), so the allocation is inside the model.
+        fs.b.emit(Op::Alloc {
+            dst: VarRef::Local(p),
+            size: Expr::local(size),
+            kind: AllocKind::Stack,
+        });
+        fs.b.alloca_objects.push(p);
+        fs.vlas.push(p);
+        fs.vars.push(LocalVar {
+            ty,
+            place: LocalPlace::Mem(p),
+        });
+        let vid = fs.vars.len() - 1;
+        self.scopes.define(name, Sym::Var(VarId::Local(vid)));
+        Ok(())
     }
 
     /// `T x = e;` or `T x = { e };` for a scalar.
