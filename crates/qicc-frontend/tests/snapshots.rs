@@ -302,19 +302,23 @@ int main(void) {
 );
 
 // A function without a body: its result is arbitrary (with one warning), its arguments are
-// still evaluated. (`printf` is an output-only library function: the same; a library function
-// with a result or effect qicc does not model, such as `rand`, is rejected: `clib.rs`.)
+// still evaluated, and the call goes to its stub `extern.NAME`, which makes every global and
+// all memory contents arbitrary; a function declared `pure` (or `const`) keeps memory. (`printf`
+// is an output-only library function: like a `pure` one; a library function with a result or
+// effect qicc does not model, such as `rand`, is rejected: `clib.rs`.)
 snap!(
     extern_functions,
     r#"
 int printf(const char *, ...);
 int sensor(void);
 void log_it(int);
+int checksum(const int *p) __attribute__((pure));
 int main(void) {
   int k = 0;
   printf("%d\n", k++);
   int r = sensor() + sensor();
   log_it(r);
+  r += checksum(&k);
   return k + r;
 }
 "#

@@ -8,8 +8,9 @@
 //!   zero fill where the program defines them, the array symbol `free0` everywhere else.
 //!   `free0` is exactly the interpreter's "never-written byte" oracle: a counterexample's
 //!   uninitialised bytes are the model's values of `free0`. No object is encoded byte by
-//!   byte: a zeroed object is one range test, initialised bytes a store chain over a
-//!   constant array, and reads at known addresses fold to constants.
+//!   byte: a zeroed object is one range test, initialised bytes an `ite` over the runs of
+//!   equal bytes (a store chain over a constant array when there are more than
+//!   `INIT_ITE_LIMIT` runs), and reads at known addresses fold to constants.
 //! - The object table is three arrays indexed by object number: `live` (1 bit), `size`
 //!   (pointer width) and the static `readonly` flags. Static objects are live from the
 //!   start; `alloc` stores a fresh number's liveness and size, `free` clears liveness.
@@ -27,6 +28,7 @@
 use crate::error::SymexError;
 use qicc_ir::{Expr, InitItem, ObjectId, Program, Ty};
 use qicc_smt::{Sort, TermId, TermStore};
+use std::collections::BTreeMap;
 
 /// `memcpy`/`memset` with a constant length up to this many bytes become individual stores;
 /// longer or symbolic ones a lambda.
@@ -126,9 +128,10 @@ impl MemModel {
             }
             let id = i as u32 + 1;
             let base = p.layout.base_address(id);
-            let mut data = if o.zeroed { zeros } else { self.free0 };
+            // The initialised bytes, later items overriding earlier ones (as stores would).
+            let mut bytes: BTreeMap<u64, u8> = BTreeMap::new();
             for item in &o.init {
-                let (offset, bytes) = match item {
+                let (offset, data) = match item {
                     InitItem::Bytes { offset, bytes } => (*offset, bytes.clone()),
                     InitItem::Value { offset, value } => {
                         let (v, ty) = const_value(p, value).ok_or_else(|| {
@@ -141,12 +144,46 @@ impl MemModel {
                         (*offset, (0..n).map(|k| (v >> (8 * k)) as u8).collect())
                     }
                 };
-                for (k, b) in bytes.iter().enumerate() {
-                    let addr = s.bv_const(self.ptr_w, base + offset + k as u64);
-                    let byte = s.bv_const(8, *b as u64);
-                    data = s.store(data, addr, byte);
+                for (k, b) in data.into_iter().enumerate() {
+                    bytes.insert(offset + k as u64, b);
                 }
             }
+            let runs = byte_runs(&bytes, o.zeroed);
+            let val = if runs.len() <= INIT_ITE_LIMIT {
+                // `ite(off in run, byte, ...)`: a symbolic read of a table resolves in the
+                // bit-vector solver. As a store chain it went to Z3's array theory, which
+                // took 1.3 s for one read of a 200-byte table and timed out at 20 s on
+                // glibc's 768-byte <ctype.h> table, where the ite chain takes 35 ms.
+                let mut v = if o.zeroed {
+                    zero8
+                } else {
+                    s.select(self.free0, a)
+                };
+                for &(lo, hi, b) in runs.iter().rev() {
+                    let lo_t = s.bv_const(self.ptr_w, lo);
+                    let inside = if hi - lo == 1 {
+                        s.eq(off, lo_t)
+                    } else {
+                        let hi_t = s.bv_const(self.ptr_w, hi);
+                        let above = s.ule(lo_t, off);
+                        let below = s.ult(off, hi_t);
+                        s.and(above, below)
+                    };
+                    let byte = s.bv_const(8, b as u64);
+                    v = s.ite(inside, byte, v);
+                }
+                v
+            } else {
+                // A large initialiser stays a store chain (an ite chain would be rebuilt at
+                // every symbolic read).
+                let mut data = if o.zeroed { zeros } else { self.free0 };
+                for (&k, &b) in &bytes {
+                    let addr = s.bv_const(self.ptr_w, base + k);
+                    let byte = s.bv_const(8, b as u64);
+                    data = s.store(data, addr, byte);
+                }
+                s.select(data, a)
+            };
             let here = {
                 let n = s.bv_const(self.obj_w, id as u64);
                 let same = s.eq(obj, n);
@@ -154,7 +191,6 @@ impl MemModel {
                 let inb = s.ult(off, sz);
                 s.and(same, inb)
             };
-            let val = s.select(data, a);
             body = s.ite(here, val, body);
         }
         Ok(s.lambda(a, body))
@@ -426,4 +462,24 @@ pub fn const_value(p: &Program, e: &Expr) -> Option<(u64, Ty)> {
         }
         Expr::Var(_) | Expr::Load(..) | Expr::Valid(..) => return None,
     })
+}
+
+/// Most runs of equal bytes an initialiser may have to be read through an `ite` chain (see
+/// `initial_memory`); the ctype tables of the C library's models have about 400.
+const INIT_ITE_LIMIT: usize = 1024;
+
+/// The maximal runs `(lo, hi, byte)` of consecutive offsets holding the same byte, without
+/// the zero runs of a `zeroed` object (its default is zero anyway).
+fn byte_runs(bytes: &BTreeMap<u64, u8>, zeroed: bool) -> Vec<(u64, u64, u8)> {
+    let mut runs: Vec<(u64, u64, u8)> = Vec::new();
+    for (&k, &b) in bytes {
+        match runs.last_mut() {
+            Some((_, hi, v)) if *hi == k && *v == b => *hi += 1,
+            _ => runs.push((k, k + 1, b)),
+        }
+    }
+    if zeroed {
+        runs.retain(|&(_, _, b)| b != 0);
+    }
+    runs
 }

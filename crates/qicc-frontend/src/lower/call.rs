@@ -579,7 +579,9 @@ impl<'a> Ctx<'a> {
                 prototyped: false,
             }),
         };
-        let pure = func.is_some_and(|i| self.funcs[i].side_effect_free);
+        // Output functions write nothing the program can read (`clib::OUTPUT_ONLY`).
+        let pure = func.is_some_and(|i| self.funcs[i].side_effect_free)
+            || clib::is_output_only(name);
         for a in args {
             // Struct arguments need no copy: the stub reads nothing.
             let v = self.lower(a)?;
@@ -600,7 +602,7 @@ impl<'a> Ctx<'a> {
         if !self.warned.contains(name) {
             self.warned.insert(name.to_string());
             let effect = if pure {
-                "has no other effect (declared const/pure)"
+                "has no other effect"
             } else {
                 "may change every global and all memory"
             };

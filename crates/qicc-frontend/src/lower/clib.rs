@@ -226,6 +226,11 @@ pub const OUTPUT_ONLY: &[&str] = &[
     "fflush_unlocked",
 ];
 
+/// Whether `name` (or its `__builtin_` spelling) is an output function ([`OUTPUT_ONLY`]).
+pub fn is_output_only(name: &str) -> bool {
+    OUTPUT_ONLY.contains(&name.strip_prefix("__builtin_").unwrap_or(name))
+}
+
 /// For the printf family: which argument is the format.
 pub fn printf_format_arg(name: &str) -> Option<usize> {
     match name {
@@ -262,10 +267,10 @@ pub fn format_writes_memory(format: &[u8]) -> bool {
 /// glibc one, or a `__builtin_` spelling of one, that qicc does not model. The functions
 /// `call.rs` models are not in the list.
 pub fn is_unmodelled_library_function(name: &str) -> bool {
-    let base = name.strip_prefix("__builtin_").unwrap_or(name);
-    if OUTPUT_ONLY.contains(&base) {
+    if is_output_only(name) {
         return false;
     }
+    let base = name.strip_prefix("__builtin_").unwrap_or(name);
     if LIBRARY.contains(&base) || PREFIXES.iter().any(|p| base.starts_with(p)) {
         return true;
     }

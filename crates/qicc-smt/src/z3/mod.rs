@@ -58,6 +58,23 @@ fn qicc_defaults() {
     });
 }
 
+/// Which array constructs a term contains (bits of `Z3Solver::shape_below`).
+pub(crate) struct Shape;
+
+impl Shape {
+    pub(crate) const LAMBDA: u8 = 1;
+    /// An array built from others: a store, a constant array, a lambda, an array `ite`.
+    pub(crate) const BUILT: u8 = 2;
+    pub(crate) const SELECT: u8 = 4;
+}
+
+/// The tactics of a solver for queries whose only array terms are reads of array symbols
+/// (see [`Z3Solver::new_solver_for`]).
+const ACKERMANNIZE_SELECTS: &str = "tactics:bvarray2uf,ackermannize_bv,qfbv|qfaufbv";
+
+/// Most reads of array symbols a query may have for [`ACKERMANNIZE_SELECTS`].
+const ACKERMANNIZE_MAX_SELECTS: usize = 32;
+
 /// The logic solvers are made for (see [`Z3Solver::set_logic`]).
 static LOGIC: std::sync::Mutex<Option<CString>> = std::sync::Mutex::new(None);
 
@@ -69,8 +86,12 @@ pub struct Z3Solver {
     model: Option<Z3_model>,
     /// Translation of each term, by term index (`inc_ref`ed).
     memo: Vec<Option<Z3_ast>>,
-    /// Whether a term has a lambda below it (or is one), by term index, set with `memo`.
-    lambda_below: Vec<bool>,
+    /// The array constructs in each term and below it ([`Shape`] bits), by term index, set
+    /// with `memo`.
+    shape_below: Vec<u8>,
+    /// How many `select` terms this context has translated (an upper bound on those of any
+    /// one query).
+    selects: usize,
     sorts: HashMap<Sort, Z3_sort>,
     /// Assertions per push level (for [`Z3Mode::FreshPerCheck`], which replays them).
     frames: Vec<Vec<TermId>>,
@@ -120,7 +141,8 @@ impl Z3Solver {
             solver: None,
             model: None,
             memo: Vec::new(),
-            lambda_below: Vec::new(),
+            shape_below: Vec::new(),
+            selects: 0,
             sorts: HashMap::new(),
             frames: vec![Vec::new()],
             timeout: None,
@@ -131,7 +153,7 @@ impl Z3Solver {
         if mode == Z3Mode::Incremental {
             // One solver for every check: no per-query choice (its checks go through Z3's
             // incremental core, which does not probe).
-            s.solver = s.new_solver_for(false);
+            s.solver = s.new_solver_for(0);
         }
         s
     }
@@ -193,7 +215,26 @@ impl Z3Solver {
         // no reference); released below.
         unsafe { Z3_ast_vector_inc_ref(z.ctx, v) };
         // The choice `check` makes, from the script's text.
-        let Some(s) = z.new_solver_for(text.to_bytes().windows(7).any(|w| w == b"(lambda")) else {
+        let has = |word: &[u8]| text.to_bytes().windows(word.len()).any(|w| w == word);
+        let mut shape = 0;
+        for (word, bit) in [
+            (&b"(lambda"[..], Shape::LAMBDA),
+            (b"(store", Shape::BUILT),
+            (b"(as const", Shape::BUILT),
+        ] {
+            if has(word) {
+                shape |= bit;
+            }
+        }
+        z.selects = text
+            .to_bytes()
+            .windows(7)
+            .filter(|w| *w == b"(select")
+            .count();
+        if z.selects > 0 {
+            shape |= Shape::SELECT;
+        }
+        let Some(s) = z.new_solver_for(shape) else {
             // SAFETY: inc_ref'ed above.
             unsafe { Z3_ast_vector_dec_ref(z.ctx, v) };
             return Err(failed(&mut z, "z3 made no solver"));
@@ -222,9 +263,10 @@ impl Z3Solver {
         Ok((answer, took))
     }
 
-    /// Makes every solver made afterwards one for SMT-LIB logic `logic` (`QF_AUFBV`, …), or
-    /// lets qicc choose with `None` (see [`Z3Solver::new_solver_for`]): the solver-query
-    /// benchmark's knob for comparing them.
+    /// Makes every solver made afterwards one for SMT-LIB logic `logic` (`QF_AUFBV`, …), Z3's
+    /// default solver (`default`), one running tactics (`tactics:a,b|c`: `a` then `b`, `c`
+    /// if they fail), or lets qicc choose with `None` (see [`Z3Solver::new_solver_for`]): the
+    /// solver-query benchmark's knob for comparing them.
     pub fn set_logic(logic: Option<&str>) -> Result<(), String> {
         let l = logic
             .map(|l| CString::new(l).map_err(|_| "NUL in the logic name".to_string()))
@@ -233,22 +275,47 @@ impl Z3Solver {
         Ok(())
     }
 
-    /// A new solver. Z3's default solver probes each query for a strategy, which serves
-    /// bit-vector queries best (bit-blasting), but a lambda (qicc's initial memory, memory
-    /// after `memset`) looks like a quantifier to the probe, and Z3 5.4 then ran a general
-    /// strategy that timed out at 10 s on a query 4.8 answered in 0.2 s, while a solver for
-    /// QF_AUFBV answered it in 25 ms (measured with the query benchmark, `bench/queries.py`).
-    /// So a query with a lambda gets a QF_AUFBV solver.
-    fn new_solver_for(&mut self, lambda: bool) -> Option<Z3_solver> {
+    /// A new solver for a query with the array constructs `shape` ([`Shape`] bits). Z3's
+    /// default solver probes each query for a strategy, which serves bit-vector queries best
+    /// (bit-blasting), but:
+    /// - a lambda (qicc's initial memory, memory after `memset`) looks like a quantifier to
+    ///   the probe, and Z3 5.4 then ran a general strategy that timed out at 10 s on a query
+    ///   4.8 answered in 0.2 s, while a solver for QF_AUFBV answered it in 25 ms (measured
+    ///   with the query benchmark, `bench/queries.py`). So a query with a lambda gets a
+    ///   QF_AUFBV solver.
+    /// - a query whose only array terms are reads of array symbols (the bytes no run wrote,
+    ///   `mem!free`, at symbolic addresses, the rest of memory having resolved into bit-vector
+    ///   terms) made the probe pick its SMT core, which timed out at 20 s on a query from a
+    ///   <ctype.h> table lookup that is 0.15 s as pure bit-vectors. Such reads are
+    ///   Ackermannized (`bvarray2uf`, `ackermannize_bv`: one bit-vector per read, equal reads
+    ///   of equal addresses) and the rest bit-blasted (`qfbv`); Z3's model converters give the
+    ///   arrays back in the model: 0.12 s. Only for a few reads: the equalities grow with
+    ///   their square. On the 727 such queries of the shared tasks' corpus, Ackermannizing
+    ///   every one took 39 s instead of 24 s on those with 64 reads or more; with the limit
+    ///   of 32 reads the corpus takes what the default solver takes (76.0 s against 73.2 s;
+    ///   17.5 s against 16.9 s on the 535 queries it applies to; the same 723 answered).
+        fn new_solver_for(&mut self, shape: u8) -> Option<Z3_solver> {
+        let chosen = if shape & Shape::LAMBDA != 0 {
+            Some("QF_AUFBV")
+        } else if shape & Shape::BUILT == 0
+            && shape & Shape::SELECT != 0
+            && self.selects <= ACKERMANNIZE_MAX_SELECTS
+        {
+            Some(ACKERMANNIZE_SELECTS)
+        } else {
+            None
+        };
         let logic = LOGIC
             .lock()
             .ok()
             .and_then(|l| l.clone())
-            .or_else(|| lambda.then(|| CString::new("QF_AUFBV").expect("no NUL")));
+            .or_else(|| chosen.map(|c| CString::new(c).expect("no NUL")));
         // SAFETY: the solver is inc_ref'ed here and dec_ref'ed in `drop_solver`; the logic's
         // name is copied into Z3's symbol table.
         let s = unsafe {
             match logic {
+                Some(l) if l.to_bytes() == b"default" => Z3_mk_solver(self.ctx)?,
+                Some(l) if l.to_bytes().starts_with(b"tactics:") => self.tactic_solver(&l)?,
                 Some(l) => {
                     Z3_mk_solver_for_logic(self.ctx, Z3_mk_string_symbol(self.ctx, l.as_ptr())?)?
                 }
@@ -259,6 +326,62 @@ impl Z3Solver {
         unsafe { Z3_solver_inc_ref(self.ctx, s) };
         self.set_params(s);
         Some(s)
+    }
+
+    /// A solver running the named tactics one after the other (`tactics:a,b,c`), and when
+    /// one of them fails (a query outside what it handles), the tactics after `|` instead
+    /// (`tactics:a,b|c`).
+    ///
+    /// # Safety
+    /// `self.ctx` is live.
+    unsafe fn tactic_solver(&self, spec: &CStr) -> Option<Z3_solver> {
+        let spec = spec.to_str().ok()?.strip_prefix("tactics:")?;
+        let mut combined: Option<Z3_tactic> = None;
+        for alternative in spec.split('|') {
+            let t = self.tactic_sequence(alternative)?;
+            combined = Some(match combined {
+                None => t,
+                Some(prev) => {
+                    let either = Z3_tactic_or_else(self.ctx, prev, t);
+                    if let Some(e) = either {
+                        Z3_tactic_inc_ref(self.ctx, e);
+                    }
+                    Z3_tactic_dec_ref(self.ctx, prev);
+                    Z3_tactic_dec_ref(self.ctx, t);
+                    either?
+                }
+            });
+        }
+        let t = combined?;
+        let solver = Z3_mk_solver_from_tactic(self.ctx, t);
+        Z3_tactic_dec_ref(self.ctx, t);
+        solver
+    }
+
+    /// The named tactics one after the other (`a,b,c`), inc_ref'ed.
+    ///
+    /// # Safety
+    /// `self.ctx` is live.
+    unsafe fn tactic_sequence(&self, names: &str) -> Option<Z3_tactic> {
+        let mut tactic: Option<Z3_tactic> = None;
+        for name in names.split(',') {
+            let n = CString::new(name.trim()).ok()?;
+            let t = Z3_mk_tactic(self.ctx, n.as_ptr())?;
+            Z3_tactic_inc_ref(self.ctx, t);
+            tactic = Some(match tactic {
+                None => t,
+                Some(prev) => {
+                    let both = Z3_tactic_and_then(self.ctx, prev, t);
+                    if let Some(b) = both {
+                        Z3_tactic_inc_ref(self.ctx, b);
+                    }
+                    Z3_tactic_dec_ref(self.ctx, prev);
+                    Z3_tactic_dec_ref(self.ctx, t);
+                    both?
+                }
+            });
+        }
+        tactic
     }
 
     /// The solver parameters qicc runs every check with: the time limit, and no SIGINT
@@ -444,10 +567,10 @@ impl Solver for Z3Solver {
             },
             Z3Mode::FreshPerCheck => {
                 self.drop_solver();
-                let lambda = self
-                    .query(assumptions)
-                    .any(|t| self.lambda_below.get(t.index()).copied().unwrap_or(false));
-                let Some(s) = self.new_solver_for(lambda) else {
+                let shape = self.query(assumptions).fold(0, |acc, t| {
+                    acc | self.shape_below.get(t.index()).copied().unwrap_or(0)
+                });
+                let Some(s) = self.new_solver_for(shape) else {
                     let e = self
                         .take_error()
                         .unwrap_or_else(|| "z3 made no solver".into());

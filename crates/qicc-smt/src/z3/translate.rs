@@ -1,7 +1,7 @@
 //! Term → Z3 AST, memoised per term and iterative (unrolled programs give DAGs far deeper
 //! than the thread stack). See the parent module for the reference-counting invariants.
 
-use super::Z3Solver;
+use super::{Shape, Z3Solver};
 use crate::store::TermStore;
 use crate::term::{BvBinOp, BvCmpOp, BvUnOp, Node, Sort, TermId};
 use std::ffi::CString;
@@ -18,7 +18,7 @@ pub(super) fn translate(
 ) -> Result<Z3_ast, String> {
     if z.memo.len() < store.len() {
         z.memo.resize(store.len(), None);
-        z.lambda_below.resize(store.len(), false);
+        z.shape_below.resize(store.len(), 0);
     }
     if let Some(a) = z.memo[root.index()] {
         return Ok(a);
@@ -48,9 +48,18 @@ pub(super) fn translate(
         unsafe { Z3_inc_ref(z.ctx, a) };
         z.memo[t.index()] = Some(a);
         let node = store.node(t);
-        let mut lambda = matches!(node, Node::Lambda { .. });
-        node.for_each_child(|c| lambda |= z.lambda_below[c.index()]);
-        z.lambda_below[t.index()] = lambda;
+        let mut shape = match node {
+            Node::Lambda { .. } => Shape::LAMBDA | Shape::BUILT,
+            Node::Store(..) | Node::ConstArray { .. } => Shape::BUILT,
+            Node::Ite(..) if matches!(store.sort(t), Sort::Array { .. }) => Shape::BUILT,
+            Node::Select(..) => {
+                z.selects += 1;
+                Shape::SELECT
+            }
+            _ => 0,
+        };
+        node.for_each_child(|c| shape |= z.shape_below[c.index()]);
+        z.shape_below[t.index()] = shape;
     }
     z.memo[root.index()].ok_or_else(|| "internal error: translation missing".to_string())
 }
