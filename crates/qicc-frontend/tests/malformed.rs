@@ -130,6 +130,7 @@ fn unsupported_constructs_are_located_and_named() {
         ("int g(int);\nint f(int x) { return x; }\nint main(void) {\n  int (*p)(int) = f;\n  if (g(0)) p = g;\n  return p(1);\n}\n", (6, 10), "call through a function pointer that may point to body-less function 'g'"),
         ("int n = 3;\nint a[n];\nint main(void) {\n  return a[0];\n}\n", (2, 7), "variable-length arrays outside a function"),
         ("struct s { int a : 3; } __attribute__((packed));\nint main(void) {\n  struct s v;\n  return 0;\n}\n", (1, 16), "bit-fields in packed structs"),
+        ("struct w { unsigned long long x : 40; };\nint main(void) {\n  struct w v;\n  v.x = 1;\n  return 0;\n}\n", (1, 35), "a bit-field of type 'unsigned long long' narrower than its type"),
         ("int main(void) {\n  __asm__(\"nop\");\n  return 0;\n}\n", (2, 3), "inline assembly"),
         ("int f(int n, ...) { return n; }\nint main(void) {\n  return f(1, 2);\n}\n", (1, 5), "variadic function definitions"),
         ("__attribute__((constructor)) void init(void) { }\nint main(void) { return 0; }\n", (1, 1), "constructor"),

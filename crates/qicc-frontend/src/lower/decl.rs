@@ -707,6 +707,18 @@ impl<'a> Ctx<'a> {
         if v == 0 && name.is_some() {
             return Err(self.type_err(at, "named bit-field has zero width"));
         }
+        // gcc gives a field of a type wider than `int` that is narrower than its type a type
+        // of the field's width: arithmetic on it wraps there (`x:40` + 1 is 0 at 2^40 - 1),
+        // where qicc would compute in the declared type.
+        if k.rank() > IntKind::Int.rank() && v > 0 && v < bits && name.is_some() {
+            return Err(self.unsupported(
+                at,
+                format!(
+                    "a bit-field of type '{}' narrower than its type (gcc computes in the field's width)",
+                    self.types.show(ty)
+                ),
+            ));
+        }
         Ok(v)
     }
 

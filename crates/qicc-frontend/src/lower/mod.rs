@@ -69,7 +69,8 @@
 //!
 //! Floating point, complex numbers, calls through a function pointer that may point to a
 //! function without a body (or to an SV-COMP intrinsic or `main`), variadic
-//! function definitions and `va_arg`, bit-fields in packed structs, variable-length arrays
+//! function definitions and `va_arg`, bit-fields in packed structs and those of a type wider
+//! than `int` but narrower than it (gcc computes in the field's width), variable-length arrays
 //! at file scope (C forbids them) and inside struct members or compound literals, function
 //! pointers passed to a body-less function, inline assembly, computed `goto` and other GNU syntax lang-c cannot parse (detected by asking gcc), thread
 //! local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
@@ -90,9 +91,6 @@
 //!   object number, and numbers are never reused, so a loop declaring one runs out of them
 //!   after `2^object-bits - 1` iterations (255 on ILP32): the run is then outside the model
 //!   (never a wrong verdict).
-//! - Arithmetic on a bit-field of a type wider than `int` (`unsigned long long x:40`) is done
-//!   in the declared type; gcc computes in a type of the field's width (`x + 1` wraps at
-//!   2^40 there). C leaves such fields' types to the implementation.
 //! - `__alignof__` gives the ABI alignment (4 for `long long` on ILP32), like `_Alignof`.
 
 pub mod addr;
