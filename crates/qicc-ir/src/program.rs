@@ -510,7 +510,16 @@ impl TypeEnv for FnEnv<'_> {
     }
 }
 
+/// The name prefix of the functions the front-end links in from its models of the C library
+/// (`qicc_frontend`'s `clib`: `strlen` is modelled by `__qicc_strlen`).
+pub const LIBRARY_MODEL_PREFIX: &str = "__qicc_";
+
 impl Function {
+    /// Whether this is one of the front-end's C library models ([`LIBRARY_MODEL_PREFIX`]).
+    pub fn is_library_model(&self) -> bool {
+        self.name.starts_with(LIBRARY_MODEL_PREFIX)
+    }
+
     /// A function with the four special locations `entry` (L0), `exit` (L1), `err` (L2) and
     /// `halt` (L3) and nothing else.
     pub fn new(name: impl Into<String>, span: Span) -> Function {

@@ -30,7 +30,7 @@ use qicc_ir::DataModel;
 const MODELS_C: &str = include_str!("clib_models.c");
 
 /// The prefix of a model's name: `strlen` is modelled by `__qicc_strlen`.
-pub const MODEL_PREFIX: &str = "__qicc_";
+pub const MODEL_PREFIX: &str = qicc_ir::LIBRARY_MODEL_PREFIX;
 
 /// The library functions `clib_models.c` defines (as `__qicc_NAME`).
 pub const MODELS: &[&str] = &[
