@@ -580,8 +580,8 @@ impl<'a> Ctx<'a> {
             }),
         };
         // Output functions write nothing the program can read (`clib::OUTPUT_ONLY`).
-        let pure = func.is_some_and(|i| self.funcs[i].side_effect_free)
-            || clib::is_output_only(name);
+        let pure =
+            func.is_some_and(|i| self.funcs[i].side_effect_free) || clib::is_output_only(name);
         for a in args {
             // Struct arguments need no copy: the stub reads nothing.
             let v = self.lower(a)?;
@@ -654,7 +654,9 @@ impl<'a> Ctx<'a> {
                 callee,
                 args: Vec::new(),
             }),
-            None => fs.b.havoc(VarRef::Local(t), HavocKind::Extern(name.to_string())),
+            None => {
+                fs.b.havoc(VarRef::Local(t), HavocKind::Extern(name.to_string()))
+            }
         }
         let e = if ft.ret == CType::Int(IntKind::Bool) {
             fold::from_bool(fold::to_bool(Expr::local(t), Ty::I8), Ty::I8)

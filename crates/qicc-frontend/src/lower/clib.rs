@@ -778,14 +778,20 @@ mod tests {
     fn every_model_is_defined_in_the_c_file_and_not_in_the_rejected_list() {
         let source = without_comments(MODELS_C);
         for f in MODELS {
-            assert!(!is_unmodelled_library_function(f), "{f} is modelled and rejected");
+            assert!(
+                !is_unmodelled_library_function(f),
+                "{f} is modelled and rejected"
+            );
             let model = model_name(f).expect("listed");
             assert!(
                 source.contains(&format!(" {model}(")) || source.contains(&format!("*{model}(")),
                 "{model} is not defined in clib_models.c"
             );
         }
-        assert_eq!(model_name("__builtin_strlen").as_deref(), Some("__qicc_strlen"));
+        assert_eq!(
+            model_name("__builtin_strlen").as_deref(),
+            Some("__qicc_strlen")
+        );
         assert!(!source.contains("/*"), "a comment survived");
         assert_eq!(source.lines().count(), MODELS_C.lines().count());
     }

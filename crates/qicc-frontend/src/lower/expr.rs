@@ -436,24 +436,30 @@ impl<'a> Ctx<'a> {
             Place::Var(var) => self.emit(Op::Assign(*var, v), at),
             Place::Mem(addr) => {
                 let ty = self.irty(&lv.ty, at)?;
-                let n = ty.bits() as u64 / 8;
-                if self.write_may_be_invalid(addr, n) {
-                    self.check(
-                        Expr::valid(n as u32, addr.clone()),
-                        UbKind::InvalidWrite,
-                        at,
-                    )?;
-                }
-                self.emit(
-                    Op::Store {
-                        ty,
-                        addr: addr.clone(),
-                        value: v,
-                    },
-                    at,
-                )
+                self.checked_store(ty, addr, v, at)
             }
         }
+    }
+
+    /// A store of `value` (of type `ty`) at `addr`, after the check that the bytes may be
+    /// written.
+    fn checked_store(&mut self, ty: Ty, addr: &Expr, value: Expr, at: usize) -> R<()> {
+        let n = ty.bits() as u64 / 8;
+        if self.write_may_be_invalid(addr, n) {
+            self.check(
+                Expr::valid(n as u32, addr.clone()),
+                UbKind::InvalidWrite,
+                at,
+            )?;
+        }
+        self.emit(
+            Op::Store {
+                ty,
+                addr: addr.clone(),
+                value,
+            },
+            at,
+        )
     }
 
     /// A bit-field store: reads its window, replaces the field's bits, writes the window back
@@ -478,22 +484,7 @@ impl<'a> Ctx<'a> {
             mask,
         );
         let kept = fold::bin(BinOp::And, Expr::load(unit, addr.clone()), keep);
-        let n = b.bytes as u64;
-        if self.write_may_be_invalid(addr, n) {
-            self.check(
-                Expr::valid(n as u32, addr.clone()),
-                UbKind::InvalidWrite,
-                at,
-            )?;
-        }
-        self.emit(
-            Op::Store {
-                ty: unit,
-                addr: addr.clone(),
-                value: fold::bin(BinOp::Or, kept, new),
-            },
-            at,
-        )
+        self.checked_store(unit, addr, fold::bin(BinOp::Or, kept, new), at)
     }
 
     /// Checks that `len` bytes at `dst` may be written (both ends, when `len > 0`).
