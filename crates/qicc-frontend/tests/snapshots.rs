@@ -324,6 +324,21 @@ int main(void) {
 "#
 );
 
+// The C library's models: a call of `strlen` (declared by the program, defined nowhere) is a
+// call of its model `__qicc_strlen`, lowered from `clib_models.c` like the program's own
+// functions (its loop, its reads); `abs` likewise. Only the models called are lowered.
+snap!(
+    library_models,
+    r#"
+unsigned long strlen(const char *);
+int abs(int);
+int main(void) {
+  char s[4] = "ab";
+  return (int)strlen(s) + abs(-3);
+}
+"#
+);
+
 // Pointers and arrays: address-of, dereference, arithmetic scaled by the element size,
 // difference divided by it, unsigned comparisons, 2-D arrays, decay.
 snap!(
