@@ -561,8 +561,9 @@ impl<'a> Ctx<'a> {
     /// effects (`__attribute__((const))` or `((pure))`), it may also write whatever it can
     /// reach — memory through its pointer arguments and the globals —, so the call goes to the
     /// function's stub (`extern_stub`), which makes every global and all memory contents
-    /// arbitrary; a TRUE then holds whatever the function writes. A function passed to it
-    /// could be called back, which no stub models: such a call is rejected.
+    /// arbitrary; a TRUE then holds whatever the function writes. A function passed to it, or
+    /// whose address the program takes anywhere, could be called back, which no stub models:
+    /// such a call is rejected.
     fn extern_call(
         &mut self,
         name: &str,
@@ -595,6 +596,25 @@ impl<'a> Ctx<'a> {
                     a.span.start,
                     format!(
                         "a function pointer passed to body-less function '{name}' (it may call it back)"
+                    ),
+                ));
+            }
+        }
+        if !pure {
+            // The program's function pointers may be in memory the function reaches (a
+            // table of handlers in a global): it could call them too.
+            let mut escaped: Vec<&str> = self
+                .funcs
+                .iter()
+                .filter(|f| f.def.is_some() && self.used_as_value.contains(&f.name))
+                .map(|f| f.name.as_str())
+                .collect();
+            escaped.sort_unstable();
+            if let Some(g) = escaped.first() {
+                return Err(self.unsupported(
+                    at,
+                    format!(
+                        "body-less function '{name}' in a program that takes the address of function '{g}' (it could call it)"
                     ),
                 ));
             }

@@ -71,9 +71,10 @@
 //! function without a body (or to an SV-COMP intrinsic or `main`), variadic
 //! function definitions and `va_arg`, bit-fields in packed structs and those of a type wider
 //! than `int` but narrower than it (gcc computes in the field's width), variable-length arrays
-//! at file scope (C forbids them) and inside struct members or compound literals, function
-//! pointers passed to a body-less function, inline assembly, computed `goto` and other GNU syntax lang-c cannot parse (detected by asking gcc), thread
-//! local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
+//! at file scope (C forbids them) and inside struct members or compound literals, calls of
+//! a body-less function (not const/pure) given a function pointer or in a program that takes
+//! a function's address, inline assembly, computed `goto` and other GNU syntax lang-c
+//! cannot parse (detected by asking gcc), thread local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
 //! destructor functions, the `cleanup` attribute, alignment attributes on members.
 //!
 //! # Known approximations
