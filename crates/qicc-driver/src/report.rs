@@ -125,7 +125,7 @@ impl Violation {
                 trace
                     .steps
                     .iter()
-                    .filter_map(|s| s.function.strip_prefix(EXTERN_STUB_PREFIX))
+                    .filter_map(|s| s.function.strip_prefix(qicc_ir::EXTERN_STUB_PREFIX))
                     .map(str::to_string),
             )
             .collect();
@@ -138,9 +138,6 @@ impl Violation {
         }
     }
 }
-
-/// The name prefix of the front-end's stubs for body-less functions (`extern.f`).
-const EXTERN_STUB_PREFIX: &str = "extern.";
 
 /// Two runs that contradict each other about one assertion: one proved it safe, the other
 /// found a violation whose witness replays to it on the program. One of the two engines is

@@ -514,6 +514,10 @@ impl TypeEnv for FnEnv<'_> {
 /// (`qicc_frontend`'s `clib`: `strlen` is modelled by `__qicc_strlen`).
 pub const LIBRARY_MODEL_PREFIX: &str = "__qicc_";
 
+/// The name prefix of the front-end's stubs for functions without a body (`extern.f` stands
+/// for the calls of `f`: it makes globals, memory and the result arbitrary).
+pub const EXTERN_STUB_PREFIX: &str = "extern.";
+
 impl Function {
     /// Whether this is one of the front-end's C library models ([`LIBRARY_MODEL_PREFIX`]).
     pub fn is_library_model(&self) -> bool {

@@ -603,14 +603,13 @@ impl<'a> Ctx<'a> {
         if !pure {
             // The program's function pointers may be in memory the function reaches (a
             // table of handlers in a global): it could call them too.
-            let mut escaped: Vec<&str> = self
+            let escaped = self
                 .funcs
                 .iter()
                 .filter(|f| f.def.is_some() && self.used_as_value.contains(&f.name))
                 .map(|f| f.name.as_str())
-                .collect();
-            escaped.sort_unstable();
-            if let Some(g) = escaped.first() {
+                .min();
+            if let Some(g) = escaped {
                 return Err(self.unsupported(
                     at,
                     format!(

@@ -29,9 +29,6 @@ use qicc_ir::DataModel;
 /// The C source of the models (see the rules at its top).
 const MODELS_C: &str = include_str!("clib_models.c");
 
-/// The prefix of a model's name: `strlen` is modelled by `__qicc_strlen`.
-pub const MODEL_PREFIX: &str = qicc_ir::LIBRARY_MODEL_PREFIX;
-
 /// The library functions `clib_models.c` defines (as `__qicc_NAME`).
 pub const MODELS: &[&str] = &[
     "strlen",
@@ -96,7 +93,7 @@ pub fn model_name(name: &str) -> Option<String> {
     let base = name.strip_prefix("__builtin_").unwrap_or(name);
     MODELS
         .contains(&base)
-        .then(|| format!("{MODEL_PREFIX}{base}"))
+        .then(|| format!("{}{base}", qicc_ir::LIBRARY_MODEL_PREFIX))
 }
 
 /// The text parsed in front of every program: `__qicc_size_t` for the data model, glibc's

@@ -495,7 +495,7 @@ impl<'a> Ctx<'a> {
         if let Some((id, _, _)) = self.extern_stubs.iter().find(|(_, n, _)| n == name) {
             return *id;
         }
-        let mut f = qicc_ir::Function::new(format!("extern.{name}"), span);
+        let mut f = qicc_ir::Function::new(format!("{}{name}", qicc_ir::EXTERN_STUB_PREFIX), span);
         let ret_var = ret.map(|t| f.add_local("ret.val", t));
         f.ret = ret_var;
         let id = self.program.add_function(f);
