@@ -337,12 +337,7 @@ impl CExpr<'_> {
             }
             (_, [a]) if op == FpOp::Neg => (format!("-{}", self.wrap(a, UNARY)), UNARY),
             // Bit casts and conversions are implicit in C's reading of the value.
-            (_, [a])
-                if matches!(
-                    op,
-                    FpOp::FromBits | FpOp::ToBits | FpOp::Convert { .. }
-                ) =>
-            {
+            (_, [a]) if matches!(op, FpOp::FromBits | FpOp::ToBits | FpOp::Convert { .. }) => {
                 self.go(a)
             }
             _ => {

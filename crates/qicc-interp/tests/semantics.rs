@@ -63,15 +63,14 @@ fn float_operators_follow_the_shared_semantics() {
         16777216f32.to_bits() as u64
     );
     assert_eq!(
-        eval("i64", "fptobits(fsqrt.rne(bitstofp(0x4010000000000000:i64)))"),
+        eval(
+            "i64",
+            "fptobits(fsqrt.rne(bitstofp(0x4010000000000000:i64)))"
+        ),
         2f64.to_bits()
     );
     // Float globals start at their constant initialisers.
-    let p = expr_program(
-        "global $x: f32 = 0.1:f32",
-        "i32",
-        "fptobits($x)",
-    );
+    let p = expr_program("global $x: f32 = 0.1:f32", "i32", "fptobits($x)");
     assert_eq!(returned(&run_seed(&p, 1)), 0.1f32.to_bits() as u64);
 }
 

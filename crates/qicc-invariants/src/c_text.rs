@@ -200,7 +200,10 @@ impl Renderer<'_> {
                 _ => int(self.bits(a), self.signed(a, b)),
             },
             Expr::Load(ty, _) => int(ty.bits(), true),
-            Expr::Fp(op, args) => match args.first().map(|a| op.result_ty(a.ty(&self.p.env(self.f)))) {
+            Expr::Fp(op, args) => match args
+                .first()
+                .map(|a| op.result_ty(a.ty(&self.p.env(self.f))))
+            {
                 Some(Ty::Bool) => Some(Kind::Bool),
                 Some(t) => int(t.bits(), true),
                 None => None,

@@ -3,7 +3,8 @@
 //! An expression reads variables and memory but never changes them; every change of state is
 //! an [`crate::Op`] on an edge. Evaluation is total: division by zero, over-wide shifts and
 //! reads of memory that was never written all have a value (SMT-LIB's, see
-//! [`crate::semantics`]). Where C leaves such a case undefined, the front-end guards it with an
+//! [`crate::semantics`]; for the float operations [`FpOp`], IEEE 754's with the choices of
+//! [`crate::semantics::float`]: one default NaN, saturating float-to-int conversion). Where C leaves such a case undefined, the front-end guards it with an
 //! explicit undefined-behaviour check edge before the expression is evaluated.
 
 use crate::types::Ty;
@@ -222,15 +223,28 @@ pub enum FpOp {
     /// The sign bit (C's `signbit`: true for `-0` and for a NaN with its sign bit set).
     SignBit,
     /// Float to float of width `to` (exact when widening).
-    Convert { to: u16, rm: RoundingMode },
+    Convert {
+        to: u16,
+        rm: RoundingMode,
+    },
     /// Signed / unsigned int operand (any width) to the float of width `to`.
-    FromSInt { to: u16, rm: RoundingMode },
-    FromUInt { to: u16, rm: RoundingMode },
+    FromSInt {
+        to: u16,
+        rm: RoundingMode,
+    },
+    FromUInt {
+        to: u16,
+        rm: RoundingMode,
+    },
     /// Float to signed / unsigned int of width `to`, truncating toward zero (C's cast). A NaN
     /// gives 0 and a value out of the target's range saturates to its minimum or maximum
     /// (Rust's `as`): C makes these undefined and the front-end guards them with a UB check.
-    ToSInt { to: u16 },
-    ToUInt { to: u16 },
+    ToSInt {
+        to: u16,
+    },
+    ToUInt {
+        to: u16,
+    },
     /// Reinterprets an int of width 32/64 as the float of the same width, and back.
     FromBits,
     ToBits,

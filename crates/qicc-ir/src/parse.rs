@@ -433,7 +433,8 @@ impl ExprCtx<'_> {
                 float_const(c, parse_ty(c, name)?, text)
             }
             Tok::Ident(w)
-                if matches!(w.as_str(), "inf" | "-inf" | "nan") && c.peek() == Some(&Tok::Colon) =>
+                if matches!(w.as_str(), "inf" | "-inf" | "nan")
+                    && c.peek() == Some(&Tok::Colon) =>
             {
                 c.expect(Tok::Colon)?;
                 let name = c.ident()?;

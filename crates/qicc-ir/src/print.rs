@@ -18,6 +18,10 @@
 //!   L4 -> L5: assume slt(%x, 10:i32) !0:7:10
 //! }
 //! ```
+//!
+//! Float constants print as Rust's shortest round-tripping decimal (`0.1:f32`, `-0.0:f64`,
+//! `inf:f32`), the default NaN as `nan:f64`, any other NaN as its bits (`0x7fc00001:f32`): the
+//! parser reads each back to the same bits.
 
 use crate::expr::{Expr, VarRef};
 use crate::program::*;

@@ -429,7 +429,9 @@ fn check_expr(
                     None
                 }
                 (_, Ty::Float(_)) => {
-                    errs.push(format!("{at}: int operator on a float (use fneg, fptobits)"));
+                    errs.push(format!(
+                        "{at}: int operator on a float (use fneg, fptobits)"
+                    ));
                     None
                 }
                 _ => Some(t),
@@ -448,7 +450,10 @@ fn check_expr(
             }
             if ta.is_float() {
                 // Bit-pattern equality is not IEEE equality (NaN, -0): floats use FpOp.
-                errs.push(format!("{at}: {} of floats (use the f* operators)", op.name()));
+                errs.push(format!(
+                    "{at}: {} of floats (use the f* operators)",
+                    op.name()
+                ));
                 return None;
             }
             Some(if op.is_comparison() { Ty::Bool } else { ta })

@@ -157,7 +157,15 @@ fn float_constants_round_trip_exactly() {
         cases.push((Ty::F64, seed));
         cases.push((Ty::F32, seed >> 32));
     }
-    for special in [0u64, 1, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f7f_ffff] {
+    for special in [
+        0u64,
+        1,
+        0x8000_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x7f7f_ffff,
+    ] {
         cases.push((Ty::F32, special));
     }
     let mut body = String::new();

@@ -42,7 +42,11 @@ fn check(ty: Ty, bits: u64) {
     let mut s = TermStore::new();
     for op in EXACT {
         assert!(fp_op_supported(op));
-        let operand_ty = if op == FpOp::FromBits { Ty::Int(ty.bits()) } else { ty };
+        let operand_ty = if op == FpOp::FromBits {
+            Ty::Int(ty.bits())
+        } else {
+            ty
+        };
         let e = Expr::fp(op, vec![Expr::konst(operand_ty, bits)]);
         let t = encode_expr(&mut s, &mut NoState, &e);
         let want = eval_fp(op, operand_ty, &[bits]);
@@ -72,7 +76,10 @@ fn arithmetic_is_named_unsupported() {
     let why = unsupported_in(&p).expect("fadd is not encoded");
     assert!(why.contains("fadd.rtz"), "{why}");
     let only_bits = text.replace("fadd.rtz(%x, 1.0:f32)", "fabs(%x)");
-    assert_eq!(unsupported_in(&parse_program(&only_bits).expect("parses")), None);
+    assert_eq!(
+        unsupported_in(&parse_program(&only_bits).expect("parses")),
+        None
+    );
     assert!(!fp_op_supported(FpOp::Add(RoundingMode::Rne)));
     assert!(!fp_op_supported(FpOp::Eq));
 }

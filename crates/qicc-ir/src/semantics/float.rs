@@ -164,7 +164,11 @@ enum Class {
     Nan,
     Inf(bool),
     /// `(-1)^neg * m * 2^e`, zero included (`m = 0`).
-    Finite { neg: bool, m: u64, e: i64 },
+    Finite {
+        neg: bool,
+        m: u64,
+        e: i64,
+    },
 }
 
 fn decode(f: Format, x: u64) -> Class {
@@ -315,7 +319,11 @@ pub fn add_exact(f: Format, a: u64, b: u64, rm: RoundingMode) -> u64 {
             };
             if mag.bits() == 0 {
                 // An exact zero sum: the operands' sign if they agree, else +0 (-0 in RTN).
-                return f.zero(if na == nb { na } else { rm == RoundingMode::Rtn });
+                return f.zero(if na == nb {
+                    na
+                } else {
+                    rm == RoundingMode::Rtn
+                });
             }
             round(f, neg, mag, e, false, rm)
         }
@@ -326,9 +334,8 @@ pub fn mul_exact(f: Format, a: u64, b: u64, rm: RoundingMode) -> u64 {
     let neg = f.is_negative(a) != f.is_negative(b);
     match (decode(f, a), decode(f, b)) {
         (Class::Nan, _) | (_, Class::Nan) => f.nan(),
-        (Class::Inf(_), Class::Finite { m: 0, .. }) | (Class::Finite { m: 0, .. }, Class::Inf(_)) => {
-            f.nan()
-        }
+        (Class::Inf(_), Class::Finite { m: 0, .. })
+        | (Class::Finite { m: 0, .. }, Class::Inf(_)) => f.nan(),
         (Class::Inf(_), _) | (_, Class::Inf(_)) => f.inf(neg),
         (Class::Finite { m: ma, e: ea, .. }, Class::Finite { m: mb, e: eb, .. }) => round(
             f,

@@ -89,7 +89,10 @@ fn check_bracket(f: Format, lo: u64, hi: u64, z: u64, a: u64, e: u64) -> Result<
         // Adjacent, where the step from lo to hi may pass through zero's two signs or
         // from max-finite to infinity.
         let up = next_up(f, lo);
-        prop_assert!(up == hi || (f.is_zero(up) && f.is_zero(hi)), "{lo:x} {hi:x}");
+        prop_assert!(
+            up == hi || (f.is_zero(up) && f.is_zero(hi)),
+            "{lo:x} {hi:x}"
+        );
         // RTZ takes the one nearer zero.
         let toward = if v(hi) <= 0.0 { hi } else { lo };
         prop_assert_eq!(z, toward);
@@ -267,14 +270,32 @@ proptest! {
 fn nan_results_are_the_default_nan() {
     let payload = 0x7fc0_1234u64;
     let neg_nan = 0xffc0_0000u64;
-    for op in [FpOp::Add(Rne), FpOp::Mul(Rtp), FpOp::Div(Rtz), FpOp::Sub(Rna)] {
+    for op in [
+        FpOp::Add(Rne),
+        FpOp::Mul(Rtp),
+        FpOp::Div(Rtz),
+        FpOp::Sub(Rna),
+    ] {
         assert_eq!(eval_fp(op, F32, &[payload, f32b(1.0)]), 0x7fc0_0000);
         assert_eq!(eval_fp(op, F32, &[neg_nan, f32b(1.0)]), 0x7fc0_0000);
     }
     assert_eq!(eval_fp(FpOp::Sqrt(Rne), F32, &[f32b(-1.0)]), 0x7fc0_0000);
-    assert_eq!(eval_fp(FpOp::Sqrt(Rtn), F64, &[(-1.0f64).to_bits()]), 0x7ff8_0000_0000_0000);
-    assert_eq!(eval_fp(FpOp::Add(Rne), F32, &[f32b(f32::INFINITY), f32b(f32::NEG_INFINITY)]), 0x7fc0_0000);
-    assert_eq!(eval_fp(FpOp::Convert { to: 64, rm: Rne }, F32, &[payload]), 0x7ff8_0000_0000_0000);
+    assert_eq!(
+        eval_fp(FpOp::Sqrt(Rtn), F64, &[(-1.0f64).to_bits()]),
+        0x7ff8_0000_0000_0000
+    );
+    assert_eq!(
+        eval_fp(
+            FpOp::Add(Rne),
+            F32,
+            &[f32b(f32::INFINITY), f32b(f32::NEG_INFINITY)]
+        ),
+        0x7fc0_0000
+    );
+    assert_eq!(
+        eval_fp(FpOp::Convert { to: 64, rm: Rne }, F32, &[payload]),
+        0x7ff8_0000_0000_0000
+    );
     // Bit operations keep the payload.
     assert_eq!(eval_fp(FpOp::Neg, F32, &[payload]), payload | 0x8000_0000);
     assert_eq!(eval_fp(FpOp::Abs, F32, &[neg_nan]), 0x7fc0_0000);
@@ -311,7 +332,10 @@ fn signed_zeros_are_exact() {
         f32b(nz)
     );
     // Int zero converts to +0.
-    assert_eq!(eval_fp(FpOp::FromSInt { to: 32, rm: Rtn }, Ty::I32, &[0]), 0);
+    assert_eq!(
+        eval_fp(FpOp::FromSInt { to: 32, rm: Rtn }, Ty::I32, &[0]),
+        0
+    );
 }
 
 #[test]
@@ -350,11 +374,20 @@ fn directed_rounding_edges() {
         assert_eq!(ev32(FpOp::Sqrt(rm), 4.0, 0.0), 2.0);
     }
     // C's (int) of values near INT_MAX: 2147483520.0f is the largest float below 2^31.
-    assert_eq!(eval_fp(FpOp::ToSInt { to: 32 }, F32, &[f32b(2147483520.0)]), 2147483520);
-    assert_eq!(eval_fp(FpOp::ToSInt { to: 32 }, F32, &[f32b(2147483648.0)]), 0x7fff_ffff);
+    assert_eq!(
+        eval_fp(FpOp::ToSInt { to: 32 }, F32, &[f32b(2147483520.0)]),
+        2147483520
+    );
+    assert_eq!(
+        eval_fp(FpOp::ToSInt { to: 32 }, F32, &[f32b(2147483648.0)]),
+        0x7fff_ffff
+    );
     assert_eq!(eval_fp(FpOp::ToSInt { to: 32 }, F32, &[f32b(f32::NAN)]), 0);
     assert_eq!(eval_fp(FpOp::ToUInt { to: 32 }, F32, &[f32b(-0.9)]), 0);
-    assert_eq!(eval_fp(FpOp::ToSInt { to: 32 }, F32, &[f32b(-2.9)]), (-2i32) as u32 as u64);
+    assert_eq!(
+        eval_fp(FpOp::ToSInt { to: 32 }, F32, &[f32b(-2.9)]),
+        (-2i32) as u32 as u64
+    );
     // 2^53 + 1 does not fit binary64.
     let v = (1u64 << 53) + 1;
     assert_eq!(
