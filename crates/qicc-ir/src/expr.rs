@@ -198,6 +198,8 @@ pub enum FpOp {
     Mul(RoundingMode),
     Div(RoundingMode),
     Sqrt(RoundingMode),
+    /// `a * b + c` rounded once (C's `fma`).
+    Fma(RoundingMode),
     /// C's `fmod`: `x - n*y` with `n` = `x/y` truncated toward zero; always exact.
     Fmod,
     /// The integral value nearest to the operand in the given mode (C's `rint`/`nearbyint`
@@ -265,6 +267,7 @@ impl FpOp {
             | FpOp::Lt
             | FpOp::Le
             | FpOp::Ne => 2,
+            FpOp::Fma(_) => 3,
             _ => 1,
         }
     }
@@ -277,6 +280,7 @@ impl FpOp {
             | FpOp::Mul(rm)
             | FpOp::Div(rm)
             | FpOp::Sqrt(rm)
+            | FpOp::Fma(rm)
             | FpOp::RoundToIntegral(rm)
             | FpOp::Convert { rm, .. }
             | FpOp::FromSInt { rm, .. }
@@ -293,6 +297,7 @@ impl FpOp {
             FpOp::Mul(_) => "fmul",
             FpOp::Div(_) => "fdiv",
             FpOp::Sqrt(_) => "fsqrt",
+            FpOp::Fma(_) => "ffma",
             FpOp::Fmod => "fmod",
             FpOp::RoundToIntegral(_) => "frint",
             FpOp::Min => "fmin",
@@ -340,6 +345,7 @@ impl FpOp {
             ("fmul", Some(rm), None) => FpOp::Mul(rm),
             ("fdiv", Some(rm), None) => FpOp::Div(rm),
             ("fsqrt", Some(rm), None) => FpOp::Sqrt(rm),
+            ("ffma", Some(rm), None) => FpOp::Fma(rm),
             ("frint", Some(rm), None) => FpOp::RoundToIntegral(rm),
             ("fconv", Some(rm), Some(to)) => FpOp::Convert { to, rm },
             ("sitofp", Some(rm), Some(to)) => FpOp::FromSInt { to, rm },

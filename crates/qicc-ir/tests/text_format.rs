@@ -117,7 +117,7 @@ fn @main() -> %ret {
   local %i: i64
   locs 12 entry L0 exit L1 err L2 halt L3
   L0 -> L4: %x := fadd.rne(1.5:f32, fmul.rtz(-0.0:f32, inf:f32))
-  L4 -> L5: %y := fconv.rtp.f64(fdiv.rna(fsub.rtn(%x, 1e-45:f32), fsqrt.rne(%x)))
+  L4 -> L5: %y := fconv.rtp.f64(fdiv.rna(fsub.rtn(%x, 1e-45:f32), fsqrt.rne(ffma.rtp(%x, %x, 0.1:f32))))
   L5 -> L6: %y := fmin(fmax(%y, -inf:f64), fmod(nan:f64, frint.rtz(%y)))
   L6 -> L7: %b := and(fne(%x, %x), or(feq(%y, %y), or(flt(%y, 2.5e300:f64), fle(fneg(%y), fabs(%y)))))
   L7 -> L8: %b := or(fisnan(%x), or(fisinf(%y), or(fiszero(%x), or(fisnormal(%y), or(fissubnormal(%x), fsignbit(%y))))))

@@ -210,7 +210,14 @@ fn big_to_u64(b: &BigUint) -> u64 {
 /// Rounds the exact value `(-1)^neg * (mag + t) * 2^e`, where `t` is 0 if `!sticky` and some
 /// number strictly between 0 and 1 otherwise, to format `f` in mode `rm`. An exact zero
 /// (`mag = 0`, `!sticky`) gives the zero of sign `neg`.
-pub fn round(f: Format, neg: bool, mag: BigUint, e: i64, sticky: bool, rm: RoundingMode) -> u64 {
+pub(crate) fn round(
+    f: Format,
+    neg: bool,
+    mag: BigUint,
+    e: i64,
+    sticky: bool,
+    rm: RoundingMode,
+) -> u64 {
     let p = f.prec() as u64;
     let (mut mag, mut e) = (mag, e);
     if sticky && mag.bits() < p + 2 {
@@ -306,27 +313,69 @@ pub fn add_exact(f: Format, a: u64, b: u64, rm: RoundingMode) -> u64 {
                 m: mb,
                 e: eb,
             },
-        ) => {
-            let e = ea.min(eb);
-            let x = BigUint::from(ma) << (ea - e) as usize;
-            let y = BigUint::from(mb) << (eb - e) as usize;
-            let (neg, mag) = if na == nb {
-                (na, x + y)
-            } else if x >= y {
-                (na, x - y)
-            } else {
-                (nb, y - x)
-            };
-            if mag.bits() == 0 {
-                // An exact zero sum: the operands' sign if they agree, else +0 (-0 in RTN).
-                return f.zero(if na == nb {
-                    na
-                } else {
-                    rm == RoundingMode::Rtn
-                });
-            }
-            round(f, neg, mag, e, false, rm)
-        }
+        ) => sum_exact(
+            f,
+            (na, BigUint::from(ma), ea),
+            (nb, BigUint::from(mb), eb),
+            rm,
+        ),
+    }
+}
+
+/// The exact sum of `(-1)^neg * mag * 2^e` terms, rounded in `rm`.
+fn sum_exact(
+    f: Format,
+    (na, ma, ea): (bool, BigUint, i64),
+    (nb, mb, eb): (bool, BigUint, i64),
+    rm: RoundingMode,
+) -> u64 {
+    let e = ea.min(eb);
+    let x = ma << (ea - e) as usize;
+    let y = mb << (eb - e) as usize;
+    let (neg, mag) = if na == nb {
+        (na, x + y)
+    } else if x >= y {
+        (na, x - y)
+    } else {
+        (nb, y - x)
+    };
+    if mag.bits() == 0 {
+        // An exact zero sum: the terms' sign if they agree, else +0 (-0 in RTN).
+        return f.zero(if na == nb {
+            na
+        } else {
+            rm == RoundingMode::Rtn
+        });
+    }
+    round(f, neg, mag, e, false, rm)
+}
+
+/// `a * b + c` with one rounding (IEEE fusedMultiplyAdd).
+pub fn fma_exact(f: Format, a: u64, b: u64, c: u64, rm: RoundingMode) -> u64 {
+    let np = f.is_negative(a) != f.is_negative(b);
+    match (decode(f, a), decode(f, b), decode(f, c)) {
+        (Class::Nan, _, _) | (_, Class::Nan, _) | (_, _, Class::Nan) => f.nan(),
+        (Class::Inf(_), Class::Finite { m: 0, .. }, _)
+        | (Class::Finite { m: 0, .. }, Class::Inf(_), _) => f.nan(),
+        (Class::Inf(_), _, cc) | (_, Class::Inf(_), cc) => match cc {
+            Class::Inf(nc) if nc != np => f.nan(),
+            _ => f.inf(np),
+        },
+        (_, _, Class::Inf(nc)) => f.inf(nc),
+        (
+            Class::Finite { m: ma, e: ea, .. },
+            Class::Finite { m: mb, e: eb, .. },
+            Class::Finite {
+                neg: nc,
+                m: mc,
+                e: ec,
+            },
+        ) => sum_exact(
+            f,
+            (np, BigUint::from(ma) * BigUint::from(mb), ea + eb),
+            (nc, BigUint::from(mc), ec),
+            rm,
+        ),
     }
 }
 
@@ -522,6 +571,10 @@ pub fn eval_fp(op: FpOp, ty: Ty, args: &[u64]) -> u64 {
         FpOp::Mul(rm) => mul_exact(f, a, b, rm),
         FpOp::Div(rm) => div_exact(f, a, b, rm),
         FpOp::Sqrt(rm) => sqrt_exact(f, a, rm),
+        FpOp::Fma(rm) => {
+            let c = args.get(2).copied().unwrap_or(0) & ty.mask();
+            fma_exact(f, a, b, c, rm)
+        }
         // Rust's `%` on floats is C's `fmod`, which is exact.
         FpOp::Fmod => {
             if f.bits == 32 {

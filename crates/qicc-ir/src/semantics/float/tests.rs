@@ -176,6 +176,22 @@ proptest! {
     }
 
     #[test]
+    fn fma_agrees_with_rust_in_rne_and_brackets_in_directed_modes(
+        a in bits64(), b in bits64(), c in bits64(), a32 in bits32(), b32 in bits32(), c32 in bits32()
+    ) {
+        let rust = f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c));
+        let got = eval_fp(FpOp::Fma(Rne), F64, &[a, b, c]);
+        prop_assert_eq!(got, canon(BINARY64, rust.to_bits()));
+        let rust32 = f32::from_bits(a32 as u32).mul_add(f32::from_bits(b32 as u32), f32::from_bits(c32 as u32));
+        let got32 = eval_fp(FpOp::Fma(Rne), F32, &[a32, b32, c32]);
+        prop_assert_eq!(got32, canon(BINARY32, rust32.to_bits() as u64));
+        for (f, ty, x, y, z) in [(BINARY64, F64, a, b, c), (BINARY32, F32, a32, b32, c32)] {
+            let r = |rm| eval_fp(FpOp::Fma(rm), ty, &[x, y, z]);
+            check_bracket(f, r(Rtn), r(Rtp), r(Rtz), r(Rna), r(Rne))?;
+        }
+    }
+
+    #[test]
     fn int_to_float_to_int_round_trips(v in any::<i64>(), w in prop::sample::select(vec![8u16, 16, 32, 64])) {
         let m = mask(w);
         let s = (v as u64) & m;
