@@ -15,6 +15,7 @@
 
 use crate::machine::Machine;
 use crate::memory::{CLEAN, TAINTED};
+use qicc_ir::semantics::float::eval_fp;
 use qicc_ir::semantics::{eval_binop, eval_cast, eval_unop};
 use qicc_ir::{Expr, Function, Ty, VarRef};
 
@@ -69,6 +70,18 @@ impl Machine<'_, '_> {
             Expr::Valid(n, a) => {
                 let (addr, _) = self.eval(a, f, base);
                 (self.mem.table.valid(addr, *n) as u64, Ty::Bool)
+            }
+            Expr::Fp(op, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                let mut ty = Ty::Bool;
+                for (i, a) in args.iter().enumerate() {
+                    let (v, t) = self.eval(a, f, base);
+                    if i == 0 {
+                        ty = t;
+                    }
+                    vals.push(v);
+                }
+                (eval_fp(*op, ty, &vals), op.result_ty(ty))
             }
         }
     }

@@ -8,7 +8,7 @@
 //! - Expressions: C operators with C precedence; casts are invisible; `load` is `*`.
 
 use qicc_ir::semantics::to_signed;
-use qicc_ir::{BinOp, Expr, Function, Program, Ty, UnOp, VarRef};
+use qicc_ir::{BinOp, Expr, FpOp, Function, Program, RoundingMode, Ty, UnOp, VarRef};
 use std::collections::HashMap;
 
 /// Whether a variable name is a front-end temporary.
@@ -146,6 +146,8 @@ impl<'p> ObjectNames<'p> {
                     v.to_string()
                 }
             }
+            // Readable and exact: `1.5 (0x3fc00000)`, `-0.0 (0x80000000)`, `nan (0x7fc00000)`.
+            Ty::Float(w) => format!("{} ({v:#x})", float_display(w, v)),
         }
     }
 
@@ -157,6 +159,7 @@ impl<'p> ObjectNames<'p> {
                 self.pointer(v).unwrap_or_else(|| v.to_string())
             }
             Ty::Int(_) => v.to_string(),
+            Ty::Float(w) => float_display(w, v),
         }
     }
 
@@ -172,8 +175,15 @@ impl<'p> ObjectNames<'p> {
                 }
                 to_signed(v, w).to_string()
             }
+            Ty::Float(w) => float_display(w, v),
         }
     }
+}
+
+/// A float value for people (`1.5`, `-0.0`, `inf`, `nan`); the one rendering is
+/// `qicc_ir::semantics::float::display`.
+fn float_display(bits: u16, v: u64) -> String {
+    qicc_ir::semantics::float::display(bits, v)
 }
 
 /// Whether `__VERIFIER_nondet_<t>` returns a signed C type (`int`, `long`, `char`, ...);
@@ -195,6 +205,7 @@ pub(crate) fn input_decimal(v: u64, ty: Ty, signed: bool) -> String {
         Ty::Bool => (v != 0).to_string(),
         Ty::Int(w) if signed => to_signed(v, w).to_string(),
         Ty::Int(_) => v.to_string(),
+        Ty::Float(w) => float_display(w, v),
     }
 }
 
@@ -253,6 +264,14 @@ impl CExpr<'_> {
                     (value.to_string(), PRIMARY)
                 }
             }
+            Expr::Const {
+                ty: Ty::Float(w),
+                value,
+            } => {
+                let s = float_display(*w, *value);
+                let prec = if s.starts_with('-') { UNARY } else { PRIMARY };
+                (s, prec)
+            }
             Expr::Var(v) => (
                 display_name(var_name(self.p, self.f, *v)).to_string(),
                 PRIMARY,
@@ -292,6 +311,42 @@ impl CExpr<'_> {
                 _ => (format!("*{}", self.wrap(a, UNARY)), UNARY),
             },
             Expr::Valid(n, a) => (format!("valid({}, {n})", self.go(a).0), PRIMARY),
+            Expr::Fp(op, args) => self.fp(*op, args),
+        }
+    }
+
+    /// A float operation: C's infix operator where it means the same (round-to-nearest-even
+    /// arithmetic, the comparisons), else the IR operator's name as a call.
+    fn fp(&self, op: FpOp, args: &[Expr]) -> (String, u8) {
+        let infix = match op {
+            FpOp::Add(RoundingMode::Rne) => Some(("+", 12)),
+            FpOp::Sub(RoundingMode::Rne) => Some(("-", 12)),
+            FpOp::Mul(RoundingMode::Rne) => Some(("*", 13)),
+            FpOp::Div(RoundingMode::Rne) => Some(("/", 13)),
+            FpOp::Eq => Some(("==", 9)),
+            FpOp::Ne => Some(("!=", 9)),
+            FpOp::Lt => Some(("<", 10)),
+            FpOp::Le => Some(("<=", 10)),
+            _ => None,
+        };
+        match (infix, args) {
+            (Some((sym, prec)), [a, b]) => {
+                let l = self.wrap(a, prec);
+                let r = self.wrap(b, prec + 1);
+                (format!("{l} {sym} {r}"), prec)
+            }
+            (_, [a]) if op == FpOp::Neg => (format!("-{}", self.wrap(a, UNARY)), UNARY),
+            // Bit casts and conversions are implicit in C's reading of the value.
+            (_, [a]) if matches!(op, FpOp::FromBits | FpOp::ToBits | FpOp::Convert { .. }) => {
+                self.go(a)
+            }
+            _ => {
+                let args: Vec<String> = args.iter().map(|a| self.go(a).0).collect();
+                (
+                    format!("{}({})", qicc_ir::print::fp_op_name(op), args.join(", ")),
+                    PRIMARY,
+                )
+            }
         }
     }
 

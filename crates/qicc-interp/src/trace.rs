@@ -362,6 +362,7 @@ impl<'p> Builder<'p> {
                         let decimal = input_decimal(val, ty, signed);
                         let shown = match ty {
                             Ty::Int(_) if val > 0xffff => format!("{decimal} ({val:#x})"),
+                            Ty::Float(_) => format!("{decimal} ({val:#x})"),
                             _ => decimal.clone(),
                         };
                         let text = if visible {

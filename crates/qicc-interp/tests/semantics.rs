@@ -42,6 +42,38 @@ fn operators_follow_the_shared_semantics() {
     );
 }
 
+#[test]
+fn float_operators_follow_the_shared_semantics() {
+    // Spot checks: qicc_ir::semantics::float has the property tests.
+    assert_eq!(
+        eval("i32", "fptobits(fadd.rne(1.5:f32, 2.25:f32))"),
+        3.75f32.to_bits() as u64
+    );
+    assert_eq!(
+        eval("i64", "fptobits(fdiv.rtp(1.0:f64, 3.0:f64))"),
+        (1.0f64 / 3.0).to_bits() + 1
+    );
+    assert_eq!(eval("bool", "fne(nan:f32, nan:f32)"), 1);
+    assert_eq!(eval("bool", "feq(-0.0:f64, 0.0:f64)"), 1);
+    assert_eq!(eval("bool", "fsignbit(fadd.rtn(1.0:f32, -1.0:f32))"), 1);
+    assert_eq!(eval("i32", "fptosi.i32(-2.9:f64)"), (-2i32) as u32 as u64);
+    assert_eq!(eval("i32", "fptosi.i32(nan:f32)"), 0);
+    assert_eq!(
+        eval("i32", "fptobits(sitofp.rtz.f32(16777217:i32))"),
+        16777216f32.to_bits() as u64
+    );
+    assert_eq!(
+        eval(
+            "i64",
+            "fptobits(fsqrt.rne(bitstofp(0x4010000000000000:i64)))"
+        ),
+        2f64.to_bits()
+    );
+    // Float globals start at their constant initialisers.
+    let p = expr_program("global $x: f32 = 0.1:f32", "i32", "fptobits($x)");
+    assert_eq!(returned(&run_seed(&p, 1)), 0.1f32.to_bits() as u64);
+}
+
 const FACT: &str = r#"data-model ilp32
 entry @main
 fn @main() -> %r {

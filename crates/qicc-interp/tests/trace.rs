@@ -108,3 +108,39 @@ fn a_run_without_recorded_steps_is_replayed_for_its_trace() {
     assert!(quiet.steps.is_empty());
     assert_eq!(trace(&p, &quiet), trace(&p, &recorded));
 }
+
+const FLOATS: &str = r#"data-model ilp32
+entry @main
+
+fn @main() -> %r {
+  local %r: i32
+  local %x: f32
+  local %y: f64
+  local %z: f64
+  locs 8 entry L0 exit L1 err L2 halt L3
+  L0 -> L4: havoc %x nondet "__VERIFIER_nondet_float"
+  L4 -> L5: %y := fconv.rne.f64(fmul.rne(%x, -0.0:f32))
+  L5 -> L6: %z := fdiv.rne(1.0:f64, %y)
+  L6 -> L7: %y := fsub.rne(%z, %z)
+  L7 -> L1: %r := fptosi.i32(%x)
+}
+"#;
+
+#[test]
+fn traces_show_floats_readably_with_their_bits() {
+    let p = prog(FLOATS);
+    let r = run(
+        &p,
+        &mut InputOracle::new(vec![1.5f32.to_bits() as u64], 0),
+        &config(),
+    );
+    let text = trace(&p, &r).to_text();
+    for want in [
+        "x = 1.5 (0x3fc00000)",
+        "y = -0.0 (0x8000000000000000)",
+        "z = -inf (0xfff0000000000000)",
+        "y = nan (0x7ff8000000000000)",
+    ] {
+        assert!(text.contains(want), "{want} missing from\n{text}");
+    }
+}

@@ -200,6 +200,14 @@ impl Renderer<'_> {
                 _ => int(self.bits(a), self.signed(a, b)),
             },
             Expr::Load(ty, _) => int(ty.bits(), true),
+            Expr::Fp(op, args) => match args
+                .first()
+                .map(|a| op.result_ty(a.ty(&self.p.env(self.f))))
+            {
+                Some(Ty::Bool) => Some(Kind::Bool),
+                Some(t) => int(t.bits(), true),
+                None => None,
+            },
         }
     }
 
@@ -211,6 +219,8 @@ impl Renderer<'_> {
                 bits,
                 signed: !unsigned,
             },
+            // Rendering only: `var` marks any float as not plain C.
+            Ty::Float(bits) => Kind::Int { bits, signed: true },
         }
     }
 
@@ -343,7 +353,11 @@ impl Renderer<'_> {
     }
 
     fn var(&mut self, v: VarRef) -> Out {
-        let (name, _, _) = self.var_decl(v);
+        let (name, ty, _) = self.var_decl(v);
+        if ty.is_float() {
+            // Floats have no C rendering here yet (issue 19): the text is not plain C.
+            self.c = false;
+        }
         let kind = self.var_kind(v);
         let s = if name == CELL {
             self.quantified = true;
@@ -373,6 +387,22 @@ impl Renderer<'_> {
                 prec: PRIMARY,
                 kind: Kind::Bool,
             },
+            Expr::Fp(..)
+            | Expr::Const {
+                ty: Ty::Float(_), ..
+            } => {
+                // Floats are rendered in IR syntax and marked as not plain C (issue 19).
+                self.c = false;
+                let kind = self.kind(e).unwrap_or(Kind::Int {
+                    bits: 64,
+                    signed: true,
+                });
+                Out {
+                    s: qicc_ir::print::expr_str(self.p, Some(self.f), e),
+                    prec: PRIMARY,
+                    kind,
+                }
+            }
             Expr::Const { ty, value } => self.literal(*value, ty.bits(), true, false),
             Expr::Var(v) => self.var(*v),
             Expr::ObjAddr(o) => {

@@ -3,7 +3,8 @@
 //! An expression reads variables and memory but never changes them; every change of state is
 //! an [`crate::Op`] on an edge. Evaluation is total: division by zero, over-wide shifts and
 //! reads of memory that was never written all have a value (SMT-LIB's, see
-//! [`crate::semantics`]). Where C leaves such a case undefined, the front-end guards it with an
+//! [`crate::semantics`]; for the float operations [`FpOp`], IEEE 754's with the choices of
+//! [`crate::semantics::float`]: one default NaN, saturating float-to-int conversion). Where C leaves such a case undefined, the front-end guards it with an
 //! explicit undefined-behaviour check edge before the expression is evaluated.
 
 use crate::types::Ty;
@@ -146,6 +147,261 @@ impl CastOp {
     }
 }
 
+/// An IEEE 754 rounding mode (SMT-LIB's five). C's `fesetround` has the first four
+/// (`FE_TONEAREST`, `FE_UPWARD`, `FE_DOWNWARD`, `FE_TOWARDZERO`); `Rna` is IEEE's
+/// round-to-nearest-ties-away, kept so that the IR covers SMT-LIB's rounding modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum RoundingMode {
+    /// Round to nearest, ties to even (C's default).
+    Rne,
+    /// Round to nearest, ties away from zero.
+    Rna,
+    /// Toward +infinity.
+    Rtp,
+    /// Toward -infinity.
+    Rtn,
+    /// Toward zero.
+    Rtz,
+}
+
+impl RoundingMode {
+    pub const ALL: [RoundingMode; 5] = [
+        RoundingMode::Rne,
+        RoundingMode::Rna,
+        RoundingMode::Rtp,
+        RoundingMode::Rtn,
+        RoundingMode::Rtz,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RoundingMode::Rne => "rne",
+            RoundingMode::Rna => "rna",
+            RoundingMode::Rtp => "rtp",
+            RoundingMode::Rtn => "rtn",
+            RoundingMode::Rtz => "rtz",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<RoundingMode> {
+        RoundingMode::ALL.iter().copied().find(|m| m.name() == s)
+    }
+}
+
+/// A floating-point operation; its meaning is [`crate::semantics::float::eval_fp`]. Operands
+/// are floats of one width unless said otherwise. Operations that round carry their rounding
+/// mode. The result type is [`FpOp::result_ty`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FpOp {
+    Add(RoundingMode),
+    Sub(RoundingMode),
+    Mul(RoundingMode),
+    Div(RoundingMode),
+    Sqrt(RoundingMode),
+    /// `a * b + c` rounded once (C's `fma`).
+    Fma(RoundingMode),
+    /// C's `fmod`: `x - n*y` with `n` = `x/y` truncated toward zero; always exact.
+    Fmod,
+    /// The integral value nearest to the operand in the given mode (C's `rint`/`nearbyint`
+    /// in RNE, `round` in RNA, `ceil` RTP, `floor` RTN, `trunc` RTZ).
+    RoundToIntegral(RoundingMode),
+    /// C's `fmin`/`fmax`: a NaN operand is ignored; `min(-0, +0) = -0`, `max(-0, +0) = +0`.
+    Min,
+    Max,
+    /// Sign-bit flip / clear (bit operations: NaN payloads are kept).
+    Neg,
+    Abs,
+    /// IEEE comparisons to `bool`: false if an operand is NaN; `-0 == +0`.
+    Eq,
+    Lt,
+    Le,
+    /// C's `!=`: the negation of `Eq`, so true if an operand is NaN.
+    Ne,
+    IsNan,
+    IsInf,
+    IsZero,
+    IsNormal,
+    IsSubnormal,
+    /// The sign bit (C's `signbit`: true for `-0` and for a NaN with its sign bit set).
+    SignBit,
+    /// Float to float of width `to` (exact when widening).
+    Convert {
+        to: u16,
+        rm: RoundingMode,
+    },
+    /// Signed / unsigned int operand (any width) to the float of width `to`.
+    FromSInt {
+        to: u16,
+        rm: RoundingMode,
+    },
+    FromUInt {
+        to: u16,
+        rm: RoundingMode,
+    },
+    /// Float to signed / unsigned int of width `to`, truncating toward zero (C's cast). A NaN
+    /// gives 0 and a value out of the target's range saturates to its minimum or maximum
+    /// (Rust's `as`): C makes these undefined and the front-end guards them with a UB check.
+    ToSInt {
+        to: u16,
+    },
+    ToUInt {
+        to: u16,
+    },
+    /// Reinterprets an int of width 32/64 as the float of the same width, and back.
+    FromBits,
+    ToBits,
+}
+
+impl FpOp {
+    /// The number of operands.
+    pub fn arity(self) -> usize {
+        match self {
+            FpOp::Add(_)
+            | FpOp::Sub(_)
+            | FpOp::Mul(_)
+            | FpOp::Div(_)
+            | FpOp::Fmod
+            | FpOp::Min
+            | FpOp::Max
+            | FpOp::Eq
+            | FpOp::Lt
+            | FpOp::Le
+            | FpOp::Ne => 2,
+            FpOp::Fma(_) => 3,
+            _ => 1,
+        }
+    }
+
+    /// The operation's rounding mode, if it rounds.
+    pub fn rounding_mode(self) -> Option<RoundingMode> {
+        match self {
+            FpOp::Add(rm)
+            | FpOp::Sub(rm)
+            | FpOp::Mul(rm)
+            | FpOp::Div(rm)
+            | FpOp::Sqrt(rm)
+            | FpOp::Fma(rm)
+            | FpOp::RoundToIntegral(rm)
+            | FpOp::Convert { rm, .. }
+            | FpOp::FromSInt { rm, .. }
+            | FpOp::FromUInt { rm, .. } => Some(rm),
+            _ => None,
+        }
+    }
+
+    /// The operator's name in the text format, without rounding mode and width suffixes.
+    pub fn name(self) -> &'static str {
+        match self {
+            FpOp::Add(_) => "fadd",
+            FpOp::Sub(_) => "fsub",
+            FpOp::Mul(_) => "fmul",
+            FpOp::Div(_) => "fdiv",
+            FpOp::Sqrt(_) => "fsqrt",
+            FpOp::Fma(_) => "ffma",
+            FpOp::Fmod => "fmod",
+            FpOp::RoundToIntegral(_) => "frint",
+            FpOp::Min => "fmin",
+            FpOp::Max => "fmax",
+            FpOp::Neg => "fneg",
+            FpOp::Abs => "fabs",
+            FpOp::Eq => "feq",
+            FpOp::Lt => "flt",
+            FpOp::Le => "fle",
+            FpOp::Ne => "fne",
+            FpOp::IsNan => "fisnan",
+            FpOp::IsInf => "fisinf",
+            FpOp::IsZero => "fiszero",
+            FpOp::IsNormal => "fisnormal",
+            FpOp::IsSubnormal => "fissubnormal",
+            FpOp::SignBit => "fsignbit",
+            FpOp::Convert { .. } => "fconv",
+            FpOp::FromSInt { .. } => "sitofp",
+            FpOp::FromUInt { .. } => "uitofp",
+            FpOp::ToSInt { .. } => "fptosi",
+            FpOp::ToUInt { .. } => "fptoui",
+            FpOp::FromBits => "bitstofp",
+            FpOp::ToBits => "fptobits",
+        }
+    }
+
+    /// The target width an operation names (conversions), if any.
+    pub fn target_width(self) -> Option<u16> {
+        match self {
+            FpOp::Convert { to, .. }
+            | FpOp::FromSInt { to, .. }
+            | FpOp::FromUInt { to, .. }
+            | FpOp::ToSInt { to }
+            | FpOp::ToUInt { to } => Some(to),
+            _ => None,
+        }
+    }
+
+    /// Builds the operator from its text-format parts (see [`FpOp::name`]); `None` if the
+    /// parts do not name one.
+    pub fn from_parts(name: &str, rm: Option<RoundingMode>, to: Option<u16>) -> Option<FpOp> {
+        let op = match (name, rm, to) {
+            ("fadd", Some(rm), None) => FpOp::Add(rm),
+            ("fsub", Some(rm), None) => FpOp::Sub(rm),
+            ("fmul", Some(rm), None) => FpOp::Mul(rm),
+            ("fdiv", Some(rm), None) => FpOp::Div(rm),
+            ("fsqrt", Some(rm), None) => FpOp::Sqrt(rm),
+            ("ffma", Some(rm), None) => FpOp::Fma(rm),
+            ("frint", Some(rm), None) => FpOp::RoundToIntegral(rm),
+            ("fconv", Some(rm), Some(to)) => FpOp::Convert { to, rm },
+            ("sitofp", Some(rm), Some(to)) => FpOp::FromSInt { to, rm },
+            ("uitofp", Some(rm), Some(to)) => FpOp::FromUInt { to, rm },
+            ("fptosi", None, Some(to)) => FpOp::ToSInt { to },
+            ("fptoui", None, Some(to)) => FpOp::ToUInt { to },
+            (n, None, None) => [
+                FpOp::Fmod,
+                FpOp::Min,
+                FpOp::Max,
+                FpOp::Neg,
+                FpOp::Abs,
+                FpOp::Eq,
+                FpOp::Lt,
+                FpOp::Le,
+                FpOp::Ne,
+                FpOp::IsNan,
+                FpOp::IsInf,
+                FpOp::IsZero,
+                FpOp::IsNormal,
+                FpOp::IsSubnormal,
+                FpOp::SignBit,
+                FpOp::FromBits,
+                FpOp::ToBits,
+            ]
+            .into_iter()
+            .find(|op| op.name() == n)?,
+            _ => return None,
+        };
+        Some(op)
+    }
+
+    /// The result type given the first operand's type (assuming a well-typed use).
+    pub fn result_ty(self, operand: Ty) -> Ty {
+        match self {
+            FpOp::Eq
+            | FpOp::Lt
+            | FpOp::Le
+            | FpOp::Ne
+            | FpOp::IsNan
+            | FpOp::IsInf
+            | FpOp::IsZero
+            | FpOp::IsNormal
+            | FpOp::IsSubnormal
+            | FpOp::SignBit => Ty::Bool,
+            FpOp::Convert { to, .. } | FpOp::FromSInt { to, .. } | FpOp::FromUInt { to, .. } => {
+                Ty::Float(to)
+            }
+            FpOp::ToSInt { to } | FpOp::ToUInt { to } => Ty::Int(to),
+            FpOp::FromBits => Ty::Float(operand.bits()),
+            FpOp::ToBits => Ty::Int(operand.bits()),
+            _ => operand,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Expr {
     /// A constant; `value` holds the low `ty.bits()` bits (bools are 0 or 1).
@@ -166,6 +422,8 @@ pub enum Expr {
     /// True iff `bytes` bytes starting at the address lie inside one live, writable object
     /// (used by the front-end's checks before writes).
     Valid(u32, Box<Expr>),
+    /// A floating-point operation on `op.arity()` operands.
+    Fp(FpOp, Vec<Expr>),
 }
 
 /// Where an expression finds the types of variables.
@@ -233,6 +491,25 @@ impl Expr {
         Expr::Valid(bytes, Box::new(addr))
     }
 
+    pub fn fp(op: FpOp, args: Vec<Expr>) -> Expr {
+        Expr::Fp(op, args)
+    }
+
+    /// A float constant of width 32 or 64 from its value.
+    pub fn f32(x: f32) -> Expr {
+        Expr::Const {
+            ty: Ty::F32,
+            value: x.to_bits() as u64,
+        }
+    }
+
+    pub fn f64(x: f64) -> Expr {
+        Expr::Const {
+            ty: Ty::F64,
+            value: x.to_bits(),
+        }
+    }
+
     pub fn as_const(&self) -> Option<u64> {
         match self {
             Expr::Const { value, .. } => Some(*value),
@@ -278,6 +555,7 @@ impl Expr {
             Expr::Ite(_, a, _) => a.ty(env),
             Expr::Load(ty, _) => *ty,
             Expr::Valid(..) => Ty::Bool,
+            Expr::Fp(op, args) => op.result_ty(args.first().map_or(Ty::Bool, |a| a.ty(env))),
         }
     }
 
@@ -298,6 +576,11 @@ impl Expr {
                 a.visit(f);
                 b.visit(f);
             }
+            Expr::Fp(_, args) => {
+                for a in args {
+                    a.visit(f);
+                }
+            }
         }
     }
 
@@ -312,6 +595,7 @@ impl Expr {
             Expr::Valid(n, a) => Expr::valid(*n, a.rewrite(f)),
             Expr::Binary(op, a, b) => Expr::binary(*op, a.rewrite(f), b.rewrite(f)),
             Expr::Ite(c, a, b) => Expr::ite(c.rewrite(f), a.rewrite(f), b.rewrite(f)),
+            Expr::Fp(op, args) => Expr::Fp(*op, args.iter().map(|a| a.rewrite(f)).collect()),
         };
         f(e)
     }

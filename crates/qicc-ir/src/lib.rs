@@ -1,7 +1,8 @@
 //! The qicc intermediate representation.
 //!
 //! One data structure — a [`Program`] of per-function control-flow automata over bit-vector
-//! variables and a byte-addressed memory — and everything needed to read, write and check it:
+//! (and IEEE float, held as bits: [`Ty::Float`], [`FpOp`]) variables and a byte-addressed
+//! memory — and everything needed to read, write and check it:
 //! a text format ([`print`], [`parse`]), Graphviz output ([`dot`]), a well-formedness check
 //! ([`verify`]), the concrete meaning of every operator ([`semantics`]) and the record of an
 //! execution's nondeterministic choices that engines hand back and the interpreter replays
@@ -19,7 +20,7 @@ pub mod types;
 pub mod verify;
 pub mod witness;
 
-pub use expr::{BinOp, CastOp, Expr, TypeEnv, UnOp, VarRef};
+pub use expr::{BinOp, CastOp, Expr, FpOp, RoundingMode, TypeEnv, UnOp, VarRef};
 pub use parse::{parse_program, ParseError};
 pub use print::{expr_str, op_str, print_function, print_program};
 pub use program::*;

@@ -1,7 +1,7 @@
 //! Reads the text format written by [`crate::print`], so that tests can state programs and
 //! expected results as IR text (Cranelift's filetests are the model).
 
-use crate::expr::{BinOp, CastOp, Expr, UnOp, VarRef};
+use crate::expr::{BinOp, CastOp, Expr, FpOp, RoundingMode, UnOp, VarRef};
 use crate::program::*;
 use crate::types::{DataModel, Ty};
 use std::collections::HashMap;
@@ -17,6 +17,10 @@ pub struct ParseError {
 enum Tok {
     Ident(String),
     Int(i128),
+    /// `0x...`: an int, or the bits of a float constant.
+    Hex(u64),
+    /// A decimal float literal (`1.5`, `-0.0`, `1e-45`), kept as text for the float parser.
+    Float(String),
     Str(Vec<u8>),
     Local(String),
     Global(String),
@@ -99,6 +103,20 @@ fn lex(line: &str, lineno: usize) -> Result<Vec<Tok>, ParseError> {
                 out.push(Tok::Arrow);
                 i += 2
             }
+            b'-' if line[i + 1..].starts_with("inf") => {
+                out.push(Tok::Ident("-inf".into()));
+                i += 4
+            }
+            b'0' if b.get(i + 1) == Some(&b'x') => {
+                let mut j = i + 2;
+                while j < b.len() && b[j].is_ascii_hexdigit() {
+                    j += 1;
+                }
+                let v = u64::from_str_radix(&line[i + 2..j], 16)
+                    .map_err(|_| err("bad hexadecimal number".into()))?;
+                out.push(Tok::Hex(v));
+                i = j;
+            }
             b'-' | b'0'..=b'9' => {
                 let neg = c == b'-';
                 let start = if neg { i + 1 } else { i };
@@ -108,6 +126,35 @@ fn lex(line: &str, lineno: usize) -> Result<Vec<Tok>, ParseError> {
                 }
                 if j == start {
                     return Err(err(format!("unexpected '{}'", c as char)));
+                }
+                // A fraction or an exponent makes it a float literal.
+                let digit_at = |k: usize| b.get(k).is_some_and(|c| c.is_ascii_digit());
+                let mut is_float = false;
+                if b.get(j) == Some(&b'.') && digit_at(j + 1) {
+                    is_float = true;
+                    j += 1;
+                    while digit_at(j) {
+                        j += 1;
+                    }
+                }
+                if matches!(b.get(j), Some(b'e' | b'E')) {
+                    let k = if matches!(b.get(j + 1), Some(b'-' | b'+')) {
+                        j + 2
+                    } else {
+                        j + 1
+                    };
+                    if digit_at(k) {
+                        is_float = true;
+                        j = k;
+                        while digit_at(j) {
+                            j += 1;
+                        }
+                    }
+                }
+                if is_float {
+                    out.push(Tok::Float(line[i..j].to_string()));
+                    i = j;
+                    continue;
                 }
                 let v: i128 = line[start..j]
                     .parse()
@@ -288,9 +335,45 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// A float operator from its name and dotted suffix (rounding mode, target type), as
+/// [`crate::print::fp_op_name`] writes it; `None` if they name none.
+fn fp_op(c: &Cursor, head: &str, suffix: Option<&str>) -> Result<Option<FpOp>, ParseError> {
+    let (mut rm, mut to) = (None, None);
+    for part in suffix.into_iter().flat_map(|s| s.split('.')) {
+        if let Some(m) = RoundingMode::from_name(part) {
+            rm = Some(m);
+        } else {
+            to = Some(parse_ty(c, part)?.bits());
+        }
+    }
+    Ok(FpOp::from_parts(head, rm, to))
+}
+
+/// A float constant written as a decimal, `inf`, `-inf` or `nan` (the default NaN).
+fn float_const(c: &Cursor, ty: Ty, text: &str) -> Result<Expr, ParseError> {
+    let bits = match (ty, text) {
+        (Ty::Float(w), "nan") => crate::semantics::float::default_nan(w),
+        // Rust's float parsing is correctly rounded, so the shortest decimal the printer
+        // writes comes back as the same bits.
+        (Ty::Float(32), t) => match t.parse::<f32>() {
+            Ok(x) => x.to_bits() as u64,
+            Err(_) => return c.err(format!("bad float constant '{t}'")),
+        },
+        (Ty::Float(64), t) => match t.parse::<f64>() {
+            Ok(x) => x.to_bits(),
+            Err(_) => return c.err(format!("bad float constant '{t}'")),
+        },
+        _ => return c.err(format!("float constant '{text}' of type {ty}")),
+    };
+    Ok(Expr::konst(ty, bits))
+}
+
 fn parse_ty(c: &Cursor, s: &str) -> Result<Ty, ParseError> {
     if s == "bool" {
         return Ok(Ty::Bool);
+    }
+    if s == "f32" || s == "f64" {
+        return Ok(if s == "f32" { Ty::F32 } else { Ty::F64 });
     }
     match s.strip_prefix('i').and_then(|n| n.parse::<u16>().ok()) {
         Some(w) if (1..=64).contains(&w) => Ok(Ty::Int(w)),
@@ -328,7 +411,34 @@ impl ExprCtx<'_> {
                 c.expect(Tok::Colon)?;
                 let name = c.ident()?;
                 let ty = parse_ty(c, name)?;
+                if ty.is_float() {
+                    return c.err(format!(
+                        "write a {ty} constant as a decimal with a point (1.0), inf, nan or its bits (0x...)"
+                    ));
+                }
                 Ok(Expr::konst(ty, *v as u64))
+            }
+            Tok::Hex(v) => {
+                c.expect(Tok::Colon)?;
+                let name = c.ident()?;
+                let ty = parse_ty(c, name)?;
+                if *v & !ty.mask() != 0 {
+                    return c.err(format!("0x{v:x} does not fit {ty}"));
+                }
+                Ok(Expr::konst(ty, *v))
+            }
+            Tok::Float(text) => {
+                c.expect(Tok::Colon)?;
+                let name = c.ident()?;
+                float_const(c, parse_ty(c, name)?, text)
+            }
+            Tok::Ident(w)
+                if matches!(w.as_str(), "inf" | "-inf" | "nan")
+                    && c.peek() == Some(&Tok::Colon) =>
+            {
+                c.expect(Tok::Colon)?;
+                let name = c.ident()?;
+                float_const(c, parse_ty(c, name)?, w)
             }
             Tok::Local(_) | Tok::Global(_) => Ok(Expr::Var(self.var(c, t)?)),
             Tok::At(n) => match self.names.objects.get(n) {
@@ -391,6 +501,14 @@ impl ExprCtx<'_> {
                         arity(2)?;
                         let (a, b) = (one(), one());
                         Ok(Expr::binary(BinOp::from_name(h).expect("checked"), a, b))
+                    }
+                    (h, suffix) if h.starts_with('f') || h.ends_with("tofp") => {
+                        let op = match fp_op(c, h, suffix)? {
+                            Some(op) => op,
+                            None => return c.err(format!("unknown operator '{w}'")),
+                        };
+                        arity(op.arity())?;
+                        Ok(Expr::fp(op, args.collect()))
                     }
                     _ => c.err(format!("unknown operator '{w}'")),
                 }

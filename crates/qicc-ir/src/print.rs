@@ -18,6 +18,10 @@
 //!   L4 -> L5: assume slt(%x, 10:i32) !0:7:10
 //! }
 //! ```
+//!
+//! Float constants print as Rust's shortest round-tripping decimal (`0.1:f32`, `-0.0:f64`,
+//! `inf:f32`), the default NaN as `nan:f64`, any other NaN as its bits (`0x7fc00001:f32`): the
+//! parser reads each back to the same bits.
 
 use crate::expr::{Expr, VarRef};
 use crate::program::*;
@@ -196,6 +200,17 @@ fn write_const(s: &mut String, ty: Ty, value: u64) {
                 let _ = write!(s, "{value}:{ty}");
             }
         }
+        Ty::Float(w) => {
+            let f = crate::semantics::float::Format::of(w);
+            if f.is_nan(value) && value != f.nan() {
+                // A NaN other than the default one: only its bits say which.
+                let _ = write!(s, "0x{value:x}:{ty}");
+            } else {
+                // Rust's shortest round-tripping decimal (or inf/-inf/nan): parses back to
+                // the same bits.
+                let _ = write!(s, "{}:{ty}", crate::semantics::float::display(w, value));
+            }
+        }
     }
 }
 
@@ -251,7 +266,36 @@ fn write_expr(s: &mut String, p: &Program, f: Option<&Function>, e: &Expr) {
             write_expr(s, p, f, a);
             s.push(')');
         }
+        Expr::Fp(op, args) => {
+            s.push_str(&fp_op_name(*op));
+            s.push('(');
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                write_expr(s, p, f, a);
+            }
+            s.push(')');
+        }
     }
+}
+
+/// A float operator's text-format name: `name[.rm][.fW|.iW]`, e.g. `fadd.rne`,
+/// `fconv.rtz.f32`, `fptosi.i32`, `sitofp.rne.f64`.
+pub fn fp_op_name(op: crate::FpOp) -> String {
+    let mut s = op.name().to_string();
+    if let Some(rm) = op.rounding_mode() {
+        s.push('.');
+        s.push_str(rm.name());
+    }
+    if let Some(w) = op.target_width() {
+        let ty = match op {
+            crate::FpOp::ToSInt { .. } | crate::FpOp::ToUInt { .. } => Ty::Int(w),
+            _ => Ty::Float(w),
+        };
+        let _ = write!(s, ".{ty}");
+    }
+    s
 }
 
 /// Prints an edge's operation.

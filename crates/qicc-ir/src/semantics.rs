@@ -6,8 +6,13 @@
 //! `srem x 0 = x`, shifts by at least the width give 0 (or the sign fill for `ashr`).
 //! Values are `u64` holding the low `bits` bits; bools are 0 or 1.
 //!
+//! Floating-point operations (IEEE 754 binary32/binary64 on bit patterns, with their NaN,
+//! signed-zero, rounding-mode and conversion decisions) are defined in [`float`].
+//!
 //! Memory (objects, allocation, liveness, `valid`, `havoc_memory`) is defined in
 //! [`crate::memory`].
+
+pub mod float;
 
 use crate::expr::{BinOp, CastOp, UnOp};
 use crate::types::{mask, Ty};

@@ -1,7 +1,10 @@
 //! Value types and the data model.
 //!
-//! The IR knows only two kinds of values: booleans (the results of comparisons, used by
-//! assumptions and guards) and fixed-width bit-vectors. Signedness lives in the operations
+//! The IR knows three kinds of values: booleans (the results of comparisons, used by
+//! assumptions and guards), fixed-width bit-vectors, and IEEE 754 binary floating-point
+//! numbers (`f32` = binary32, `f64` = binary64). A float value is held as its IEEE bit
+//! pattern in the same `u64` slot as an int of its width, so memory, havoc and witnesses
+//! carry floats unchanged; only the [`crate::FpOp`] operations interpret the bits. Signedness lives in the operations
 //! (`sdiv` vs `udiv`, `slt` vs `ult`), not in the types, as in Cranelift and SMT-LIB.
 //! Pointers are bit-vectors of the data model's pointer width whose top `object_bits` bits
 //! name a memory object and whose remaining bits are the byte offset inside it (CBMC's
@@ -16,6 +19,9 @@ pub enum Ty {
     Bool,
     /// A bit-vector of the given width (1..=64).
     Int(u16),
+    /// An IEEE 754 binary float of the given width: 32 (binary32, C `float`) or 64 (binary64,
+    /// C `double`); no other width is well-formed. The value is the IEEE bit pattern.
+    Float(u16),
 }
 
 impl Ty {
@@ -23,11 +29,13 @@ impl Ty {
     pub const I16: Ty = Ty::Int(16);
     pub const I32: Ty = Ty::Int(32);
     pub const I64: Ty = Ty::Int(64);
+    pub const F32: Ty = Ty::Float(32);
+    pub const F64: Ty = Ty::Float(64);
 
     pub fn bits(self) -> u16 {
         match self {
             Ty::Bool => 1,
-            Ty::Int(w) => w,
+            Ty::Int(w) | Ty::Float(w) => w,
         }
     }
 
@@ -37,6 +45,10 @@ impl Ty {
 
     pub fn is_int(self) -> bool {
         matches!(self, Ty::Int(_))
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::Float(_))
     }
 
     /// Mask of the low `bits()` bits.
@@ -59,6 +71,7 @@ impl fmt::Display for Ty {
         match self {
             Ty::Bool => write!(f, "bool"),
             Ty::Int(w) => write!(f, "i{w}"),
+            Ty::Float(w) => write!(f, "f{w}"),
         }
     }
 }

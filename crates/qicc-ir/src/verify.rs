@@ -2,7 +2,7 @@
 //! Every pass that builds or rewrites IR runs this in its tests; the front-end runs it on
 //! every program it produces (a failure there is an internal error, not a user error).
 
-use crate::expr::{BinOp, CastOp, Expr, UnOp, VarRef};
+use crate::expr::{BinOp, CastOp, Expr, FpOp, UnOp, VarRef};
 use crate::program::*;
 use crate::types::Ty;
 use crate::TypeEnv;
@@ -139,11 +139,19 @@ fn check_const(errs: &mut Vec<String>, p: &Program, e: &Expr, what: &str) {
 }
 
 fn check_width(errs: &mut Vec<String>, what: &str, t: Ty) {
-    if let Ty::Int(w) = t {
-        if w == 0 || w > 64 {
+    match t {
+        Ty::Int(w) if w == 0 || w > 64 => {
             errs.push(format!("{what} has type i{w}; widths must be 1..=64"));
         }
+        Ty::Float(w) if w != 32 && w != 64 => {
+            errs.push(format!("{what} has type f{w}; float widths are 32 and 64"));
+        }
+        _ => {}
     }
+}
+
+fn float_width_ok(w: u16) -> bool {
+    w == 32 || w == 64
 }
 
 /// The shape [`AllocKind::Frame`] promises: on the prologue chain, into a local that is not a
@@ -396,7 +404,9 @@ fn check_expr(
     };
     match e {
         Expr::Const { ty, value } => {
-            if matches!(ty, Ty::Int(w) if *w == 0 || *w > 64) {
+            if matches!(ty, Ty::Int(w) if *w == 0 || *w > 64)
+                || matches!(ty, Ty::Float(w) if !float_width_ok(*w))
+            {
                 return bad(format!("constant of type {ty}"));
             }
             if *value & !ty.mask() != 0 {
@@ -418,6 +428,12 @@ fn check_expr(
                     errs.push(format!("{at}: neg of a bool"));
                     None
                 }
+                (_, Ty::Float(_)) => {
+                    errs.push(format!(
+                        "{at}: int operator on a float (use fneg, fptobits)"
+                    ));
+                    None
+                }
                 _ => Some(t),
             }
         }
@@ -430,6 +446,14 @@ fn check_expr(
             }
             if ta == Ty::Bool && !op.accepts_bool() {
                 errs.push(format!("{at}: {} of bools", op.name()));
+                return None;
+            }
+            if ta.is_float() {
+                // Bit-pattern equality is not IEEE equality (NaN, -0): floats use FpOp.
+                errs.push(format!(
+                    "{at}: {} of floats (use the f* operators)",
+                    op.name()
+                ));
                 return None;
             }
             Some(if op.is_comparison() { Ty::Bool } else { ta })
@@ -473,6 +497,45 @@ fn check_expr(
                 return None;
             }
             Some(Ty::Bool)
+        }
+        Expr::Fp(op, args) => {
+            let mut tys = Vec::new();
+            for a in args {
+                tys.push(check_expr(errs, p, env, a, at)?);
+            }
+            if tys.len() != op.arity() {
+                errs.push(format!(
+                    "{at}: {} takes {} operand(s), found {}",
+                    op.name(),
+                    op.arity(),
+                    tys.len()
+                ));
+                return None;
+            }
+            let t = tys[0];
+            if tys.iter().any(|x| *x != t) {
+                errs.push(format!("{at}: {} of different types", op.name()));
+                return None;
+            }
+            let operand_ok = match op {
+                FpOp::FromSInt { .. } | FpOp::FromUInt { .. } => {
+                    matches!(t, Ty::Int(w) if (1..=64).contains(&w))
+                }
+                FpOp::FromBits => matches!(t, Ty::Int(w) if float_width_ok(w)),
+                _ => matches!(t, Ty::Float(w) if float_width_ok(w)),
+            };
+            let target_ok = match *op {
+                FpOp::ToSInt { to } | FpOp::ToUInt { to } => (1..=64).contains(&to),
+                FpOp::Convert { to, .. }
+                | FpOp::FromSInt { to, .. }
+                | FpOp::FromUInt { to, .. } => float_width_ok(to),
+                _ => true,
+            };
+            if !operand_ok || !target_ok {
+                errs.push(format!("{at}: {} of {t}", crate::print::fp_op_name(*op)));
+                return None;
+            }
+            Some(op.result_ty(t))
         }
     }
 }

@@ -7,15 +7,23 @@
 //! addresses, memory loads and `valid` — which it supplies as an [`ExprView`]: the BMC reads
 //! through its symbolic state and memory model, Impulse through symbols of one loop iteration
 //! and an over-approximating memory array.
+//!
+//! Floats (`Ty::Float`) are held as bit-vectors of their IEEE bits, as the IR holds them, so
+//! float variables, memory and havoc need nothing new. Of the float operations only the bit
+//! operations (bit casts, `fneg`, `fabs`, `fsignbit`) and the classification predicates are
+//! translated here; the arithmetic, comparisons and conversions are not yet (Z3's
+//! floating-point theory is a later step): [`unsupported_in`] names them, and every engine
+//! asks it before encoding so that such a program is answered UNKNOWN, never with a model
+//! that misreads the operation.
 
 use crate::{BvBinOp, BvCmpOp, BvUnOp, Sort, TermId, TermStore};
-use qicc_ir::{BinOp, CastOp, Expr, ObjectId, Ty, UnOp, VarRef};
+use qicc_ir::{BinOp, CastOp, Expr, FpOp, ObjectId, Program, Ty, UnOp, VarRef};
 
 /// The sort of an IR type.
 pub fn sort_of(ty: Ty) -> Sort {
     match ty {
         Ty::Bool => Sort::Bool,
-        Ty::Int(w) => Sort::BitVec(w),
+        Ty::Int(w) | Ty::Float(w) => Sort::BitVec(w),
     }
 }
 
@@ -28,8 +36,49 @@ pub fn zero_of(s: &mut TermStore, ty: Ty) -> TermId {
 pub fn const_of(s: &mut TermStore, ty: Ty, v: u64) -> TermId {
     match ty {
         Ty::Bool => s.bool_const(v != 0),
-        Ty::Int(w) => s.bv_const(w, v),
+        Ty::Int(w) | Ty::Float(w) => s.bv_const(w, v),
     }
+}
+
+/// Whether [`encode_expr`] translates the float operation exactly.
+pub fn fp_op_supported(op: FpOp) -> bool {
+    matches!(
+        op,
+        FpOp::FromBits
+            | FpOp::ToBits
+            | FpOp::Neg
+            | FpOp::Abs
+            | FpOp::SignBit
+            | FpOp::IsNan
+            | FpOp::IsInf
+            | FpOp::IsZero
+            | FpOp::IsNormal
+            | FpOp::IsSubnormal
+    )
+}
+
+/// The first operation of `p` that [`encode_expr`] cannot translate, described for an
+/// "unsupported" answer; `None` if every expression translates exactly.
+pub fn unsupported_in(p: &Program) -> Option<String> {
+    let mut found = None;
+    for f in &p.functions {
+        for e in &f.edges {
+            e.op.exprs(&mut |x| {
+                x.visit(&mut |y| {
+                    if let Expr::Fp(op, _) = y {
+                        if found.is_none() && !fp_op_supported(*op) {
+                            found = Some(format!(
+                                "floating point: the solver encoding of {} is not implemented (fn @{})",
+                                qicc_ir::print::fp_op_name(*op),
+                                f.name
+                            ));
+                        }
+                    }
+                })
+            });
+        }
+    }
+    found
 }
 
 /// How an engine reads the state an expression is evaluated in.
@@ -47,10 +96,7 @@ pub trait ExprView {
 /// The term of `e` read through `view`.
 pub fn encode_expr(s: &mut TermStore, view: &mut dyn ExprView, e: &Expr) -> TermId {
     match e {
-        Expr::Const { ty, value } => match ty {
-            Ty::Bool => s.bool_const(*value != 0),
-            Ty::Int(w) => s.bv_const(*w, *value),
-        },
+        Expr::Const { ty, value } => const_of(s, *ty, *value),
         Expr::Var(v) => view.var(s, *v),
         Expr::ObjAddr(o) => view.obj_addr(s, *o),
         Expr::Unary(op, a) => {
@@ -90,6 +136,76 @@ pub fn encode_expr(s: &mut TermStore, view: &mut dyn ExprView, e: &Expr) -> Term
         Expr::Valid(n, a) => {
             let a = encode_expr(s, view, a);
             view.valid(s, *n, a)
+        }
+        Expr::Fp(op, args) => {
+            let args: Vec<TermId> = args.iter().map(|a| encode_expr(s, view, a)).collect();
+            fp_bits(s, *op, &args)
+        }
+    }
+}
+
+/// The float operations [`fp_op_supported`] accepts, on IEEE bits. Any other operation is
+/// answered by a fresh unconstrained term: engines never get here for them, because they
+/// refuse programs [`unsupported_in`] flags; should one not, the fresh term over-approximates
+/// (every value possible), which can only lose precision, never exclude a real behaviour.
+fn fp_bits(s: &mut TermStore, op: FpOp, args: &[TermId]) -> TermId {
+    let Some(&a) = args.first() else {
+        return s.bool_const(false);
+    };
+    let w = s.width(a);
+    let (exp_bits, frac_bits) = if w == 32 { (8, 23) } else { (11, 52) };
+    let exp = |s: &mut TermStore| s.extract(w - 2, frac_bits, a);
+    let frac = |s: &mut TermStore| s.extract(frac_bits - 1, 0, a);
+    let exp_is = |s: &mut TermStore, v: u64| {
+        let e = exp(s);
+        let c = s.bv_const(exp_bits, v);
+        s.eq(e, c)
+    };
+    let frac_zero = |s: &mut TermStore| {
+        let f = frac(s);
+        let z = s.bv_const(frac_bits, 0);
+        s.eq(f, z)
+    };
+    let ones = (1u64 << exp_bits) - 1;
+    let sign = 1u64 << (w - 1);
+    match op {
+        FpOp::FromBits | FpOp::ToBits => a,
+        FpOp::Neg => {
+            let m = s.bv_const(w, sign);
+            s.bv_bin(BvBinOp::Xor, a, m)
+        }
+        FpOp::Abs => {
+            let m = s.bv_const(w, !sign & qicc_ir::types::mask(w));
+            s.bv_bin(BvBinOp::And, a, m)
+        }
+        FpOp::SignBit => {
+            let b = s.extract(w - 1, w - 1, a);
+            let one = s.bv_const(1, 1);
+            s.eq(b, one)
+        }
+        FpOp::IsNan | FpOp::IsInf => {
+            let e = exp_is(s, ones);
+            let fz = frac_zero(s);
+            let f = if op == FpOp::IsNan { s.not(fz) } else { fz };
+            s.and(e, f)
+        }
+        FpOp::IsZero | FpOp::IsSubnormal => {
+            let e = exp_is(s, 0);
+            let fz = frac_zero(s);
+            let f = if op == FpOp::IsZero { fz } else { s.not(fz) };
+            s.and(e, f)
+        }
+        FpOp::IsNormal => {
+            let e0 = exp_is(s, 0);
+            let e1 = exp_is(s, ones);
+            let n0 = s.not(e0);
+            let n1 = s.not(e1);
+            s.and(n0, n1)
+        }
+        _ => {
+            let name = format!("unsupported!fp!{}", s.len());
+            let ty = op.result_ty(Ty::Float(w));
+            s.symbol(&name, sort_of(ty))
         }
     }
 }

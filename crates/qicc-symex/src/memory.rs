@@ -460,6 +460,21 @@ pub fn const_value(p: &Program, e: &Expr) -> Option<(u64, Ty)> {
                 const_value(p, b)?
             }
         }
+        Expr::Fp(op, args) => {
+            let mut vals = Vec::with_capacity(args.len());
+            let mut ty = Ty::Bool;
+            for (i, a) in args.iter().enumerate() {
+                let (v, t) = const_value(p, a)?;
+                if i == 0 {
+                    ty = t;
+                }
+                vals.push(v);
+            }
+            (
+                qicc_ir::semantics::float::eval_fp(*op, ty, &vals),
+                op.result_ty(ty),
+            )
+        }
         Expr::Var(_) | Expr::Load(..) | Expr::Valid(..) => return None,
     })
 }

@@ -285,6 +285,10 @@ pub fn run_with(
     abstraction: bool,
     eval: Option<&CallEvaluator>,
 ) -> Result<Encoding, SymexError> {
+    // Operations the term translation cannot encode make the answer unknown, not wrong.
+    if let Some(why) = qicc_smt::ir::unsupported_in(p) {
+        return Err(SymexError::Unsupported(why));
+    }
     let align = s.symbol("replayable!", Sort::Bool);
     let tracked = abstraction.then(|| {
         let mut bs: Vec<TermId> = p
@@ -383,6 +387,9 @@ pub fn run_alone(
     budget: &Budget,
     fid: FuncId,
 ) -> Result<(Encoding, Alone), SymexError> {
+    if let Some(why) = qicc_smt::ir::unsupported_in(p) {
+        return Err(SymexError::Unsupported(why));
+    }
     let align = s.symbol("replayable!", Sort::Bool);
     let first_obj = s.bv_const(mm.obj_w + 1, mm.statics as u64 + 1);
     let mut enc = Encoding::new(align, None);
