@@ -172,9 +172,10 @@ impl CType {
         matches!(self, CType::Pointer(_))
     }
 
-    /// Integers and pointers: the types whose values are IR bit-vectors.
+    /// Integers, pointers and floats (C's scalar types): the types whose values are IR
+    /// values (`long double` is one too, rejected where its IR type is asked for).
     pub fn is_scalar(&self) -> bool {
-        matches!(self, CType::Int(_) | CType::Pointer(_))
+        matches!(self, CType::Int(_) | CType::Pointer(_) | CType::Float(_))
     }
 
     pub fn is_float(&self) -> bool {
@@ -490,6 +491,8 @@ impl Types {
         match t {
             CType::Int(k) => Some(Ty::Int(k.bits(self.dm))),
             CType::Pointer(_) => Some(Ty::Int(self.dm.pointer_bits())),
+            CType::Float(FloatKind::Float) => Some(Ty::F32),
+            CType::Float(FloatKind::Double) => Some(Ty::F64),
             _ => None,
         }
     }

@@ -276,10 +276,13 @@ pub enum UbKind {
     /// A variable-length array whose size expression is not positive when the declarator is
     /// evaluated (C99 6.7.6.2p5).
     VlaSize,
+    /// A float converted to an integer type whose range does not hold the float's value
+    /// truncated toward zero, or a NaN (C11 6.3.1.4p1).
+    FloatToInt,
 }
 
 impl UbKind {
-    pub const ALL: [UbKind; 8] = [
+    pub const ALL: [UbKind; 9] = [
         UbKind::DivByZero,
         UbKind::DivOverflow,
         UbKind::ShiftOutOfRange,
@@ -288,6 +291,7 @@ impl UbKind {
         UbKind::AllocTooLarge,
         UbKind::InvalidCall,
         UbKind::VlaSize,
+        UbKind::FloatToInt,
     ];
 
     pub fn name(self) -> &'static str {
@@ -300,6 +304,7 @@ impl UbKind {
             UbKind::AllocTooLarge => "alloc-too-large",
             UbKind::InvalidCall => "invalid-call",
             UbKind::VlaSize => "vla-size",
+            UbKind::FloatToInt => "float-to-int",
         }
     }
 
@@ -315,6 +320,9 @@ impl UbKind {
                 "call through a pointer that is not a function of the called type"
             }
             UbKind::VlaSize => "variable-length array with a non-positive size",
+            UbKind::FloatToInt => {
+                "conversion of a float (NaN, or out of range) to an integer type that cannot hold it"
+            }
         }
     }
 

@@ -267,6 +267,10 @@ impl<'a> Ctx<'a> {
             }
             return self.direct_call(idx, args, at);
         }
+        // `<math.h>`'s exactly defined functions and the builtins behind its macros.
+        if let Some(v) = self.math_call(name, args, at) {
+            return v;
+        }
         // Library functions the program does not define: those modelled in C first.
         if let Some(model) = clib::model_name(name) {
             if let Some(&idx) = self.func_by_name.get(&model) {
@@ -525,7 +529,12 @@ impl<'a> Ctx<'a> {
         }
         let ret = match func {
             Some(i) => self.funcs[i].ty.clone()?.ret.clone(),
-            None => CType::INT,
+            // Undeclared: C90's implicit `int`, except for the float ones, whose name says.
+            None => match name {
+                "__VERIFIER_nondet_float" => super::float::FLOAT,
+                "__VERIFIER_nondet_double" => super::float::DOUBLE,
+                _ => CType::INT,
+            },
         };
         let span = self.span(at);
         match &ret {
@@ -550,7 +559,18 @@ impl<'a> Ctx<'a> {
                     ty: ret,
                 }))
             }
-            CType::Float(_) => Err(self.unsupported(at, format!("floating point ({name})"))),
+            CType::Float(_) => {
+                let t = self.irty(&ret, at)?;
+                let fs = self.fs(at)?;
+                fs.b.span = span;
+                let tmp = fs.b.new_tmp(t);
+                // Any bit pattern: NaNs, infinities and subnormals included.
+                fs.b.havoc(VarRef::Local(tmp), HavocKind::Nondet(name.to_string()));
+                Ok(Val::R(RVal {
+                    e: Expr::local(tmp),
+                    ty: ret,
+                }))
+            }
             CType::Void => Ok(Val::R(RVal::void())),
             t => Err(self.unsupported(at, format!("{name} returning '{}'", self.types.show(t)))),
         }
@@ -634,10 +654,7 @@ impl<'a> Ctx<'a> {
         }
         let ret_ty = match &ft.ret {
             CType::Void => None,
-            CType::Int(_) | CType::Pointer(_) => Some(self.irty(&ft.ret, at)?),
-            CType::Float(_) => {
-                return Err(self.unsupported(at, format!("floating point (result of '{name}')")))
-            }
+            CType::Int(_) | CType::Pointer(_) | CType::Float(_) => Some(self.irty(&ft.ret, at)?),
             t => {
                 return Err(self.unsupported(
                     at,
@@ -743,9 +760,6 @@ impl<'a> Ctx<'a> {
                 }
                 Some(pt) => {
                     let pt = pt.clone();
-                    if pt.is_float() {
-                        return Err(self.unsupported(a_at, "floating point (parameter)"));
-                    }
                     ir_args.push(self.convert(v, &pt, a_at)?);
                 }
                 // Extra arguments of an unprototyped call: evaluated, not passed.
@@ -786,7 +800,6 @@ impl<'a> Ctx<'a> {
                 Ok(RetSlot::Mem(self.copy_slot(size, at)?))
             }
             CType::Void => Ok(RetSlot::Void),
-            CType::Float(_) => Err(self.unsupported(at, "floating point (return value)")),
             _ => {
                 let t = self.irty(ret, at)?;
                 let fs = self.fs(at)?;

@@ -424,7 +424,6 @@ impl<'a> Ctx<'a> {
     pub fn runtime_array(&mut self, elem: CType, n: RVal, at: usize) -> R<CType> {
         let signed = match &n.ty {
             CType::Int(k) => k.is_signed(),
-            CType::Float(_) => return Err(self.unsupported(at, "floating point")),
             _ => return Err(self.type_err(at, "size of array has non-integer type")),
         };
         let tn = self.irty(&n.ty, at)?;
@@ -687,9 +686,6 @@ impl<'a> Ctx<'a> {
     fn bit_width(&mut self, name: &Option<String>, ty: &CType, w: &'a Node<Expression>) -> R<u64> {
         let at = w.span.start;
         let CType::Int(k) = ty else {
-            if ty.is_float() {
-                return Err(self.unsupported(at, "floating point"));
-            }
             return Err(self.type_err(
                 at,
                 format!("bit-field has non-integral type '{}'", self.types.show(ty)),

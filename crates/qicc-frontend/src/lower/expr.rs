@@ -227,7 +227,7 @@ impl<'a> Ctx<'a> {
             Some(ty) => Ok(ty),
             None => {
                 if t.is_float() {
-                    return Err(self.unsupported(at, "floating point"));
+                    return Err(self.unsupported(at, "long double (x87 extended precision)"));
                 }
                 Err(self.type_err(
                     at,
@@ -294,21 +294,13 @@ impl<'a> Ctx<'a> {
                 _ => {}
             }
         }
-        match self.lower(e)? {
-            Val::R(rv) if rv.ty.is_float() => Err(self.unsupported(e.span.start, "floating point")),
-            Val::L(lv) if lv.ty.is_float() => Err(self.unsupported(e.span.start, "floating point")),
-            _ => Ok(()),
-        }
+        self.lower(e)?;
+        Ok(())
     }
 
     pub fn to_rvalue(&mut self, v: Val, at: usize) -> R<RVal> {
         match v {
-            Val::R(rv) => {
-                if rv.ty.is_float() {
-                    return Err(self.unsupported(at, "floating point"));
-                }
-                Ok(rv)
-            }
+            Val::R(rv) => Ok(rv),
             Val::L(lv) => self.read(&lv, at),
             Val::Func(i) => self.fn_pointer(i),
         }
@@ -380,7 +372,6 @@ impl<'a> Ctx<'a> {
                 }),
                 Place::Var(_) => Err(self.internal(at, "function held in a variable")),
             },
-            CType::Float(_) => Err(self.unsupported(at, "floating point")),
             t => {
                 if self.const_depth > 0 {
                     return Err(
@@ -390,7 +381,7 @@ impl<'a> Ctx<'a> {
                 let ty = self.irty(t, at)?;
                 let e = match &lv.place {
                     Place::Var(v) => Expr::Var(*v),
-                    Place::Mem(a) => Expr::load(ty, a.clone()),
+                    Place::Mem(a) => fold::load(ty, a.clone()),
                 };
                 Ok(RVal { e, ty: t.clone() })
             }
@@ -452,6 +443,7 @@ impl<'a> Ctx<'a> {
                 at,
             )?;
         }
+        let (ty, value) = fold::store_form(ty, value);
         self.emit(
             Op::Store {
                 ty,
@@ -588,7 +580,7 @@ impl<'a> Ctx<'a> {
     pub fn convert(&mut self, v: RVal, to: &CType, at: usize) -> R<Expr> {
         let from = &v.ty;
         if from.is_float() || to.is_float() {
-            return Err(self.unsupported(at, "floating point"));
+            return self.convert_float(v, to, at);
         }
         match (from, to) {
             (_, CType::Void) => Ok(Expr::int(32, 0)),
@@ -640,7 +632,10 @@ impl<'a> Ctx<'a> {
                 let t = self.irty(&v.ty, at)?;
                 Ok(fold::to_bool(v.e, t))
             }
-            CType::Float(_) => Err(self.unsupported(at, "floating point")),
+            CType::Float(_) => {
+                let w = self.float_width_of(&v.ty, at)?;
+                Ok(super::float::float_truth(v.e, w))
+            }
             t => Err(self.type_err(
                 at,
                 format!("'{}' used where a scalar is required", self.types.show(t)),
@@ -651,7 +646,6 @@ impl<'a> Ctx<'a> {
     fn int_kind(&self, v: &RVal, at: usize) -> R<IntKind> {
         match &v.ty {
             CType::Int(k) => Ok(*k),
-            CType::Float(_) => Err(self.unsupported(at, "floating point")),
             t => Err(self.type_err(
                 at,
                 format!(
@@ -825,6 +819,9 @@ impl<'a> Ctx<'a> {
     // ---- constants ----
 
     pub fn constant(&mut self, c: &Constant, at: usize) -> R<RVal> {
+        if let Constant::Float(f) = c {
+            return self.float_constant(f, at);
+        }
         let (v, ty) = self.constant_value(c, at)?;
         let t = self.irty(&ty, at)?;
         Ok(RVal {
@@ -877,7 +874,10 @@ impl<'a> Ctx<'a> {
                     .unwrap_or(ULongLong);
                 Ok((v, CType::Int(k)))
             }
-            Constant::Float(_) => Err(self.unsupported(at, "floating point (constant)")),
+            Constant::Float(_) => Err(self.type_err(
+                at,
+                "a floating constant where an integer constant expression is required",
+            )),
             Constant::Character(s) => {
                 let (prefix, body) = split_prefix(s, '\'');
                 let units = decode_escapes(body, !prefix.is_empty())
@@ -1068,10 +1068,16 @@ impl<'a> Ctx<'a> {
             }
             UnaryOperator::Plus => {
                 let v = self.rvalue(operand)?;
+                if v.ty.is_float() {
+                    return Ok(Val::R(v));
+                }
                 Ok(Val::R(self.promote_rv(v, at)?))
             }
             UnaryOperator::Minus => {
                 let v = self.rvalue(operand)?;
+                if v.ty.is_float() {
+                    return Ok(Val::R(self.float_neg(v)));
+                }
                 let v = self.promote_rv(v, at)?;
                 if v.ty.is_signed_int() {
                     let t = self.irty(&v.ty, at)?;
@@ -1127,7 +1133,7 @@ impl<'a> Ctx<'a> {
                 };
                 self.convert(sum, &ty, at)
             }
-            CType::Float(_) => Err(self.unsupported(at, "floating point")),
+            CType::Float(_) => self.float_plus_one(old, inc, at),
             t => Err(self.type_err(
                 at,
                 format!("cannot increment a value of type '{}'", self.types.show(t)),
@@ -1179,9 +1185,6 @@ impl<'a> Ctx<'a> {
         if ty.is_void() {
             self.void_expr(&c.node.expression)?;
             return Ok(Val::R(RVal::void()));
-        }
-        if ty.is_float() {
-            return Err(self.unsupported(at, "floating point (cast)"));
         }
         if !ty.is_scalar() {
             return Err(self.unsupported(
@@ -1396,7 +1399,7 @@ impl<'a> Ctx<'a> {
     pub fn arith(&mut self, op: BinaryOperator, l: RVal, r: RVal, at: usize) -> R<RVal> {
         use BinaryOperator as B;
         if l.ty.is_float() || r.ty.is_float() {
-            return Err(self.unsupported(at, "floating point"));
+            return self.float_arith(op, l, r, at);
         }
         match op {
             B::Plus | B::Minus => {
@@ -1736,9 +1739,7 @@ impl<'a> Ctx<'a> {
             (CType::Int(_), CType::Pointer(_)) => b.clone(),
             (CType::Void, _) | (_, CType::Void) => CType::Void,
             (CType::Record(x), CType::Record(y)) if x == y => a.clone(),
-            (CType::Float(_), _) | (_, CType::Float(_)) => {
-                return Err(self.unsupported(at, "floating point"))
-            }
+            (CType::Float(_), _) | (_, CType::Float(_)) => self.float_common(a, b, at)?,
             _ => {
                 return Err(self.type_err(
                     at,

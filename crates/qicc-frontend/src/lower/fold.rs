@@ -358,3 +358,35 @@ mod overflow_tests {
         }
     }
 }
+
+/// A float operation, folded when every operand is a constant (with the IR's float semantics,
+/// `qicc_ir::semantics::float`, as at run time).
+pub fn fp(op: qicc_ir::FpOp, args: Vec<Expr>) -> Expr {
+    let consts: Option<Vec<(Ty, u64)>> = args.iter().map(konst).collect();
+    if let Some(cs) = consts {
+        if let Some(&(ty, _)) = cs.first() {
+            let vals: Vec<u64> = cs.iter().map(|c| c.1).collect();
+            let v = qicc_ir::semantics::float::eval_fp(op, ty, &vals);
+            return Expr::konst(op.result_ty(ty), v);
+        }
+    }
+    Expr::fp(op, args)
+}
+
+/// A load of a value of type `ty` from `addr`. Memory holds bytes and the IR loads integers
+/// only: a float is read as the integer of its bits and reinterpreted.
+pub fn load(ty: Ty, addr: Expr) -> Expr {
+    match ty {
+        Ty::Float(w) => fp(qicc_ir::FpOp::FromBits, vec![Expr::load(Ty::Int(w), addr)]),
+        _ => Expr::load(ty, addr),
+    }
+}
+
+/// The type and value a store of `value` (of type `ty`) writes: a float is written as the
+/// integer of its bits (see [`load`]).
+pub fn store_form(ty: Ty, value: Expr) -> (Ty, Expr) {
+    match ty {
+        Ty::Float(w) => (Ty::Int(w), fp(qicc_ir::FpOp::ToBits, vec![value])),
+        _ => (ty, value),
+    }
+}

@@ -618,10 +618,9 @@ impl<'a> Ctx<'a> {
                             "initializer element is not a constant expression",
                         ));
                     }
-                    if leaf.ty.is_float() {
-                        return Err(self.unsupported(leaf.at, "floating point"));
-                    }
                     let v = self.const_scalar(e, &leaf.ty)?;
+                    let ty = self.irty(&leaf.ty, leaf.at)?;
+                    let (_, v) = super::fold::store_form(ty, v);
                     items.push(InitItem::Value {
                         offset: leaf.offset,
                         value: v,
@@ -666,9 +665,6 @@ impl<'a> Ctx<'a> {
         }
         let mut ty = self.globals[i].ty.clone()?;
         let goff = self.globals[i].offset;
-        if ty.is_float() {
-            return Err(self.unsupported(goff, "floating point (variable)"));
-        }
         if let Some(p) = self.layout_problem(&ty) {
             return Err(p);
         }
@@ -743,9 +739,6 @@ impl<'a> Ctx<'a> {
     pub fn compound_literal(&mut self, cl: &'a Node<CompoundLiteral>) -> R<Val> {
         let at = cl.span.start;
         let ty = self.type_name(&cl.node.type_name)?;
-        if ty.is_float() {
-            return Err(self.unsupported(at, "floating point"));
-        }
         let mut leaves = Vec::new();
         let ty = self.braced(&ty, 0, &cl.node.initializer_list, &mut leaves)?;
         let size = self.size_of(&ty, at)?;

@@ -101,6 +101,7 @@ pub mod clib;
 pub mod consteval;
 pub mod decl;
 pub mod expr;
+pub mod float;
 pub mod fold;
 pub mod init;
 pub mod scope;

@@ -91,9 +91,6 @@ impl<'a> Ctx<'a> {
                 self.unsupported(decl_at, format!("variadic function definitions ('{name}')"))
             );
         }
-        if ft.ret.is_float() {
-            return Err(self.unsupported(decl_at, "floating point (return type)"));
-        }
         let span = self.span(decl_at);
         let ptr = self.ptr_ty();
         let addr_taken = self.fn_addr_taken.get(&name).cloned().unwrap_or_default();
@@ -167,9 +164,6 @@ impl<'a> Ctx<'a> {
         let mut param_vars = Vec::new();
         for (k, p) in params.into_iter().enumerate() {
             let pname = p.name.clone().unwrap_or_else(|| format!("arg.{k}"));
-            if p.ty.is_float() {
-                return Err(self.unsupported(p.offset, "floating point (parameter)"));
-            }
             let span = self.span(p.offset);
             let taken = self.fs(p.offset)?.addr_taken.contains(&pname);
             let var = match &p.ty {
@@ -207,10 +201,11 @@ impl<'a> Ctx<'a> {
                         let m = fs.b.stack_object(&pname, size, ptr, span);
                         fs.stack_sizes.insert(m, size);
                         fs.b.span = span;
+                        let (ty, value) = fold::store_form(ty, Expr::local(l));
                         fs.b.emit(Op::Store {
                             ty,
                             addr: Expr::local(m),
-                            value: Expr::local(l),
+                            value,
                         });
                         LocalVar {
                             ty: p.ty.clone(),
@@ -749,9 +744,6 @@ impl<'a> Ctx<'a> {
         init: Option<&'a Node<Initializer>>,
         at: usize,
     ) -> R<()> {
-        if ty.is_float() {
-            return Err(self.unsupported(at, format!("floating point (variable '{name}')")));
-        }
         if let Some(p) = self.layout_problem(&ty) {
             return Err(p);
         }

@@ -457,6 +457,13 @@ pub fn from_int(f: Format, neg: bool, mag: u64, rm: RoundingMode) -> u64 {
     round(f, neg, BigUint::from(mag), 0, false, rm)
 }
 
+/// The value `(-1)^neg * (mag + t) * 2^e` in format `f`, rounding in `rm`, where `t` is 0 if
+/// `!sticky` and some number strictly between 0 and 1 otherwise (the digits of a C hex float
+/// literal that did not fit in `mag`).
+pub fn from_scaled(f: Format, neg: bool, mag: u128, e: i64, sticky: bool, rm: RoundingMode) -> u64 {
+    round(f, neg, BigUint::from(mag), e, sticky, rm)
+}
+
 fn native_rne(f: Format, op: FpOp, a: u64, b: u64) -> u64 {
     let r = if f.bits == 32 {
         let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
