@@ -92,6 +92,9 @@ pub fn run(args: RunArgs) -> u8 {
             }
         },
     }
+    if run.read_uninit && args.format == Format::Text {
+        println!("note: the run used an uninitialised value or the result of a body-less function");
+    }
     match run.outcome {
         Outcome::ErrorReached { assertion }
             if loaded.program.assertion(assertion).kind.is_property() =>

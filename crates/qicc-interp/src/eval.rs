@@ -100,15 +100,33 @@ impl Machine<'_, '_> {
         v
     }
 
-    /// Little-endian store of the low `n <= 8` bytes of `value` at `addr`.
-    pub(crate) fn store(&mut self, addr: u64, n: u32, value: u64) {
+    /// Little-endian store of the low `n <= 8` bytes of `value` at `addr`, the bytes in state
+    /// `state` (`CLEAN` or `TAINTED`).
+    pub(crate) fn store_with(&mut self, addr: u64, n: u32, value: u64, state: u8) {
         let mask = self.mem.pointer_mask();
         for i in 0..n {
             self.mem.put(
                 addr.wrapping_add(i as u64) & mask,
                 (value >> (8 * i)) as u8,
-                CLEAN,
+                state,
             );
+        }
+    }
+
+    /// Whether variable `v` (of the frame whose locals start at `base`) holds an
+    /// uninitialised value.
+    pub(crate) fn var_tainted(&self, v: VarRef, base: usize) -> bool {
+        match v {
+            VarRef::Local(l) => self.local_taint[base + l.index()],
+            VarRef::Global(g) => self.global_taint[g.index()],
+        }
+    }
+
+    /// The value of variable `v` without using it (no taint check).
+    pub(crate) fn var_value(&self, v: VarRef, base: usize) -> u64 {
+        match v {
+            VarRef::Local(l) => self.locals[base + l.index()],
+            VarRef::Global(g) => self.globals[g.index()],
         }
     }
 

@@ -474,9 +474,18 @@ impl<'i> Machine<'i, '_> {
             }
             Op::Store { ty, addr, value } => {
                 let (a, _) = self.eval(addr, f, base);
-                let (v, _) = self.eval(value, f, base);
+                // Storing an uninitialised variable (how an uninitialised local in memory is
+                // declared) copies its taint to the bytes instead of using its value.
+                let state = match value {
+                    qicc_ir::Expr::Var(v) if self.var_tainted(*v, base) => TAINTED,
+                    _ => CLEAN,
+                };
+                let v = match value {
+                    qicc_ir::Expr::Var(v) => self.var_value(*v, base),
+                    _ => self.eval(value, f, base).0,
+                };
                 let n = (ty.bits() / 8) as u32;
-                self.store(a, n, v);
+                self.store_with(a, n, v, state);
                 step.stored = Some((a, n, v));
             }
             Op::Alloc { dst, size, .. } => {

@@ -123,6 +123,76 @@ impl SplitMix64 {
     }
 }
 
+/// The float test values of [`SplitMix64::float_value`], as binary32 bits: ±0, ±inf, NaN,
+/// ±1, 0.1, 2^24, 2^24 + 2, ±2^31, the largest finite, the least normal and subnormal, 0.5.
+pub const FLOAT32_EDGE_VALUES: [u32; 16] = [
+    0x0000_0000,
+    0x8000_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3dcc_cccd,
+    0x4b80_0000,
+    0x4b80_0001,
+    0x4f00_0000,
+    0xcf00_0000,
+    0x7f7f_ffff,
+    0x0080_0000,
+    0x0000_0001,
+    0x3f00_0000,
+];
+
+/// The same for binary64: ±0, ±inf, NaN, ±1, 0.1, 2^24 + 1, 2^53 + 2, 2^31 - 1, -2^31, the
+/// largest finite, the least normal and subnormal, 0.5.
+pub const FLOAT64_EDGE_VALUES: [u64; 16] = [
+    0x0000_0000_0000_0000,
+    0x8000_0000_0000_0000,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff8_0000_0000_0000,
+    0x3ff0_0000_0000_0000,
+    0xbff0_0000_0000_0000,
+    0x3fb9_9999_9999_999a,
+    0x4170_0000_1000_0000,
+    0x4340_0000_0000_0001,
+    0x41df_ffff_ffc0_0000,
+    0xc1e0_0000_0000_0000,
+    0x7fef_ffff_ffff_ffff,
+    0x0010_0000_0000_0000,
+    0x0000_0000_0000_0001,
+    0x3fe0_0000_0000_0000,
+];
+
+impl SplitMix64 {
+    /// A float test value of width `w` (32 or 64), as its bits: half the time a small number
+    /// `k / 2^s` (`k` in -16..=16, `s` in 0..=3), a quarter of the time one of the edge values
+    /// ([`FLOAT32_EDGE_VALUES`], [`FLOAT64_EDGE_VALUES`]), otherwise random bits. Consumes two
+    /// raw outputs, as [`SplitMix64::value`] (the C stub of the differential tests mirrors it).
+    pub fn float_value(&mut self, w: u16) -> u64 {
+        let r = self.next_u64();
+        let v = self.next_u64();
+        let single = w == 32;
+        match r % 8 {
+            0..=3 => {
+                let k = (v % 33) as i64 - 16;
+                let s = (v >> 32) % 4;
+                let x = k as f64 / (1u64 << s) as f64;
+                if single {
+                    (x as f32).to_bits() as u64
+                } else {
+                    x.to_bits()
+                }
+            }
+            4 | 5 if single => FLOAT32_EDGE_VALUES[(v % 16) as usize] as u64,
+            4 | 5 => FLOAT64_EDGE_VALUES[(v % 16) as usize],
+            _ if single => v & 0xffff_ffff,
+            _ => v,
+        }
+    }
+}
+
 /// Pseudo-random answers from a seed.
 ///
 /// `Nondet` havocs (program inputs) come from one stream seeded with `seed`, everything else
@@ -148,7 +218,12 @@ impl RandomOracle {
 impl Oracle for RandomOracle {
     fn havoc(&mut self, req: &HavocRequest) -> u64 {
         match req.kind {
-            HavocKind::Nondet(_) => self.nondet.value(),
+            HavocKind::Nondet(_) => match req.ty {
+                // Floats need their own edge values: the integer ones are mostly NaNs and
+                // subnormals as float bits.
+                Ty::Float(w) => self.nondet.float_value(w),
+                _ => self.nondet.value(),
+            },
             _ => self.other.value(),
         }
     }

@@ -1608,9 +1608,6 @@ impl<'a> Ctx<'a> {
         let tt = decay(self.expr_type(te)?);
         let et = decay(self.expr_type(ee)?);
         let ty = self.cond_type(&tt, &et, at)?;
-        if ty.is_float() {
-            return Err(self.unsupported(at, "floating point"));
-        }
         if ty.is_scalar()
             && is_simple(te)
             && is_simple(ee)

@@ -382,6 +382,9 @@ impl<'a> Ctx<'a> {
                 float(Expr::konst(ft, Format::of(w).nan()))
             }
             Math::Unary(op) => float(un(op, &xs[0])),
+            Math::Binary(op @ (FpOp::Min | FpOp::Max)) => {
+                float(self.min_max(name, op, &xs[0], &xs[1], ft, at)?)
+            }
             Math::Binary(op) => float(fold::fp(op, vec![xs[0].clone(), xs[1].clone()])),
             Math::Fma => float(fold::fp(FpOp::Fma(RNE), xs.clone())),
             Math::Copysign => {
@@ -458,6 +461,43 @@ impl<'a> Ctx<'a> {
                 Val::R(RVal { e, ty: CType::INT })
             }
         })
+    }
+
+    /// `fmin`/`fmax`: the IR's `fmin`/`fmax`, except on two zeros of opposite signs, where C
+    /// leaves the result open ("ideally" the IEEE order) and glibc differs by target and
+    /// optimisation (x86-64 returns the second operand, i386 and gcc's inline expansion the
+    /// first): there the result is either operand, the library's choice (an `extern` havoc,
+    /// like the result of a body-less function).
+    fn min_max(&mut self, name: &str, op: FpOp, x: &Expr, y: &Expr, ft: Ty, at: usize) -> R<Expr> {
+        use qicc_ir::{BinOp, HavocKind, Op, VarRef};
+        let det = fold::fp(op, vec![x.clone(), y.clone()]);
+        let un = |op: FpOp, x: &Expr| fold::fp(op, vec![x.clone()]);
+        let zeros = fold::bin(BinOp::And, un(FpOp::IsZero, x), un(FpOp::IsZero, y));
+        let signs = fold::bin(BinOp::Xor, un(FpOp::SignBit, x), un(FpOp::SignBit, y));
+        let open = fold::bin(BinOp::And, zeros, signs);
+        if matches!(open, Expr::Const { value: 0, .. }) {
+            return Ok(det);
+        }
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let r = fs.b.new_tmp(ft);
+        let pick = fs.b.new_tmp(Ty::I8);
+        let (l_open, l_det, join) = (fs.b.new_loc(), fs.b.new_loc(), fs.b.new_loc());
+        fs.b.branch(open, l_open, l_det);
+        fs.b.set_cur(l_open);
+        fs.b.havoc(VarRef::Local(pick), HavocKind::Extern(name.to_string()));
+        let first = fold::to_bool(Expr::local(pick), Ty::I8);
+        fs.b.emit(Op::Assign(
+            VarRef::Local(r),
+            fold::ite(first, x.clone(), y.clone()),
+        ));
+        fs.b.goto(join);
+        fs.b.set_cur(l_det);
+        fs.b.emit(Op::Assign(VarRef::Local(r), det));
+        fs.b.goto(join);
+        fs.b.set_cur(join);
+        Ok(Expr::local(r))
     }
 }
 

@@ -428,6 +428,13 @@ impl<'a> Ctx<'a> {
                 format!("{} in a constant expression", kind.describe()),
             ));
         }
+        // Under `&&`, `||` and `?:` lowered without branches (`expr::is_simple`), the check
+        // matters only where C evaluates the operand (a float-to-int cast is simple).
+        let ok = self
+            .eval_guards
+            .iter()
+            .rev()
+            .fold(ok, |acc, g| fold::bin(BinOp::Or, fold::not(g.clone()), acc));
         let fid = self.fs(offset)?.fid;
         let k = self.program.add_assertion(Assertion {
             kind: AssertKind::Ub(kind),

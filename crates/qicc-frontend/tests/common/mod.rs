@@ -143,14 +143,17 @@ pub fn compile(path: &Path, dm: DataModel, dir: &Path) -> Result<Native, String>
     std::fs::write(&prog, rename_definitions(&text)).map_err(|e| e.to_string())?;
     let exe = dir.join("prog");
     let mut cmd = Command::new("gcc");
-    cmd.args(["-fwrapv", "-w", "-O0", "-fno-builtin"]);
+    // Floats as qicc reads them: SSE arithmetic on ILP32 too (each operation rounded to its
+    // type, FLT_EVAL_METHOD 0), no contraction into fused multiply-adds.
+    cmd.args(["-fwrapv", "-w", "-O0", "-fno-builtin", "-ffp-contract=off"]);
     if dm == DataModel::Ilp32 {
-        cmd.arg("-m32");
+        cmd.args(["-m32", "-msse2", "-mfpmath=sse"]);
     }
     cmd.arg("-o")
         .arg(&exe)
         .arg(&prog)
-        .arg(crate_dir().join("tests/diff/stub.c"));
+        .arg(crate_dir().join("tests/diff/stub.c"))
+        .arg("-lm");
     let out = cmd.output().map_err(|e| e.to_string())?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <string.h>
 
 #define QICC_ERROR_CODE 99
 #define QICC_BLOCKED_CODE 98
@@ -38,6 +39,47 @@ static uint64_t qicc_value(void) {
   case 0: case 1: case 2: case 3: return (uint64_t)((int64_t)(v % 33) - 16);
   case 4: case 5: return qicc_edge[v % 12];
   default: return v;
+  }
+}
+
+/* SplitMix64::float_value: the same draws, as bits of a float of width w. */
+static const uint32_t qicc_f32_edge[16] = {
+    0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x3f800000u,
+    0xbf800000u, 0x3dcccccdu, 0x4b800000u, 0x4b800001u, 0x4f000000u, 0xcf000000u,
+    0x7f7fffffu, 0x00800000u, 0x00000001u, 0x3f000000u};
+static const uint64_t qicc_f64_edge[16] = {
+    0x0000000000000000ull, 0x8000000000000000ull, 0x7ff0000000000000ull,
+    0xfff0000000000000ull, 0x7ff8000000000000ull, 0x3ff0000000000000ull,
+    0xbff0000000000000ull, 0x3fb999999999999aull, 0x4170000010000000ull,
+    0x4340000000000001ull, 0x41dfffffffc00000ull, 0xc1e0000000000000ull,
+    0x7fefffffffffffffull, 0x0010000000000000ull, 0x0000000000000001ull,
+    0x3fe0000000000000ull};
+
+static uint64_t qicc_float_value(int single) {
+  uint64_t r, v;
+  if (!qicc_seeded) {
+    const char *s = getenv("QICC_SEED");
+    qicc_state = s ? strtoull(s, 0, 10) : 0;
+    qicc_seeded = 1;
+  }
+  r = qicc_next();
+  v = qicc_next();
+  switch (r % 8) {
+  case 0: case 1: case 2: case 3: {
+    double x = (double)((int64_t)(v % 33) - 16) / (double)(1ull << ((v >> 32) % 4));
+    if (single) {
+      float f = (float)x;
+      uint32_t b;
+      memcpy(&b, &f, 4);
+      return b;
+    } else {
+      uint64_t b;
+      memcpy(&b, &x, 8);
+      return b;
+    }
+  }
+  case 4: case 5: return single ? qicc_f32_edge[v % 16] : qicc_f64_edge[v % 16];
+  default: return single ? (v & 0xffffffffu) : v;
   }
 }
 
@@ -77,3 +119,15 @@ unsigned short __VERIFIER_nondet_u16(void) { return (unsigned short)qicc_value()
 unsigned int __VERIFIER_nondet_u32(void) { return (unsigned int)qicc_value(); }
 unsigned long long __VERIFIER_nondet_u64(void) { return (unsigned long long)qicc_value(); }
 long __VERIFIER_nondet_loff_t(void) { return (long)qicc_value(); }
+float __VERIFIER_nondet_float(void) {
+  uint32_t b = (uint32_t)qicc_float_value(1);
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+double __VERIFIER_nondet_double(void) {
+  uint64_t b = qicc_float_value(0);
+  double d;
+  memcpy(&d, &b, 8);
+  return d;
+}
