@@ -126,7 +126,10 @@ fn no_main_is_an_error() {
 #[test]
 fn unsupported_constructs_are_located_and_named() {
     let cases: &[(&str, (u32, u32), &str)] = &[
-        ("int main(void) {\n  double d = 1.5;\n  return 0;\n}\n", (2, 10), "floating point"),
+        ("int main(void) {\n  long double d = 1.5L;\n  return 0;\n}\n", (2, 15), "long double"),
+        ("double sin(double);\nint main(void) {\n  double x = sin(1.0);\n  return 0;\n}\n", (3, 14), "library function sin"),
+        ("int fesetround(int);\nint main(void) {\n  fesetround(0);\n  return 0;\n}\n", (3, 3), "library function fesetround"),
+        ("int main(void) {\n  double x = __builtin_nan(\"1\");\n  return x == x;\n}\n", (2, 14), "with a payload string"),
         ("int g(int);\nint f(int x) { return x; }\nint main(void) {\n  int (*p)(int) = f;\n  if (__VERIFIER_nondet_int()) p = g;\n  return p(1);\n}\n", (6, 10), "call through a function pointer that may point to body-less function 'g'"),
         ("int n = 3;\nint a[n];\nint main(void) {\n  return a[0];\n}\n", (2, 7), "variable-length arrays outside a function"),
         ("struct s { int a : 3; } __attribute__((packed));\nint main(void) {\n  struct s v;\n  return 0;\n}\n", (1, 16), "bit-fields in packed structs"),
@@ -151,7 +154,7 @@ fn unsupported_constructs_are_located_and_named() {
 
 #[test]
 fn unsupported_constructs_in_unreachable_functions_do_not_matter() {
-    let src = "double half(double x) { return x / 2; }\nstruct b { int f : 2; };\nint unused(struct b *p) { return p->f; }\nint main(void) { return 0; }\n";
+    let src = "long double half(long double x) { return x / 2; }\nstruct b { int f : 2; };\nint unused(struct b *p) { return p->f; }\nint main(void) { return 0; }\n";
     let l = lower(src).expect("lowers");
     assert_eq!(l.program.functions.len(), 1);
 }
