@@ -330,6 +330,103 @@ const KERNELS: &[Kernel] = &[
         unsafe_assertion: "(x & m) == 0u && m < 2147483647u",
         witness: &[31],
     },
+    // Floating-point kernels, modelled on the fragments of SV-COMP's float benchmarks the
+    // paper's study draws on (Sec. 4.3): bit-precise IEEE arithmetic, where the real-number
+    // reading of the program gives the other verdict. Inputs are whole numbers (the witness
+    // values are converted to the called function's type).
+    Kernel {
+        name: "float_drift",
+        about: "float rounding drift of adding and subtracting 0.1f",
+        preamble: &["extern float __VERIFIER_nondet_float(void);"],
+        decls: &["float t, t1, t2, e;"],
+        fact: &[
+            "t = __VERIFIER_nondet_float();",
+            "__VERIFIER_assume(t >= 0.0f && t <= 100.0f);",
+            "t1 = t + 0.1f;",
+            "t2 = t1 - 0.1f;",
+            "e = t2 - t;",
+        ],
+        // Two roundings of at most half an ulp of 128 (2^-17) each.
+        assertion: "e <= 1e-5f && e >= -1e-5f",
+        unsafe_fact: None,
+        // t = 32: (32 + 0.1f) - 0.1f - 32 is -2^-19, about -1.9e-6.
+        unsafe_assertion: "e <= 1e-6f && e >= -1e-6f",
+        witness: &[32],
+    },
+    Kernel {
+        name: "rump_poly",
+        about: "Rump's polynomial in double: catastrophic cancellation",
+        preamble: &[],
+        decls: &["double a, b, b2, b4, r;"],
+        // Rump's inputs are one point (as in the float tasks built on it): no input is read.
+        fact: &[
+            "a = 77617.0;",
+            "b = 33096.0;",
+            "b2 = b * b;",
+            "b4 = b2 * b2;",
+            "r = 333.75 * (b4 * b2) + a * a * (11.0 * a * a * b2 - b4 * b2 - 121.0 * b4 - 2.0) \
+             + 5.5 * (b4 * b4) + a / (2.0 * b);",
+        ],
+        // Rounded, the value is about -1.18e21 (the exact one is -0.827…).
+        assertion: "r < -1.0e21 && r > -1.3e21",
+        unsafe_fact: None,
+        // The real-number value's sign.
+        unsafe_assertion: "r < 0.0 && r > -1.0",
+        witness: &[],
+    },
+    Kernel {
+        name: "muller_kahan",
+        about: "two steps of the Muller-Kahan recurrence u' = 108 - (815 - 1500/u0)/u1",
+        preamble: &[],
+        decls: &["double u0, u1, u2, u3;"],
+        // The recurrence starts at one point (4, 4.25): no input is read.
+        fact: &[
+            "u0 = 4.0;",
+            "u1 = u0 + 0.25;",
+            "u2 = 108.0 - (815.0 - 1500.0 / u0) / u1;",
+            "u3 = 108.0 - (815.0 - 1500.0 / u1) / u2;",
+        ],
+        // 4.4705882… and 4.6447368… (the sequence tends to 5 in reals, to 100 rounded).
+        assertion: "u2 > 4.4705 && u2 < 4.4706 && u3 > 4.6447 && u3 < 4.6448",
+        unsafe_fact: None,
+        unsafe_assertion: "u2 > 4.4705 && u3 < 4.6",
+        witness: &[],
+    },
+    Kernel {
+        name: "zonotope",
+        about: "a float branch on the sign of x*x - x, as SV-COMP's zonotope tasks",
+        preamble: &["extern float __VERIFIER_nondet_float(void);"],
+        decls: &["float x, y;"],
+        fact: &[
+            "x = __VERIFIER_nondet_float();",
+            "__VERIFIER_assume(x >= 0.0f && x <= 100.0f);",
+            "y = x * x - x;",
+            "if (y >= 0.0f) y = x / 10.0f; else y = x * x + 2.0f;",
+        ],
+        assertion: "y >= 0.0f && y <= 105.0f",
+        unsafe_fact: None,
+        // x = 0 takes the first branch: y = 0.
+        unsafe_assertion: "y >= 2.0f",
+        witness: &[0],
+    },
+    Kernel {
+        name: "sqrt_poly",
+        about: "a Taylor polynomial of sqrt(1 + x) in double on [-1, 1]",
+        preamble: &["extern double __VERIFIER_nondet_double(void);"],
+        decls: &["double x, s;"],
+        fact: &[
+            "x = __VERIFIER_nondet_double();",
+            "__VERIFIER_assume(x >= -16.0 && x <= 16.0);",
+            "x = x / 16.0;",
+            "s = 1.0 + 0.5 * x - 0.125 * x * x + 0.0625 * x * x * x - 0.0390625 * x * x * x * x;",
+        ],
+        // Increasing on [-1, 1]: from 0.2734375 to 1.3984375.
+        assertion: "s >= 0.27 && s <= 1.4",
+        unsafe_fact: None,
+        // x = 16 / 16 gives 1.3984375.
+        unsafe_assertion: "s >= 0.27 && s <= 1.39",
+        witness: &[16],
+    },
 ];
 
 #[cfg(test)]

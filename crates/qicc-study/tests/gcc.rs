@@ -154,6 +154,9 @@ fn build(dir: &Path, stub: &Path, batch: &[Scenario]) -> Result<PathBuf, String>
     let out = Command::new("gcc")
         .args([
             "-m32",
+            // Floats as qicc reads ILP32: SSE, each operation rounded to its type.
+            "-msse2",
+            "-mfpmath=sse",
             "-w",
             "-O0",
             "-pipe",

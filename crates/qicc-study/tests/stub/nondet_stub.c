@@ -83,6 +83,8 @@ char __VERIFIER_nondet_char(void) { return (char)draw(); }
 unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char)draw(); }
 short __VERIFIER_nondet_short(void) { return (short)draw(); }
 unsigned short __VERIFIER_nondet_ushort(void) { return (unsigned short)draw(); }
+float __VERIFIER_nondet_float(void) { return (float)draw(); }
+double __VERIFIER_nondet_double(void) { return (double)draw(); }
 
 /* Loop conditions of arbitrary-bound loops: a few iterations, then stop. With a witness, always
  * enter (the twin fails on its first check); otherwise continue with probability 3/4. The
