@@ -38,6 +38,7 @@
 mod build_array;
 mod build_bool;
 mod build_bv;
+mod build_fp;
 pub mod corpus;
 pub mod eval;
 pub mod ir;
