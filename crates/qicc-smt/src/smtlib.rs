@@ -100,7 +100,12 @@ fn node_text(store: &TermStore, node: &Node, names: &HashMap<TermId, String>) ->
 /// are bound by a `let` to `|!a0|`, `|!a1|`, `|!a2|` (the body names nothing else, so no
 /// symbol of the query can be captured); results are converted back to bits with Z3's
 /// `fp.to_ieee_bv`, a NaN to the IR's default NaN.
-fn fp_text(store: &TermStore, op: FpOp, args: &[TermId], names: &HashMap<TermId, String>) -> String {
+fn fp_text(
+    store: &TermStore,
+    op: FpOp,
+    args: &[TermId],
+    names: &HashMap<TermId, String>,
+) -> String {
     let w = store.width(args[0]);
     let binds: Vec<String> = args
         .iter()
@@ -117,9 +122,7 @@ fn fp_text(store: &TermStore, op: FpOp, args: &[TermId], names: &HashMap<TermId,
     let z = to_fp(w, "|!a2|");
     let wrap = |w: u16, r: String| {
         let nan = qicc_ir::semantics::float::default_nan(w);
-        format!(
-            "(let ((|!r| {r})) (ite (fp.isNaN |!r|) (_ bv{nan} {w}) (fp.to_ieee_bv |!r|)))"
-        )
+        format!("(let ((|!r| {r})) (ite (fp.isNaN |!r|) (_ bv{nan} {w}) (fp.to_ieee_bv |!r|)))")
     };
     let rm = |m: RoundingMode| match m {
         RoundingMode::Rne => "RNE",
@@ -128,7 +131,12 @@ fn fp_text(store: &TermStore, op: FpOp, args: &[TermId], names: &HashMap<TermId,
         RoundingMode::Rtn => "RTN",
         RoundingMode::Rtz => "RTZ",
     };
-    let pow2 = |k: u16| to_fp(w, &format!("(_ bv{} {w})", crate::build_fp::pow2_bits(w, k)));
+    let pow2 = |k: u16| {
+        to_fp(
+            w,
+            &format!("(_ bv{} {w})", crate::build_fp::pow2_bits(w, k)),
+        )
+    };
     let body = match op {
         FpOp::Add(m) => wrap(w, format!("(fp.add {} {x} {y})", rm(m))),
         FpOp::Sub(m) => wrap(w, format!("(fp.sub {} {x} {y})", rm(m))),
@@ -169,7 +177,11 @@ fn fp_text(store: &TermStore, op: FpOp, args: &[TermId], names: &HashMap<TermId,
         }
         FpOp::FromSInt { to, rm: m } | FpOp::FromUInt { to, rm: m } => {
             let (e, p) = fmt(to);
-            let f = if matches!(op, FpOp::FromSInt { .. }) { "to_fp" } else { "to_fp_unsigned" };
+            let f = if matches!(op, FpOp::FromSInt { .. }) {
+                "to_fp"
+            } else {
+                "to_fp_unsigned"
+            };
             wrap(to, format!("((_ {f} {e} {p}) {} |!a0|)", rm(m)))
         }
         FpOp::ToSInt { to } => {

@@ -59,7 +59,7 @@ fn specials32() -> Vec<u64> {
         2_147_483_520.0, // below 2^31
         4_294_967_296.0, // 2^32
         9_007_199_254_740_992.0,
-        9_223_372_036_854_775_808.0, // 2^63
+        9_223_372_036_854_775_808.0,  // 2^63
         18_446_744_073_709_551_616.0, // 2^64
         f32::MAX,
         f32::MIN_POSITIVE,
@@ -69,8 +69,23 @@ fn specials32() -> Vec<u64> {
     .map(|x| x.to_bits() as u64)
     .collect();
     // Subnormals, NaNs with payloads, neighbours of the powers of two.
-    v.extend([1, 2, 0x007f_ffff, 0x0040_0000, 0x7fc0_0000, 0x7f80_0001, 0x7fff_ffff]);
-    v.extend([0x4b7f_ffff, 0x4b80_0001, 0x4eff_ffff, 0x5eff_ffff, 0x5f7f_ffff, 0x5f80_0001]);
+    v.extend([
+        1,
+        2,
+        0x007f_ffff,
+        0x0040_0000,
+        0x7fc0_0000,
+        0x7f80_0001,
+        0x7fff_ffff,
+    ]);
+    v.extend([
+        0x4b7f_ffff,
+        0x4b80_0001,
+        0x4eff_ffff,
+        0x5eff_ffff,
+        0x5f7f_ffff,
+        0x5f80_0001,
+    ]);
     v
 }
 
@@ -104,7 +119,7 @@ fn specials64() -> Vec<u64> {
         f64::INFINITY,
         f32::MAX as f64,
         f32::MIN_POSITIVE as f64,
-        1e-45, // below binary32's subnormals
+        1e-45,                 // below binary32's subnormals
         3.4028235677973366e38, // rounds to binary32's max or infinity
     ]
     .iter()
@@ -127,7 +142,11 @@ fn specials64() -> Vec<u64> {
 /// A float operand of width `w`: mostly special values (either sign), else random bits with
 /// the exponent biased to its extremes and to the middle.
 fn float_operand(r: &mut Rng, w: u16, specials: &[u64]) -> u64 {
-    let sign = if r.next() & 1 == 1 { 1u64 << (w - 1) } else { 0 };
+    let sign = if r.next() & 1 == 1 {
+        1u64 << (w - 1)
+    } else {
+        0
+    };
     let bits = r.next();
     match r.below(10) {
         0..=5 => specials[r.below(specials.len())] | sign,
@@ -235,14 +254,7 @@ fn bit_blast(op: FpOp, w: u16, case: usize) -> bool {
 }
 
 /// Checks `n` cases of `op`; returns `n`.
-fn check_op(
-    w: u16,
-    int_w: u16,
-    op: FpOp,
-    n: usize,
-    rng: &mut Rng,
-    scripts: &mut usize,
-) -> usize {
+fn check_op(w: u16, int_w: u16, op: FpOp, n: usize, rng: &mut Rng, scripts: &mut usize) -> usize {
     let mut s = TermStore::new();
     // A solver serves one store.
     let mut fresh = Z3Solver::new(Z3Mode::FreshPerCheck);
@@ -277,7 +289,10 @@ fn check_op(
         let consts: Vec<TermId> = vals.iter().map(|&v| s.bv_const(ow, v)).collect();
         let folded = s.fp(op, &consts);
         let (want_t, got) = match result_ty {
-            Ty::Bool => (s.bool_const(want != 0), s.as_bool_const(folded).map(u64::from)),
+            Ty::Bool => (
+                s.bool_const(want != 0),
+                s.as_bool_const(folded).map(u64::from),
+            ),
             _ => (s.bv_const(result_ty.bits(), want), s.as_bv_const(folded)),
         };
         assert_eq!(got, Some(want), "folding: {what}");
@@ -285,7 +300,15 @@ fn check_op(
         let env: HashMap<TermId, Value> = syms
             .iter()
             .zip(&vals)
-            .map(|(&x, &v)| (x, Value::Bv { width: ow, value: v }))
+            .map(|(&x, &v)| {
+                (
+                    x,
+                    Value::Bv {
+                        width: ow,
+                        value: v,
+                    },
+                )
+            })
             .collect();
         let ev = match eval(&s, t, &env) {
             Value::Bool(b) => u64::from(b),
@@ -301,7 +324,11 @@ fn check_op(
             .collect();
         let ne = s.ne(t, want_t);
         query.push(ne);
-        assert_eq!(fresh.check(&s, &query), CheckResult::Unsat, "fresh solver: {what}");
+        assert_eq!(
+            fresh.check(&s, &query),
+            CheckResult::Unsat,
+            "fresh solver: {what}"
+        );
         // The printed script means the same.
         if case % 5 == 0 {
             let text = smtlib::script(&s, &query);
@@ -312,7 +339,11 @@ fn check_op(
         if !bit_blast(op, w, case) {
             continue;
         }
-        assert_eq!(inc.check(&s, &query), CheckResult::Unsat, "incremental solver: {what}");
+        assert_eq!(
+            inc.check(&s, &query),
+            CheckResult::Unsat,
+            "incremental solver: {what}"
+        );
         // And the sanity of the query: it is satisfiable with the semantics' result.
         if case % 4 == 0 {
             let eq = s.eq(t, want_t);

@@ -376,10 +376,17 @@ fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3
         }
     }
     if k.len() != op.arity() {
-        return Err(format!("internal error: {} with {} operands", op.name(), k.len()));
+        return Err(format!(
+            "internal error: {} with {} operands",
+            op.name(),
+            k.len()
+        ));
     }
     let w = store.width(args[0]);
-    let mut b = FpBuilder { z, held: Vec::new() };
+    let mut b = FpBuilder {
+        z,
+        held: Vec::new(),
+    };
     let c = b.z.ctx;
     // The operands as floats (not for the int-to-float conversions, whose operand is an int).
     let mut f: Vec<Z3_ast> = Vec::with_capacity(3);
