@@ -242,8 +242,8 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
     if let Some(stop) = budget.exhausted() {
         return unknown_all(stop.describe().to_string(), stats);
     }
-    // What the term translation cannot encode (float arithmetic, for now) is unknown here
-    // too, before any query sees it.
+    // What the term translation cannot encode (see `unsupported_in`) is unknown here too,
+    // before any query sees it.
     if let Some(why) = qicc_smt::ir::unsupported_in(program) {
         return unknown_all(format!("impulse: {why}"), stats);
     }

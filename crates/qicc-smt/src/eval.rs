@@ -1,7 +1,8 @@
 //! The reference meaning of terms: evaluation under an assignment of the free symbols.
 //!
 //! Independent of the simplifier (it evaluates whatever node it finds, by the SMT-LIB
-//! definitions, with `qicc_ir::semantics` for bit-vector operators), so the property tests
+//! definitions, with `qicc_ir::semantics` for bit-vector operators and
+//! `qicc_ir::semantics::float` for float nodes), so the property tests
 //! can check every simplification against it and against the solver. Not meant to be fast.
 
 use crate::build_bv::{eval_bv_bin, eval_bv_cmp, eval_bv_un};
@@ -231,6 +232,24 @@ impl Evaluator<'_> {
                     env: self.bound.clone(),
                 }))
             }
+            Node::Fp1(op, a) => self.fp(t, op, &[a]),
+            Node::Fp2(op, a, b) => self.fp(t, op, &[a, b]),
+            Node::Fp3(op, a, b, c) => self.fp(t, op, &[a, b, c]),
+        }
+    }
+}
+
+impl Evaluator<'_> {
+    /// A float node: `qicc_ir::semantics::float::eval_fp` on the operands' values.
+    fn fp(&self, t: TermId, op: qicc_ir::FpOp, args: &[TermId]) -> Value {
+        let s = self.store;
+        let vals: Vec<u64> = args.iter().map(|&a| self.v(a)).collect();
+        let ty = crate::build_fp::operand_ty(op, s.width(args[0]));
+        let v = qicc_ir::semantics::float::eval_fp(op, ty, &vals);
+        match s.sort(t) {
+            Sort::Bool => Value::Bool(v != 0),
+            Sort::BitVec(w) => bv(w, v),
+            Sort::Array { .. } => panic!("well-sorted: no float operation gives an array"),
         }
     }
 }

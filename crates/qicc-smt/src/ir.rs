@@ -9,12 +9,14 @@
 //! and an over-approximating memory array.
 //!
 //! Floats (`Ty::Float`) are held as bit-vectors of their IEEE bits, as the IR holds them, so
-//! float variables, memory and havoc need nothing new. Of the float operations only the bit
-//! operations (bit casts, `fneg`, `fabs`, `fsignbit`) and the classification predicates are
-//! translated here; the arithmetic, comparisons and conversions are not yet (Z3's
-//! floating-point theory is a later step): [`unsupported_in`] names them, and every engine
-//! asks it before encoding so that such a program is answered UNKNOWN, never with a model
-//! that misreads the operation.
+//! float variables, memory and havoc need nothing new. Every float operation is one call of
+//! [`TermStore::fp`]: the bit operations (bit casts, `fneg`, `fabs`, `fsignbit`) and the
+//! classification predicates become bit-vector terms, the arithmetic, comparisons and
+//! conversions float nodes that the Z3 back-end translates into its floating-point theory,
+//! exactly to `qicc_ir::semantics::float` (default NaN, signed zeros, C's `fmin`/`fmax` and
+//! `fmod`, saturating float-to-int casts). [`unsupported_in`] names any operation that is
+//! not translated exactly (none today); every engine asks it before encoding so that such a
+//! program would be answered UNKNOWN, never with a model that misreads the operation.
 
 use crate::{BvBinOp, BvCmpOp, BvUnOp, Sort, TermId, TermStore};
 use qicc_ir::{BinOp, CastOp, Expr, FpOp, ObjectId, Program, Ty, UnOp, VarRef};
@@ -40,21 +42,40 @@ pub fn const_of(s: &mut TermStore, ty: Ty, v: u64) -> TermId {
     }
 }
 
-/// Whether [`encode_expr`] translates the float operation exactly.
+/// Whether [`encode_expr`] translates the float operation exactly (every one does: the bit
+/// operations as bit-vector terms, the rest through the solver's floating-point theory).
 pub fn fp_op_supported(op: FpOp) -> bool {
-    matches!(
-        op,
-        FpOp::FromBits
-            | FpOp::ToBits
-            | FpOp::Neg
-            | FpOp::Abs
-            | FpOp::SignBit
-            | FpOp::IsNan
-            | FpOp::IsInf
-            | FpOp::IsZero
-            | FpOp::IsNormal
-            | FpOp::IsSubnormal
-    )
+    match op {
+        FpOp::Add(_)
+        | FpOp::Sub(_)
+        | FpOp::Mul(_)
+        | FpOp::Div(_)
+        | FpOp::Sqrt(_)
+        | FpOp::Fma(_)
+        | FpOp::Fmod
+        | FpOp::RoundToIntegral(_)
+        | FpOp::Min
+        | FpOp::Max
+        | FpOp::Neg
+        | FpOp::Abs
+        | FpOp::Eq
+        | FpOp::Lt
+        | FpOp::Le
+        | FpOp::Ne
+        | FpOp::IsNan
+        | FpOp::IsInf
+        | FpOp::IsZero
+        | FpOp::IsNormal
+        | FpOp::IsSubnormal
+        | FpOp::SignBit
+        | FpOp::Convert { .. }
+        | FpOp::FromSInt { .. }
+        | FpOp::FromUInt { .. }
+        | FpOp::ToSInt { .. }
+        | FpOp::ToUInt { .. }
+        | FpOp::FromBits
+        | FpOp::ToBits => true,
+    }
 }
 
 /// The first operation of `p` that [`encode_expr`] cannot translate, described for an
@@ -139,73 +160,7 @@ pub fn encode_expr(s: &mut TermStore, view: &mut dyn ExprView, e: &Expr) -> Term
         }
         Expr::Fp(op, args) => {
             let args: Vec<TermId> = args.iter().map(|a| encode_expr(s, view, a)).collect();
-            fp_bits(s, *op, &args)
-        }
-    }
-}
-
-/// The float operations [`fp_op_supported`] accepts, on IEEE bits. Any other operation is
-/// answered by a fresh unconstrained term: engines never get here for them, because they
-/// refuse programs [`unsupported_in`] flags; should one not, the fresh term over-approximates
-/// (every value possible), which can only lose precision, never exclude a real behaviour.
-fn fp_bits(s: &mut TermStore, op: FpOp, args: &[TermId]) -> TermId {
-    let Some(&a) = args.first() else {
-        return s.bool_const(false);
-    };
-    let w = s.width(a);
-    let (exp_bits, frac_bits) = if w == 32 { (8, 23) } else { (11, 52) };
-    let exp = |s: &mut TermStore| s.extract(w - 2, frac_bits, a);
-    let frac = |s: &mut TermStore| s.extract(frac_bits - 1, 0, a);
-    let exp_is = |s: &mut TermStore, v: u64| {
-        let e = exp(s);
-        let c = s.bv_const(exp_bits, v);
-        s.eq(e, c)
-    };
-    let frac_zero = |s: &mut TermStore| {
-        let f = frac(s);
-        let z = s.bv_const(frac_bits, 0);
-        s.eq(f, z)
-    };
-    let ones = (1u64 << exp_bits) - 1;
-    let sign = 1u64 << (w - 1);
-    match op {
-        FpOp::FromBits | FpOp::ToBits => a,
-        FpOp::Neg => {
-            let m = s.bv_const(w, sign);
-            s.bv_bin(BvBinOp::Xor, a, m)
-        }
-        FpOp::Abs => {
-            let m = s.bv_const(w, !sign & qicc_ir::types::mask(w));
-            s.bv_bin(BvBinOp::And, a, m)
-        }
-        FpOp::SignBit => {
-            let b = s.extract(w - 1, w - 1, a);
-            let one = s.bv_const(1, 1);
-            s.eq(b, one)
-        }
-        FpOp::IsNan | FpOp::IsInf => {
-            let e = exp_is(s, ones);
-            let fz = frac_zero(s);
-            let f = if op == FpOp::IsNan { s.not(fz) } else { fz };
-            s.and(e, f)
-        }
-        FpOp::IsZero | FpOp::IsSubnormal => {
-            let e = exp_is(s, 0);
-            let fz = frac_zero(s);
-            let f = if op == FpOp::IsZero { fz } else { s.not(fz) };
-            s.and(e, f)
-        }
-        FpOp::IsNormal => {
-            let e0 = exp_is(s, 0);
-            let e1 = exp_is(s, ones);
-            let n0 = s.not(e0);
-            let n1 = s.not(e1);
-            s.and(n0, n1)
-        }
-        _ => {
-            let name = format!("unsupported!fp!{}", s.len());
-            let ty = op.result_ty(Ty::Float(w));
-            s.symbol(&name, sort_of(ty))
+            s.fp(*op, &args)
         }
     }
 }

@@ -5,7 +5,8 @@
 //! the bit-vector operators of the IR (SMT-LIB `QF_BV`, which `qicc_ir::semantics` matches
 //! exactly), `ite`, extract/concat/extensions, `select`/`store`, constant arrays and lambdas
 //! (array-valued terms `λi. body`, used for memory after `memset`/`memcpy` and for initial
-//! memory).
+//! memory). Floats are bit-vectors of their IEEE bits, as in the IR; float operations
+//! ([`TermStore::fp`]) mean `qicc_ir::semantics::float` and reach Z3's floating-point theory.
 //!
 //! Every constructor simplifies before it stores (see `build_bool`, `build_bv`,
 //! `build_array`): constants fold through `qicc_ir::semantics`, neutral elements vanish,
@@ -38,6 +39,7 @@
 mod build_array;
 mod build_bool;
 mod build_bv;
+mod build_fp;
 pub mod corpus;
 pub mod eval;
 pub mod ir;

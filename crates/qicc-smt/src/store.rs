@@ -327,6 +327,9 @@ impl TermStore {
             Node::Store(a, i, v) => self.store(a, i, v),
             Node::ConstArray { index, value } => self.const_array(index, value),
             Node::Lambda { var, body } => self.lambda(var, body),
+            Node::Fp1(op, a) => self.fp(op, &[a]),
+            Node::Fp2(op, a, b) => self.fp(op, &[a, b]),
+            Node::Fp3(op, a, b, c) => self.fp(op, &[a, b, c]),
         }
     }
 

@@ -3,7 +3,11 @@
 //! A term is a node whose children are other terms, identified by [`TermId`]s handed out by
 //! one [`crate::TermStore`]; ids of different stores must never be mixed. The meaning of every
 //! node is SMT-LIB's (`QF_ABV` plus lambdas), which for bit-vector operators is exactly
-//! `qicc_ir::semantics`.
+//! `qicc_ir::semantics`. The float nodes ([`Node::Fp1`], [`Node::Fp2`], [`Node::Fp3`]) take
+//! and give the IR's representations (IEEE bits as bit-vectors, `Bool` for predicates,
+//! bit-vectors for ints) and mean `qicc_ir::semantics::float::eval_fp` on them.
+
+use qicc_ir::FpOp;
 
 use std::fmt;
 
@@ -193,6 +197,14 @@ pub enum Node {
         var: TermId,
         body: TermId,
     },
+    /// A float operation of one, two or three operands (by [`FpOp::arity`]), on the IR's
+    /// representations: its value is `qicc_ir::semantics::float::eval_fp` of the operands'
+    /// values. Only the operations that are not bit operations are nodes: `fneg`, `fabs`,
+    /// the classification predicates and the bit casts are built from bit-vector operators
+    /// (`TermStore::fp`), and `fne` is the negation of `feq`.
+    Fp1(FpOp, TermId),
+    Fp2(FpOp, TermId, TermId),
+    Fp3(FpOp, TermId, TermId, TermId),
 }
 
 impl Node {
@@ -208,7 +220,8 @@ impl Node {
             | Node::Extract { arg: a, .. }
             | Node::ZeroExt { arg: a, .. }
             | Node::SignExt { arg: a, .. }
-            | Node::ConstArray { value: a, .. } => f(a),
+            | Node::ConstArray { value: a, .. }
+            | Node::Fp1(_, a) => f(a),
             Node::And(a, b)
             | Node::Or(a, b)
             | Node::Xor(a, b)
@@ -216,7 +229,8 @@ impl Node {
             | Node::BvBin(_, a, b)
             | Node::BvCmp(_, a, b)
             | Node::Concat(a, b)
-            | Node::Select(a, b) => {
+            | Node::Select(a, b)
+            | Node::Fp2(_, a, b) => {
                 f(a);
                 f(b)
             }
@@ -224,7 +238,7 @@ impl Node {
                 f(var);
                 f(body)
             }
-            Node::Ite(a, b, c) | Node::Store(a, b, c) => {
+            Node::Ite(a, b, c) | Node::Store(a, b, c) | Node::Fp3(_, a, b, c) => {
                 f(a);
                 f(b);
                 f(c)
@@ -266,6 +280,9 @@ impl Node {
             },
             Node::Ite(a, b, c) => Node::Ite(f(a), f(b), f(c)),
             Node::Store(a, b, c) => Node::Store(f(a), f(b), f(c)),
+            Node::Fp1(op, a) => Node::Fp1(op, f(a)),
+            Node::Fp2(op, a, b) => Node::Fp2(op, f(a), f(b)),
+            Node::Fp3(op, a, b, c) => Node::Fp3(op, f(a), f(b), f(c)),
         }
     }
 }

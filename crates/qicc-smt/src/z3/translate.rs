@@ -4,6 +4,9 @@
 use super::{Shape, Z3Solver};
 use crate::store::TermStore;
 use crate::term::{BvBinOp, BvCmpOp, BvUnOp, Node, Sort, TermId};
+use qicc_ir::semantics::float::default_nan;
+use qicc_ir::types::mask;
+use qicc_ir::{FpOp, RoundingMode};
 use std::ffi::CString;
 use z3_sys::*;
 
@@ -43,12 +46,20 @@ pub(super) fn translate(
         if done & 1023 == 0 && z.interrupt.is_interrupted() {
             return Err(INTERRUPTED.to_string());
         }
-        let a = mk_ast(z, store, t)?;
-        // SAFETY: a fresh AST of this context; kept in the memo until `Drop`.
-        unsafe { Z3_inc_ref(z.ctx, a) };
-        z.memo[t.index()] = Some(a);
         let node = store.node(t);
+        let a = match *node {
+            // Owned already (inc_ref'ed by `fp_ast`).
+            Node::Fp1(op, ..) | Node::Fp2(op, ..) | Node::Fp3(op, ..) => fp_ast(z, store, t, op)?,
+            _ => {
+                let a = mk_ast(z, store, t)?;
+                // SAFETY: a fresh AST of this context; kept in the memo until `Drop`.
+                unsafe { Z3_inc_ref(z.ctx, a) };
+                a
+            }
+        };
+        z.memo[t.index()] = Some(a);
         let mut shape = match node {
+            Node::Fp1(..) | Node::Fp2(..) | Node::Fp3(..) => Shape::FLOAT,
             Node::Lambda { .. } => Shape::LAMBDA | Shape::BUILT,
             Node::Store(..) | Node::ConstArray { .. } => Shape::BUILT,
             Node::Ite(..) if matches!(store.sort(t), Sort::Array { .. }) => Shape::BUILT,
@@ -191,6 +202,9 @@ fn mk_ast(z: &mut Z3Solver, store: &TermStore, t: TermId) -> Result<Z3_ast, Stri
                 Some(app) => Z3_mk_lambda_const(c, 1, [app].as_ptr(), k[1]),
                 None => None,
             },
+            Node::Fp1(..) | Node::Fp2(..) | Node::Fp3(..) => {
+                return Err("internal error: a float node outside `fp_ast`".to_string())
+            }
         }
     };
     finish(z, a)
@@ -202,4 +216,334 @@ fn finish(z: &mut Z3Solver, a: Option<Z3_ast>) -> Result<Z3_ast, String> {
         return Err(e);
     }
     a.ok_or_else(|| "z3 returned no AST".to_string())
+}
+
+/// Builds the Z3 terms of one float node: every intermediate AST is held (inc_ref'ed) while
+/// the formula is built — in a reference-counted context a fresh AST with no reference may be
+/// freed by the next call — and released when the builder is dropped.
+struct FpBuilder<'a> {
+    z: &'a mut Z3Solver,
+    held: Vec<Z3_ast>,
+}
+
+impl Drop for FpBuilder<'_> {
+    fn drop(&mut self) {
+        for a in self.held.drain(..) {
+            // SAFETY: each was inc_ref'ed once by `keep`; the context is alive.
+            unsafe { Z3_dec_ref(self.z.ctx, a) };
+        }
+    }
+}
+
+impl FpBuilder<'_> {
+    /// Holds the AST Z3 made, or reports the error it raised.
+    fn keep(&mut self, a: Option<Z3_ast>) -> Result<Z3_ast, String> {
+        let a = finish(self.z, a)?;
+        // SAFETY: a live AST of this context, released in `drop`.
+        unsafe { Z3_inc_ref(self.z.ctx, a) };
+        self.held.push(a);
+        Ok(a)
+    }
+
+    /// The FP sort of the IEEE format of width `w` (32: binary32; anything else, which the
+    /// IR's verifier rejects, binary64 as `qicc_ir::semantics::float::Format::of` reads it),
+    /// cached in the solver like the other sorts.
+    fn sort(&mut self, w: u16) -> Result<Z3_sort, String> {
+        let w = if w == 32 { 32 } else { 64 };
+        if let Some(&s) = self.z.fp_sorts.get(&w) {
+            return Ok(s);
+        }
+        let ctx = self.z.ctx;
+        // SAFETY: a sort is an AST; the cached one is inc_ref'ed once and dec_ref'ed when the
+        // solver is dropped (as `sort_of`'s).
+        let s = unsafe {
+            if w == 32 {
+                Z3_mk_fpa_sort_32(ctx)
+            } else {
+                Z3_mk_fpa_sort_64(ctx)
+            }
+        };
+        let Some(ast) = s.and_then(|s| unsafe { Z3_sort_to_ast(ctx, s) }) else {
+            return Err(self
+                .z
+                .take_error()
+                .unwrap_or_else(|| "z3 made no FP sort".into()));
+        };
+        // SAFETY: as above.
+        unsafe { Z3_inc_ref(ctx, ast) };
+        let s = s.ok_or_else(|| "z3 made no FP sort".to_string())?;
+        self.z.fp_sorts.insert(w, s);
+        Ok(s)
+    }
+
+    fn rm(&mut self, m: RoundingMode) -> Result<Z3_ast, String> {
+        let c = self.z.ctx;
+        // SAFETY: plain constructors of this context.
+        let a = unsafe {
+            match m {
+                RoundingMode::Rne => Z3_mk_fpa_rne(c),
+                RoundingMode::Rna => Z3_mk_fpa_rna(c),
+                RoundingMode::Rtp => Z3_mk_fpa_rtp(c),
+                RoundingMode::Rtn => Z3_mk_fpa_rtn(c),
+                RoundingMode::Rtz => Z3_mk_fpa_rtz(c),
+            }
+        };
+        self.keep(a)
+    }
+
+    /// The bit-vector constant `v` of width `w`.
+    fn bv(&mut self, w: u16, v: u64) -> Result<Z3_ast, String> {
+        let s = sort_of(self.z, Sort::BitVec(w))?;
+        // SAFETY: the sort is cached (alive).
+        let a = unsafe { Z3_mk_unsigned_int64(self.z.ctx, v & mask(w), s) };
+        self.keep(a)
+    }
+
+    /// The float whose IEEE bits (width `w`) are `bits`.
+    fn from_bits(&mut self, w: u16, bits: Z3_ast) -> Result<Z3_ast, String> {
+        let s = self.sort(w)?;
+        // SAFETY: live AST and sort.
+        let a = unsafe { Z3_mk_fpa_to_fp_bv(self.z.ctx, bits, s) };
+        self.keep(a)
+    }
+
+    /// The float constant with IEEE bits `v`.
+    fn float_const(&mut self, w: u16, v: u64) -> Result<Z3_ast, String> {
+        let b = self.bv(w, v)?;
+        self.from_bits(w, b)
+    }
+
+    /// The IEEE bits of the float `r` of width `w`, a NaN as the IR's default NaN (SMT-LIB
+    /// leaves the bits of a NaN unspecified; `qicc_ir::semantics::float` fixes them).
+    fn to_bits(&mut self, w: u16, r: Z3_ast) -> Result<Z3_ast, String> {
+        let c = self.z.ctx;
+        let nan = self.bv(w, default_nan(w))?;
+        // SAFETY: live ASTs of this context.
+        let is_nan = unsafe { Z3_mk_fpa_is_nan(c, r) };
+        let is_nan = self.keep(is_nan)?;
+        // SAFETY: as above.
+        let bits = unsafe { Z3_mk_fpa_to_ieee_bv(c, r) };
+        let bits = self.keep(bits)?;
+        self.ite(is_nan, nan, bits)
+    }
+
+    fn ite(&mut self, c: Z3_ast, a: Z3_ast, b: Z3_ast) -> Result<Z3_ast, String> {
+        // SAFETY: live ASTs of this context.
+        let r = unsafe { Z3_mk_ite(self.z.ctx, c, a, b) };
+        self.keep(r)
+    }
+
+    /// A one-argument Z3 function of the context.
+    fn un(
+        &mut self,
+        f: unsafe extern "C" fn(Z3_context, Z3_ast) -> Option<Z3_ast>,
+        a: Z3_ast,
+    ) -> Result<Z3_ast, String> {
+        // SAFETY: `f` is a Z3 constructor; `a` is alive.
+        let r = unsafe { f(self.z.ctx, a) };
+        self.keep(r)
+    }
+
+    fn bin(
+        &mut self,
+        f: unsafe extern "C" fn(Z3_context, Z3_ast, Z3_ast) -> Option<Z3_ast>,
+        a: Z3_ast,
+        b: Z3_ast,
+    ) -> Result<Z3_ast, String> {
+        // SAFETY: `f` is a Z3 constructor; `a` and `b` are alive.
+        let r = unsafe { f(self.z.ctx, a, b) };
+        self.keep(r)
+    }
+
+    fn and(&mut self, a: Z3_ast, b: Z3_ast) -> Result<Z3_ast, String> {
+        // SAFETY: live ASTs; the array is a live local.
+        let r = unsafe { Z3_mk_and(self.z.ctx, 2, [a, b].as_ptr()) };
+        self.keep(r)
+    }
+}
+
+/// The owned (inc_ref'ed) AST of the float node `t`, whose operands are translated: Z3's
+/// floating-point theory between conversions from and to IEEE bits, with every choice
+/// SMT-LIB leaves open fixed as `qicc_ir::semantics::float` fixes it.
+fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3_ast, String> {
+    let mut args: Vec<TermId> = Vec::with_capacity(3);
+    store.node(t).for_each_child(|c| args.push(c));
+    let mut k: Vec<Z3_ast> = Vec::with_capacity(3);
+    for &a in &args {
+        match z.memo[a.index()] {
+            Some(x) => k.push(x),
+            None => return Err("internal error: child translated after its parent".to_string()),
+        }
+    }
+    if k.len() != op.arity() {
+        return Err(format!(
+            "internal error: {} with {} operands",
+            op.name(),
+            k.len()
+        ));
+    }
+    let w = store.width(args[0]);
+    let mut b = FpBuilder {
+        z,
+        held: Vec::new(),
+    };
+    let c = b.z.ctx;
+    // The operands as floats (not for the int-to-float conversions, whose operand is an int).
+    let mut f: Vec<Z3_ast> = Vec::with_capacity(3);
+    if !matches!(op, FpOp::FromSInt { .. } | FpOp::FromUInt { .. }) {
+        for &x in &k {
+            f.push(b.from_bits(w, x)?);
+        }
+    }
+    let r = match op {
+        FpOp::Add(m) | FpOp::Sub(m) | FpOp::Mul(m) | FpOp::Div(m) => {
+            let rm = b.rm(m)?;
+            let g = match op {
+                FpOp::Add(_) => Z3_mk_fpa_add,
+                FpOp::Sub(_) => Z3_mk_fpa_sub,
+                FpOp::Mul(_) => Z3_mk_fpa_mul,
+                _ => Z3_mk_fpa_div,
+            };
+            // SAFETY: live ASTs of this context.
+            let r = unsafe { g(c, rm, f[0], f[1]) };
+            let r = b.keep(r)?;
+            b.to_bits(w, r)?
+        }
+        FpOp::Sqrt(m) | FpOp::RoundToIntegral(m) => {
+            let rm = b.rm(m)?;
+            let g = if matches!(op, FpOp::Sqrt(_)) {
+                Z3_mk_fpa_sqrt
+            } else {
+                Z3_mk_fpa_round_to_integral
+            };
+            // SAFETY: live ASTs of this context.
+            let r = unsafe { g(c, rm, f[0]) };
+            let r = b.keep(r)?;
+            b.to_bits(w, r)?
+        }
+        FpOp::Fma(m) => {
+            let rm = b.rm(m)?;
+            // SAFETY: live ASTs of this context.
+            let r = unsafe { Z3_mk_fpa_fma(c, rm, f[0], f[1], f[2]) };
+            let r = b.keep(r)?;
+            b.to_bits(w, r)?
+        }
+        FpOp::Fmod => {
+            // C's fmod is x - n*y with n = x/y truncated; IEEE's remainder (fp.rem) rounds
+            // n to nearest instead, so its result m lies in [-|y|/2, |y|/2] and may have the
+            // sign opposite to x. Then fmod = m + |y| (x positive) or m - |y| (x negative):
+            // the two differ by exactly |y|, and fmod's result is representable (fmod is
+            // always exact), so the addition rounds nothing. A zero m already has x's sign
+            // (IEEE), as fmod's zero has; NaN, infinite x and zero y give NaN either way,
+            // and infinite y gives m = x, as fmod does.
+            let (x, y) = (f[0], f[1]);
+            let m = b.bin(Z3_mk_fpa_rem, x, y)?;
+            let m_zero = b.un(Z3_mk_fpa_is_zero, m)?;
+            let m_nonzero = b.un(Z3_mk_not, m_zero)?;
+            let m_neg = b.un(Z3_mk_fpa_is_negative, m)?;
+            let x_neg = b.un(Z3_mk_fpa_is_negative, x)?;
+            let differ = b.bin(Z3_mk_xor, m_neg, x_neg)?;
+            let fix = b.and(m_nonzero, differ)?;
+            let ay = b.un(Z3_mk_fpa_abs, y)?;
+            let nay = b.un(Z3_mk_fpa_neg, ay)?;
+            let step = b.ite(x_neg, nay, ay)?;
+            let rne = b.rm(RoundingMode::Rne)?;
+            // SAFETY: live ASTs of this context.
+            let fixed = unsafe { Z3_mk_fpa_add(c, rne, m, step) };
+            let fixed = b.keep(fixed)?;
+            let r = b.ite(fix, fixed, m)?;
+            b.to_bits(w, r)?
+        }
+        FpOp::Min | FpOp::Max => {
+            // C's fmin/fmax on the bits (SMT-LIB's fp.min/fp.max leave min(-0, +0) open):
+            // a NaN operand is ignored (two give the default NaN), -0 < +0, and otherwise
+            // min picks x iff x < y, max picks x iff not x < y (`semantics::float::min_max`).
+            let (x, y) = (f[0], f[1]);
+            let (xb, yb) = (k[0], k[1]);
+            let nan = b.bv(w, default_nan(w))?;
+            let x_nan = b.un(Z3_mk_fpa_is_nan, x)?;
+            let y_nan = b.un(Z3_mk_fpa_is_nan, y)?;
+            let x_zero = b.un(Z3_mk_fpa_is_zero, x)?;
+            let y_zero = b.un(Z3_mk_fpa_is_zero, y)?;
+            let zeros = b.and(x_zero, y_zero)?;
+            let x_neg = b.un(Z3_mk_fpa_is_negative, x)?;
+            let lt = b.bin(Z3_mk_fpa_lt, x, y)?;
+            let (on_zeros, on_lt) = if op == FpOp::Min {
+                (b.ite(x_neg, xb, yb)?, b.ite(lt, xb, yb)?)
+            } else {
+                (b.ite(x_neg, yb, xb)?, b.ite(lt, yb, xb)?)
+            };
+            let numbers = b.ite(zeros, on_zeros, on_lt)?;
+            let x_num = b.ite(y_nan, xb, numbers)?;
+            let x_is_nan = b.ite(y_nan, nan, yb)?;
+            b.ite(x_nan, x_is_nan, x_num)?
+        }
+        FpOp::Eq => b.bin(Z3_mk_fpa_eq, f[0], f[1])?,
+        FpOp::Lt => b.bin(Z3_mk_fpa_lt, f[0], f[1])?,
+        FpOp::Le => b.bin(Z3_mk_fpa_leq, f[0], f[1])?,
+        FpOp::Convert { to, rm: m } => {
+            let rm = b.rm(m)?;
+            let s = b.sort(to)?;
+            // SAFETY: live ASTs and sort of this context.
+            let r = unsafe { Z3_mk_fpa_to_fp_float(c, rm, f[0], s) };
+            let r = b.keep(r)?;
+            b.to_bits(to, r)?
+        }
+        FpOp::FromSInt { to, rm: m } | FpOp::FromUInt { to, rm: m } => {
+            let rm = b.rm(m)?;
+            let s = b.sort(to)?;
+            let g = if matches!(op, FpOp::FromSInt { .. }) {
+                Z3_mk_fpa_to_fp_signed
+            } else {
+                Z3_mk_fpa_to_fp_unsigned
+            };
+            // SAFETY: live ASTs and sort of this context.
+            let r = unsafe { g(c, rm, k[0], s) };
+            let r = b.keep(r)?;
+            b.to_bits(to, r)?
+        }
+        FpOp::ToSInt { to } | FpOp::ToUInt { to } => {
+            // Truncation toward zero (RTZ), with SMT-LIB's unspecified cases fixed as the IR
+            // fixes them: NaN gives 0, values below / at or above the range saturate.
+            let x = f[0];
+            let signed = matches!(op, FpOp::ToSInt { .. });
+            let to32 = u32::from(to);
+            let (low, min, high, max) = if signed {
+                let lim = crate::build_fp::pow2_bits(w, to - 1);
+                let hi = b.float_const(w, lim)?;
+                let lo = b.un(Z3_mk_fpa_neg, hi)?;
+                (lo, 1u64 << (to - 1), hi, mask(to) >> 1)
+            } else {
+                // Below 0 is (-1, 0), which truncates to 0, or less, which saturates to 0.
+                let lo = b.float_const(w, 0)?;
+                let hi = b.float_const(w, crate::build_fp::pow2_bits(w, to))?;
+                (lo, 0, hi, mask(to))
+            };
+            let rtz = b.rm(RoundingMode::Rtz)?;
+            // SAFETY: live ASTs of this context.
+            let conv = unsafe {
+                if signed {
+                    Z3_mk_fpa_to_sbv(c, rtz, x, to32)
+                } else {
+                    Z3_mk_fpa_to_ubv(c, rtz, x, to32)
+                }
+            };
+            let conv = b.keep(conv)?;
+            let zero = b.bv(to, 0)?;
+            let min = b.bv(to, min)?;
+            let max = b.bv(to, max)?;
+            let is_nan = b.un(Z3_mk_fpa_is_nan, x)?;
+            let below = b.bin(Z3_mk_fpa_lt, x, low)?;
+            let above = b.bin(Z3_mk_fpa_geq, x, high)?;
+            let r = b.ite(above, max, conv)?;
+            let r = b.ite(below, min, r)?;
+            b.ite(is_nan, zero, r)?
+        }
+        // `TermStore::fp` builds these from bit-vector operators: never nodes.
+        _ => return Err(format!("internal error: {} as a float node", op.name())),
+    };
+    // SAFETY: handed to the caller, which keeps it in the memo (the builder's own reference
+    // is released when it is dropped).
+    unsafe { Z3_inc_ref(c, r) };
+    Ok(r)
 }
