@@ -274,7 +274,7 @@ fn check_op(w: u16, int_w: u16, op: FpOp, n: usize, rng: &mut Rng, scripts: &mut
     let t = s.fp(op, &syms);
     let result_ty = op.result_ty(ty);
     for case in 0..n {
-        let vals: Vec<u64> = (0..op.arity())
+        let mut vals: Vec<u64> = (0..op.arity())
             .map(|_| {
                 if is_int_operand {
                     int_operand(rng, ow)
@@ -283,6 +283,21 @@ fn check_op(w: u16, int_w: u16, op: FpOp, n: usize, rng: &mut Rng, scripts: &mut
                 }
             })
             .collect();
+        if !is_int_operand && vals.len() > 1 && rng.below(3) == 0 {
+            // Related operands: equal, opposite, one ulp apart, or both zeros (x - x, the
+            // order of -0 and +0 in fmin/fmax, comparisons of equal values).
+            let sign = 1u64 << (ow - 1);
+            let a = vals[0];
+            vals[1] = match rng.below(4) {
+                0 => a,
+                1 => a ^ sign,
+                2 => a.wrapping_add(1) & mask(ow),
+                _ => {
+                    vals[0] = a & sign;
+                    sign & rng.next()
+                }
+            };
+        }
         let want = eval_fp(op, ty, &vals);
         let what = format!("{op:?} on f{w} {vals:#x?} = {want:#x}");
         // The folded constant path.

@@ -300,7 +300,7 @@ impl FpBuilder<'_> {
     }
 
     /// The float whose IEEE bits (width `w`) are `bits`.
-    fn from_bits(&mut self, w: u16, bits: Z3_ast) -> Result<Z3_ast, String> {
+    fn float_of_bits(&mut self, w: u16, bits: Z3_ast) -> Result<Z3_ast, String> {
         let s = self.sort(w)?;
         // SAFETY: live AST and sort.
         let a = unsafe { Z3_mk_fpa_to_fp_bv(self.z.ctx, bits, s) };
@@ -310,12 +310,12 @@ impl FpBuilder<'_> {
     /// The float constant with IEEE bits `v`.
     fn float_const(&mut self, w: u16, v: u64) -> Result<Z3_ast, String> {
         let b = self.bv(w, v)?;
-        self.from_bits(w, b)
+        self.float_of_bits(w, b)
     }
 
     /// The IEEE bits of the float `r` of width `w`, a NaN as the IR's default NaN (SMT-LIB
     /// leaves the bits of a NaN unspecified; `qicc_ir::semantics::float` fixes them).
-    fn to_bits(&mut self, w: u16, r: Z3_ast) -> Result<Z3_ast, String> {
+    fn bits_of_float(&mut self, w: u16, r: Z3_ast) -> Result<Z3_ast, String> {
         let c = self.z.ctx;
         let nan = self.bv(w, default_nan(w))?;
         // SAFETY: live ASTs of this context.
@@ -392,7 +392,7 @@ fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3
     let mut f: Vec<Z3_ast> = Vec::with_capacity(3);
     if !matches!(op, FpOp::FromSInt { .. } | FpOp::FromUInt { .. }) {
         for &x in &k {
-            f.push(b.from_bits(w, x)?);
+            f.push(b.float_of_bits(w, x)?);
         }
     }
     let r = match op {
@@ -407,7 +407,7 @@ fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3
             // SAFETY: live ASTs of this context.
             let r = unsafe { g(c, rm, f[0], f[1]) };
             let r = b.keep(r)?;
-            b.to_bits(w, r)?
+            b.bits_of_float(w, r)?
         }
         FpOp::Sqrt(m) | FpOp::RoundToIntegral(m) => {
             let rm = b.rm(m)?;
@@ -419,14 +419,14 @@ fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3
             // SAFETY: live ASTs of this context.
             let r = unsafe { g(c, rm, f[0]) };
             let r = b.keep(r)?;
-            b.to_bits(w, r)?
+            b.bits_of_float(w, r)?
         }
         FpOp::Fma(m) => {
             let rm = b.rm(m)?;
             // SAFETY: live ASTs of this context.
             let r = unsafe { Z3_mk_fpa_fma(c, rm, f[0], f[1], f[2]) };
             let r = b.keep(r)?;
-            b.to_bits(w, r)?
+            b.bits_of_float(w, r)?
         }
         FpOp::Fmod => {
             // C's fmod is x - n*y with n = x/y truncated; IEEE's remainder (fp.rem) rounds
@@ -452,7 +452,7 @@ fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3
             let fixed = unsafe { Z3_mk_fpa_add(c, rne, m, step) };
             let fixed = b.keep(fixed)?;
             let r = b.ite(fix, fixed, m)?;
-            b.to_bits(w, r)?
+            b.bits_of_float(w, r)?
         }
         FpOp::Min | FpOp::Max => {
             // C's fmin/fmax on the bits (SMT-LIB's fp.min/fp.max leave min(-0, +0) open):
@@ -487,7 +487,7 @@ fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3
             // SAFETY: live ASTs and sort of this context.
             let r = unsafe { Z3_mk_fpa_to_fp_float(c, rm, f[0], s) };
             let r = b.keep(r)?;
-            b.to_bits(to, r)?
+            b.bits_of_float(to, r)?
         }
         FpOp::FromSInt { to, rm: m } | FpOp::FromUInt { to, rm: m } => {
             let rm = b.rm(m)?;
@@ -500,7 +500,7 @@ fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3
             // SAFETY: live ASTs and sort of this context.
             let r = unsafe { g(c, rm, k[0], s) };
             let r = b.keep(r)?;
-            b.to_bits(to, r)?
+            b.bits_of_float(to, r)?
         }
         FpOp::ToSInt { to } | FpOp::ToUInt { to } => {
             // Truncation toward zero (RTZ), with SMT-LIB's unspecified cases fixed as the IR
