@@ -634,7 +634,14 @@ pub fn display(bits: u16, x: u64) -> String {
         return if f.is_negative(x) { "-nan" } else { "nan" }.to_string();
     }
     if bits == 32 {
-        format!("{:?}", f32::from_bits(x as u32))
+        let v = f32::from_bits(x as u32);
+        // A whole number prints exactly (binary64 holds every binary32 value): the shortest
+        // round-tripping form of 2^31 as a float is `2147483600.0`, which reads as another
+        // number.
+        if v.fract() == 0.0 && v.abs() < 1e18 {
+            return format!("{:?}", v as f64);
+        }
+        format!("{v:?}")
     } else {
         format!("{:?}", f64::from_bits(x))
     }

@@ -1,0 +1,26 @@
+extern float __VERIFIER_nondet_float(void);
+extern double __VERIFIER_nondet_double(void);
+extern int __VERIFIER_nondet_int(void);
+extern long long __VERIFIER_nondet_longlong(void);
+extern void __VERIFIER_assume(int);
+extern void reach_error(void);
+void __VERIFIER_assert(int cond) {
+  if (!cond)
+    reach_error();
+}
+
+/* The same, with the scale off by one ulp: 0.5f + ulp scales v up. */
+struct point { float x; double y; };
+static float scale = 0x1.000002p-1f;
+int main(void) {
+  float a[3];
+  struct point p;
+  struct point *q = &p;
+  float v = __VERIFIER_nondet_float();
+  __VERIFIER_assume(v >= 1.0f && v <= 2.0f);
+  for (int i = 0; i < 3; i++) a[i] = v * (float)i;
+  q->x = a[2] * scale;
+  q->y = (double)q->x + 1.0;
+  __VERIFIER_assert(p.x == v);
+  return 0;
+}
