@@ -235,7 +235,6 @@ impl<'a> Ctx<'a> {
     pub fn float_arith(&mut self, op: BinaryOperator, l: RVal, r: RVal, at: usize) -> R<RVal> {
         use BinaryOperator as B;
         let ty = self.float_common(&l.ty, &r.ty, at)?;
-        let w = self.float_width_of(&ty, at)?;
         let a = self.convert(l, &ty, at)?;
         let b = self.convert(r, &ty, at)?;
         let value = |op: FpOp, x: Expr, y: Expr| fold::fp(op, vec![x, y]);
@@ -268,7 +267,6 @@ impl<'a> Ctx<'a> {
             B::Equals => truth(value(FpOp::Eq, a, b)),
             B::NotEquals => truth(value(FpOp::Ne, a, b)),
             _ => {
-                let _ = w;
                 return Err(self.type_err(
                     at,
                     "invalid operands to binary operator (an integer is required, not a float)",
