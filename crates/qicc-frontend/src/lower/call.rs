@@ -548,23 +548,12 @@ impl<'a> Ctx<'a> {
                     ty: ret,
                 }))
             }
-            CType::Int(_) | CType::Pointer(_) => {
+            // A float input is any bit pattern: NaNs, infinities and subnormals included.
+            CType::Int(_) | CType::Pointer(_) | CType::Float(_) => {
                 let t = self.irty(&ret, at)?;
                 let fs = self.fs(at)?;
                 fs.b.span = span;
                 let tmp = fs.b.new_tmp(t);
-                fs.b.havoc(VarRef::Local(tmp), HavocKind::Nondet(name.to_string()));
-                Ok(Val::R(RVal {
-                    e: Expr::local(tmp),
-                    ty: ret,
-                }))
-            }
-            CType::Float(_) => {
-                let t = self.irty(&ret, at)?;
-                let fs = self.fs(at)?;
-                fs.b.span = span;
-                let tmp = fs.b.new_tmp(t);
-                // Any bit pattern: NaNs, infinities and subnormals included.
                 fs.b.havoc(VarRef::Local(tmp), HavocKind::Nondet(name.to_string()));
                 Ok(Val::R(RVal {
                     e: Expr::local(tmp),

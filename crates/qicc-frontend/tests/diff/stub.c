@@ -26,13 +26,17 @@ static uint64_t qicc_next(void) {
 static const uint64_t qicc_edge[12] = {0, 1, 2, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff,
                                        0x7fffffff, 0x80000000, 0xffffffff};
 
-static uint64_t qicc_value(void) {
-  uint64_t r, v;
+static void qicc_seed(void) {
   if (!qicc_seeded) {
     const char *s = getenv("QICC_SEED");
     qicc_state = s ? strtoull(s, 0, 10) : 0;
     qicc_seeded = 1;
   }
+}
+
+static uint64_t qicc_value(void) {
+  uint64_t r, v;
+  qicc_seed();
   r = qicc_next();
   v = qicc_next();
   switch (r % 8) {
@@ -57,11 +61,7 @@ static const uint64_t qicc_f64_edge[16] = {
 
 static uint64_t qicc_float_value(int single) {
   uint64_t r, v;
-  if (!qicc_seeded) {
-    const char *s = getenv("QICC_SEED");
-    qicc_state = s ? strtoull(s, 0, 10) : 0;
-    qicc_seeded = 1;
-  }
+  qicc_seed();
   r = qicc_next();
   v = qicc_next();
   switch (r % 8) {
