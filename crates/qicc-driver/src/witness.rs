@@ -186,8 +186,8 @@ fn violation_content(
         for s in steps {
             if s.kind == "input" {
                 last_branch = None;
-                if let Some(value) = s.value.as_deref().filter(|v| v.parse::<i128>().is_ok()) {
-                    waypoints.push(function_return(file(&s.file), s.line, &s.function, value));
+                if let Some(value) = s.value.as_deref().and_then(|v| input_value(&s.text, v)) {
+                    waypoints.push(function_return(file(&s.file), s.line, &s.function, &value));
                 }
             } else if let (Some(taken), true) = (s.branch, s.file == report.file) {
                 let Some((line, col)) = branch_keyword(lines, s.line, s.col) else {
@@ -222,13 +222,13 @@ fn violation_content(
         }
     } else {
         for i in &v.trace.inputs {
-            if i.value.parse::<i128>().is_ok() {
+            if let Some(value) = input_value(&i.function, &i.value) {
                 let function = steps
                     .iter()
                     .find(|s| s.kind == "input" && s.line == i.line)
                     .map(|s| s.function.clone())
                     .unwrap_or_else(|| "main".to_string());
-                waypoints.push(function_return(file(&i.file), i.line, &function, &i.value));
+                waypoints.push(function_return(file(&i.file), i.line, &function, &value));
             }
         }
     }
@@ -266,6 +266,27 @@ fn violation_content(
             Ok(seg.into())
         })
         .collect()
+}
+
+/// The C constant an input's value is in a `\result == …` constraint: an integer in decimal;
+/// a float (`nondet` names the call: `__VERIFIER_nondet_float`/`_double`, its value printed
+/// as `decimal (bits)`) only when it is a nonzero whole number, written as an integer, which
+/// converts back to the same float. `None` otherwise: a NaN equals nothing, `-0.0 == 0.0`,
+/// and ESBMC 8.4 rejects a whole witness with a floating constant in a constraint (`could
+/// not parse constraint '\result == 1.5'`): the waypoint is left out and the branches guide
+/// the validator.
+fn input_value(nondet: &str, value: &str) -> Option<String> {
+    // Traces show large integers and floats with their bits: `16777217 (0x1000001)`.
+    let decimal = value.split(" (").next()?;
+    if decimal.parse::<i128>().is_ok() {
+        return Some(decimal.to_string());
+    }
+    if !nondet.contains("nondet_float") && !nondet.contains("nondet_double") {
+        return None;
+    }
+    let x: f64 = decimal.parse().ok()?;
+    let whole = decimal.strip_suffix(".0")?;
+    (x != 0.0 && whole.parse::<i128>().is_ok()).then(|| whole.to_string())
 }
 
 /// `\result == value` of a nondet call. No column: the format puts a `function_return` at
@@ -583,6 +604,34 @@ fn now_iso8601() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn input_constraints_are_integers_a_validator_parses() {
+        let f = "__VERIFIER_nondet_float() = 50596024.0 (0x4c4104fe)  (input #1)";
+        assert_eq!(input_value("x", "-5"), Some("-5".into()));
+        assert_eq!(
+            input_value("x", "16777217 (0x1000001)"),
+            Some("16777217".into())
+        );
+        assert_eq!(
+            input_value(f, "50596024.0 (0x4c4104fe)"),
+            Some("50596024".into())
+        );
+        assert_eq!(
+            input_value("__VERIFIER_nondet_double", "-3.0"),
+            Some("-3".into())
+        );
+        for left_out in [
+            "1.5 (0x3fc00000)",
+            "-0.0 (0x80000000)",
+            "nan (0x7fc00000)",
+            "inf",
+        ] {
+            assert_eq!(input_value(f, left_out), None, "{left_out}");
+        }
+        // A float value from another function (an `extern` result) is not pinned either.
+        assert_eq!(input_value("ext", "2.0 (0x40000000)"), None);
+    }
 
     #[test]
     fn keywords_of_conditions() {
