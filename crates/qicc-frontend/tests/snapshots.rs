@@ -625,3 +625,30 @@ int main(void) {
 }
 "#
 );
+
+// Floats: `f + i` converts `i` with `sitofp` and adds in float (`fadd.rne`); `f * 2.0`
+// computes in double (`fpext`); `(int)d` first checks that `d` truncated lies in
+// [-2^31, 2^31) (`float-to-int`), then `fptosi`; comparisons are IEEE (`flt`, `fne` is
+// true for NaN); `if (f)` is `f != 0`; a float in memory is stored and loaded as the
+// integer of its bits (`fptobits`, `bitstofp`); the static initialiser is folded to bits;
+// `fmin` of two zeros of opposite signs is the library's choice (an `extern` havoc).
+snap!(
+    floats,
+    r#"
+extern float __VERIFIER_nondet_float(void);
+double fmin(double, double);
+static double g = 1.0 / 3.0;
+int main(void) {
+  float f = __VERIFIER_nondet_float();
+  int i = 3;
+  float s = f + i;
+  double d = s * 2.0;
+  float a[2];
+  a[1] = s;
+  int k = (int)d;
+  if (f)
+    k += a[1] < g;
+  return k + (d != d) + (int)fmin(d, -0.0);
+}
+"#
+);
