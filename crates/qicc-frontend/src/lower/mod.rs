@@ -56,7 +56,11 @@
 //! - UB checks: division/remainder by zero and overflow, shift amounts, invalid writes
 //!   (stores, `memset`/`memcpy`/`memmove`, struct copies), invalid `free`, oversized
 //!   allocations, calls through a pointer that is no function of the called type,
-//!   non-positive variable-length array sizes.
+//!   non-positive variable-length array sizes, float-to-integer conversions out of range.
+//! - Floating point ([`float`]): `float`/`double` as IEEE binary32/binary64 with gcc's SSE
+//!   semantics on both data models (each operation rounded to its type, to nearest-even),
+//!   constants, conversions, arithmetic, comparisons, floats in memory as their bits, the
+//!   exactly defined `<math.h>` functions and the builtins behind its macros.
 //! - SV-COMP: `__VERIFIER_nondet_*`, `__VERIFIER_assume`, `__VERIFIER_assert` (inline when
 //!   standard), `reach_error`, `__VERIFIER_error`, `__assert_fail` (glibc `assert`);
 //!   `abort`/`exit`, `malloc`/`calloc`/`alloca`/`free`, `memset`/`memcpy`/`memmove`,
@@ -67,7 +71,8 @@
 //!
 //! # What is rejected as unsupported (only when reachable)
 //!
-//! Floating point, complex numbers, calls through a function pointer that may point to a
+//! `long double`, `<math.h>` functions IEEE does not define exactly, `fesetround`, complex
+//! numbers, calls through a function pointer that may point to a
 //! function without a body (or to an SV-COMP intrinsic or `main`), variadic
 //! function definitions and `va_arg`, bit-fields in packed structs and those of a type wider
 //! than `int` but narrower than it (gcc computes in the field's width), variable-length arrays
@@ -92,6 +97,10 @@
 //!   object number, and numbers are never reused, so a loop declaring one runs out of them
 //!   after `2^object-bits - 1` iterations (255 on ILP32): the run is then outside the model
 //!   (never a wrong verdict).
+//! - A NaN computed by an operation is the IR's default NaN (positive); x86 makes it negative
+//!   at run time. Only a program reading a computed NaN's sign or bits can tell.
+//! - A bit-field assigned from a float is range-checked against its declared type, not its
+//!   width.
 //! - `__alignof__` gives the ABI alignment (4 for `long long` on ILP32), like `_Alignof`.
 
 pub mod addr;
