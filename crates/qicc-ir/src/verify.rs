@@ -229,6 +229,7 @@ fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Functio
         }
     }
     verify_frame_allocs(errs, &ctx, f);
+    verify_no_dead_ends(errs, &ctx, f);
     let env = p.env(f);
     for e in &f.edges {
         let at = format!("{ctx}: edge {} -> {}", e.from, e.to);
@@ -380,6 +381,39 @@ fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Functio
             },
         }
         errs.extend(type_errs);
+    }
+}
+
+/// Every location a run can reach from `entry`, other than `exit`, `err` and `halt`, has an
+/// outgoing edge. A run blocks only where an `assume` says so: a location without any edge
+/// would silently block every run through it (a function whose lowering forgot its way to
+/// `exit` makes everything after each call "unreachable", and a TRUE from that is unsound).
+fn verify_no_dead_ends(errs: &mut Vec<String>, ctx: &str, f: &Function) {
+    let n = f.num_locs as usize;
+    if f.entry.index() >= n || f.edges.iter().any(|e| e.from.index() >= n || e.to.index() >= n) {
+        return; // reported elsewhere
+    }
+    let mut has_out = vec![false; n];
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in &f.edges {
+        has_out[e.from.index()] = true;
+        succ[e.from.index()].push(e.to.index());
+    }
+    let mut seen = vec![false; n];
+    let mut stack = vec![f.entry.index()];
+    seen[f.entry.index()] = true;
+    while let Some(l) = stack.pop() {
+        if !has_out[l] && !f.is_final(Loc(l as u32)) {
+            errs.push(format!(
+                "{ctx}: location L{l} is reachable from entry but has no outgoing edge (runs would block there)"
+            ));
+        }
+        for &t in &succ[l] {
+            if !seen[t] {
+                seen[t] = true;
+                stack.push(t);
+            }
+        }
     }
 }
 

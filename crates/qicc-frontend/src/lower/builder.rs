@@ -312,7 +312,14 @@ impl FnBuilder {
         if n == 0 {
             let start = self.find(body_start);
             let entry = self.func.entry;
-            if edges.iter().skip(1).all(|e| e.to != start) && start != entry {
+            // A body that reaches `exit`, `err` or `halt` at once (`{}`, `return;`) keeps its
+            // entry edge: `entry` cannot be merged into another special location, and
+            // dropping the edge would leave `entry` without a way out (every call blocks).
+            let special = [self.func.exit, self.func.err, self.func.halt];
+            if edges.iter().skip(1).all(|e| e.to != start)
+                && start != entry
+                && !special.contains(&start)
+            {
                 edges.remove(0);
                 for e in &mut edges {
                     if e.from == start {
