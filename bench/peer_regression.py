@@ -33,7 +33,7 @@ A listed test that runs and no longer fails is a stale entry, and fails the run 
 The exit status is 0 iff no test failed outside the known list and no entry is stale (2 on a
 usage error or a malformed known list).
 """
-import argparse, concurrent.futures, hashlib, json, os, sys, threading
+import argparse, collections, concurrent.futures, hashlib, json, os, re, sys, threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -184,6 +184,12 @@ def parse_known(text, source='known list'):
     return known
 
 
+def rejection_reason(line):
+    """A rejection's reason without its `FILE:LINE:COL: ` prefix (so that equal reasons count
+    together)."""
+    return re.sub(r'^\S*?:\d+:\d+:\s*', '', line)
+
+
 def listed_class(reason):
     """The failure class a known entry's reason starts with (`wrong-true: ...`), if any."""
     head = reason.split(':', 1)[0].strip()
@@ -297,6 +303,12 @@ def main(argv=None):
         n = sum(r['class'] == cls for r in results)
         mark = ' (failure)' if cls in FAILURES else ''
         print(f'  {cls:<15} {n:>4}{mark}')
+    rejections = collections.Counter(rejection_reason(r['reason']) for r in results
+                                     if r['class'] == 'rejected')
+    if rejections:
+        print('\nMost common rejection reasons:')
+        for why, n in rejections.most_common(10):
+            print(f'  {n:>4}  {why}')
     failing = [r for r in results if r['class'] in FAILURES]
     if failing:
         print('\nFailing tests:')
@@ -306,7 +318,9 @@ def main(argv=None):
             note = ''
             if entry and listed_class(entry[1]) not in (None, r['class']):
                 note = f' [listed as {listed_class(entry[1])}]'
-            print(f'  {r["name"]}  {r["class"]}  [{tag}]{note}  {r["reason"]}')
+            said = f'qicc {r["verdict"].upper()}' if r['verdict'] else f'exit {r["exit_code"]}'
+            said += f': {r["reason"]}' if r['reason'] else ''
+            print(f'  {r["name"]}  {r["class"]}  [{tag}]{note}  {said}')
     if stale:
         print('\nStale entries (listed in the known list, no longer failing; remove them):')
         for r in stale:

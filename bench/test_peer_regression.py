@@ -67,6 +67,11 @@ class Classify(unittest.TestCase):
         self.assertEqual(pr.classify('true', 0, report('true'), '', 11.6, 10)[0], 'deadline')
         self.assertEqual(pr.classify('true', -9, '', '', 15.0, 10, killed=True)[0], 'deadline')
 
+    def test_rejection_reason_drops_the_location(self):
+        self.assertEqual(pr.rejection_reason('/t/a/main.c:3:7: unsupported: inline assembly'),
+                         'unsupported: inline assembly')
+        self.assertEqual(pr.rejection_reason('unsupported: x'), 'unsupported: x')
+
     def test_report_after_noise(self):
         self.assertEqual(pr.parse_report('noise\n{"verdict": "true"}')['verdict'], 'true')
         self.assertIsNone(pr.parse_report(''))
