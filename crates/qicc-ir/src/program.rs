@@ -279,10 +279,16 @@ pub enum UbKind {
     /// A float converted to an integer type whose range does not hold the float's value
     /// truncated toward zero, or a NaN (C11 6.3.1.4p1).
     FloatToInt,
+    /// A read through a pointer that does not point into a live object with room to spare
+    /// (out of bounds, null, freed, a returned function's frame, an ended block).
+    InvalidRead,
+    /// A compiler builtin called where its documentation leaves the result undefined:
+    /// `__builtin_unreachable` reached, `__builtin_clz`/`ctz` of 0.
+    BuiltinUndefined,
 }
 
 impl UbKind {
-    pub const ALL: [UbKind; 9] = [
+    pub const ALL: [UbKind; 11] = [
         UbKind::DivByZero,
         UbKind::DivOverflow,
         UbKind::ShiftOutOfRange,
@@ -292,6 +298,8 @@ impl UbKind {
         UbKind::InvalidCall,
         UbKind::VlaSize,
         UbKind::FloatToInt,
+        UbKind::InvalidRead,
+        UbKind::BuiltinUndefined,
     ];
 
     pub fn name(self) -> &'static str {
@@ -305,6 +313,8 @@ impl UbKind {
             UbKind::InvalidCall => "invalid-call",
             UbKind::VlaSize => "vla-size",
             UbKind::FloatToInt => "float-to-int",
+            UbKind::InvalidRead => "invalid-read",
+            UbKind::BuiltinUndefined => "builtin-undefined",
         }
     }
 
@@ -322,6 +332,10 @@ impl UbKind {
             UbKind::VlaSize => "variable-length array with a non-positive size",
             UbKind::FloatToInt => {
                 "conversion of a float (NaN, or out of range) to an integer type that cannot hold it"
+            }
+            UbKind::InvalidRead => "read outside a live object",
+            UbKind::BuiltinUndefined => {
+                "builtin called where it is undefined (__builtin_unreachable reached, clz/ctz of 0)"
             }
         }
     }

@@ -271,6 +271,10 @@ impl<'a> Ctx<'a> {
         if let Some(v) = self.math_call(name, args, at) {
             return v;
         }
+        // Compiler builtins (`builtin`: modelled here or in C, else rejected below).
+        if let Some(v) = self.builtin_call(name, args, at) {
+            return v;
+        }
         // Library functions the program does not define: those modelled in C first.
         if let Some(model) = clib::model_name(name) {
             if let Some(&idx) = self.func_by_name.get(&model) {
@@ -411,6 +415,10 @@ impl<'a> Ctx<'a> {
         if clib::is_unmodelled_library_function(name) {
             return Err(self.unsupported(at, format!("library function {name}")));
         }
+        // Every builtin that reaches here is one qicc does not model (see `builtin`).
+        if name.starts_with("__builtin_") && !clib::is_output_only(name) {
+            return Err(self.unsupported(at, format!("builtin {name}")));
+        }
         if let Some(k) = clib::printf_format_arg(name) {
             // Output functions keep "arbitrary result, no other effect" (see `clib`), which
             // is sound unless the format writes memory through `%n`.
@@ -517,6 +525,39 @@ impl<'a> Ctx<'a> {
         Ok(Val::R(RVal::void()))
     }
 
+    /// The type of an undeclared `__VERIFIER_nondet_T`, as SV-COMP's rules name them (never
+    /// C90's implicit `int` for another type: a `ulong` input must range over 64 bits).
+    pub(super) fn nondet_type(&mut self, name: &str, at: usize) -> R<CType> {
+        use IntKind::*;
+        let suffix = name.strip_prefix("__VERIFIER_nondet_").unwrap_or(name);
+        Ok(match suffix {
+            "bool" | "_Bool" => CType::Int(Bool),
+            "char" => CType::Int(Char),
+            "schar" => CType::Int(SChar),
+            "uchar" | "u8" => CType::Int(UChar),
+            "short" => CType::Int(Short),
+            "ushort" | "u16" => CType::Int(UShort),
+            "int" => CType::INT,
+            "uint" | "unsigned" | "u32" => CType::UINT,
+            "long" => CType::Int(Long),
+            "ulong" => CType::Int(ULong),
+            "longlong" => CType::Int(LongLong),
+            "ulonglong" => CType::Int(ULongLong),
+            "size_t" | "sector_t" => self.types.size_t(),
+            "loff_t" => CType::Int(LongLong),
+            "float" => super::float::FLOAT,
+            "double" => super::float::DOUBLE,
+            "pointer" => CType::ptr(CType::Void),
+            "pchar" => CType::ptr(CType::CHAR),
+            _ => {
+                return Err(self.unsupported(
+                    at,
+                    format!("undeclared '{name}': its type is not one SV-COMP names; declare it"),
+                ))
+            }
+        })
+    }
+
     fn nondet(
         &mut self,
         name: &str,
@@ -529,12 +570,8 @@ impl<'a> Ctx<'a> {
         }
         let ret = match func {
             Some(i) => self.funcs[i].ty.clone()?.ret.clone(),
-            // Undeclared: C90's implicit `int`, except for the float ones, whose name says.
-            None => match name {
-                "__VERIFIER_nondet_float" => super::float::FLOAT,
-                "__VERIFIER_nondet_double" => super::float::DOUBLE,
-                _ => CType::INT,
-            },
+            // Undeclared: the type SV-COMP's name gives it.
+            None => self.nondet_type(name, at)?,
         };
         let span = self.span(at);
         match &ret {
@@ -712,8 +749,22 @@ impl<'a> Ctx<'a> {
         self.func_id(idx);
         let vals = self.eval_args(args)?;
         let offsets: Vec<usize> = args.iter().map(|a| a.span.start).collect();
+        self.call_with_values(idx, vals, &offsets, at)
+    }
+
+    /// A call of defined function `idx` with arguments already evaluated (`vals`, at
+    /// `offsets`), and its result.
+    pub fn call_with_values(
+        &mut self,
+        idx: usize,
+        vals: Vec<RVal>,
+        offsets: &[usize],
+        at: usize,
+    ) -> R<Val> {
+        let ft = self.funcs[idx].ty.clone()?;
+        self.func_id(idx);
         let mut slot = None;
-        self.emit_call(idx, vals, &offsets, &mut slot, at)?;
+        self.emit_call(idx, vals, offsets, &mut slot, at)?;
         self.call_result(slot, &ft.ret, at)
     }
 

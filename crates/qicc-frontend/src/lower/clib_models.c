@@ -343,3 +343,84 @@ int __qicc_isascii(int c) { return (c & ~0x7f) == 0; }
 int __qicc_toascii(int c) { return c & 0x7f; }
 int __qicc_tolower(int c) { return c >= -128 && c < 256 ? __qicc_ctype_tolower_ptr[c] : c; }
 int __qicc_toupper(int c) { return c >= -128 && c < 256 ? __qicc_ctype_toupper_ptr[c] : c; }
+
+/* ---- compiler builtins (builtin.rs: called as __builtin_NAME, never by their plain names) ----
+ * Loop-free, so every engine sees them as a few branches. The front-end checks the argument
+ * of clz/ctz to be non-zero before the call (gcc leaves their result undefined there). */
+
+unsigned short __qicc_builtin_bswap16(unsigned short x) {
+  return (unsigned short)((x >> 8) | (x << 8));
+}
+unsigned int __qicc_builtin_bswap32(unsigned int x) {
+  return ((x & 0xffU) << 24) | ((x & 0xff00U) << 8) | ((x >> 8) & 0xff00U) | (x >> 24);
+}
+unsigned long long __qicc_builtin_bswap64(unsigned long long x) {
+  return ((unsigned long long)__qicc_builtin_bswap32((unsigned int)x) << 32) |
+         __qicc_builtin_bswap32((unsigned int)(x >> 32));
+}
+
+/* Leading zeros of a 64-bit value; 64 for 0. */
+static int __qicc_clz64(unsigned long long x) {
+  int n = 0;
+  if (x == 0)
+    return 64;
+  if ((x >> 32) == 0) { n += 32; x <<= 32; }
+  if ((x >> 48) == 0) { n += 16; x <<= 16; }
+  if ((x >> 56) == 0) { n += 8; x <<= 8; }
+  if ((x >> 60) == 0) { n += 4; x <<= 4; }
+  if ((x >> 62) == 0) { n += 2; x <<= 2; }
+  if ((x >> 63) == 0) { n += 1; }
+  return n;
+}
+/* Trailing zeros of a 64-bit value; 64 for 0. */
+static int __qicc_ctz64(unsigned long long x) {
+  int n = 0;
+  if (x == 0)
+    return 64;
+  if ((x & 0xffffffffULL) == 0) { n += 32; x >>= 32; }
+  if ((x & 0xffffULL) == 0) { n += 16; x >>= 16; }
+  if ((x & 0xffULL) == 0) { n += 8; x >>= 8; }
+  if ((x & 0xfULL) == 0) { n += 4; x >>= 4; }
+  if ((x & 0x3ULL) == 0) { n += 2; x >>= 2; }
+  if ((x & 0x1ULL) == 0) { n += 1; }
+  return n;
+}
+static int __qicc_popcount64(unsigned long long x) {
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+int __qicc_builtin_clz(unsigned int x) { return __qicc_clz64(x) - 32; }
+int __qicc_builtin_clzl(unsigned long x) {
+  return __qicc_clz64(x) - (int)(64 - 8 * sizeof(unsigned long));
+}
+int __qicc_builtin_clzll(unsigned long long x) { return __qicc_clz64(x); }
+int __qicc_builtin_ctz(unsigned int x) { return __qicc_ctz64(x); }
+int __qicc_builtin_ctzl(unsigned long x) { return __qicc_ctz64(x); }
+int __qicc_builtin_ctzll(unsigned long long x) { return __qicc_ctz64(x); }
+/* Redundant sign bits: leading bits equal to the sign bit, not counting it. */
+int __qicc_builtin_clrsb(int x) {
+  unsigned int u = x < 0 ? ~(unsigned int)x : (unsigned int)x;
+  return __qicc_clz64(u) - 32 - 1;
+}
+int __qicc_builtin_clrsbl(long x) {
+  unsigned long u = x < 0 ? ~(unsigned long)x : (unsigned long)x;
+  return __qicc_clz64(u) - (int)(64 - 8 * sizeof(unsigned long)) - 1;
+}
+int __qicc_builtin_clrsbll(long long x) {
+  unsigned long long u = x < 0 ? ~(unsigned long long)x : (unsigned long long)x;
+  return __qicc_clz64(u) - 1;
+}
+int __qicc_builtin_ffs(int x) { return x == 0 ? 0 : __qicc_ctz64((unsigned int)x) + 1; }
+int __qicc_builtin_ffsl(long x) { return x == 0 ? 0 : __qicc_ctz64((unsigned long)x) + 1; }
+int __qicc_builtin_ffsll(long long x) {
+  return x == 0 ? 0 : __qicc_ctz64((unsigned long long)x) + 1;
+}
+int __qicc_builtin_popcount(unsigned int x) { return __qicc_popcount64(x); }
+int __qicc_builtin_popcountl(unsigned long x) { return __qicc_popcount64(x); }
+int __qicc_builtin_popcountll(unsigned long long x) { return __qicc_popcount64(x); }
+int __qicc_builtin_parity(unsigned int x) { return __qicc_popcount64(x) & 1; }
+int __qicc_builtin_parityl(unsigned long x) { return __qicc_popcount64(x) & 1; }
+int __qicc_builtin_parityll(unsigned long long x) { return __qicc_popcount64(x) & 1; }

@@ -105,6 +105,7 @@
 
 pub mod addr;
 pub mod builder;
+pub mod builtin;
 pub mod call;
 pub mod clib;
 pub mod consteval;

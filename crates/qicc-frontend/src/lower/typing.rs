@@ -202,6 +202,17 @@ impl<'a> Ctx<'a> {
                 },
                 _ => Err(self.type_err(at, "called object is not a function")),
             },
+            _ if name.starts_with("__VERIFIER_nondet_") => self.nondet_type(name, at),
+            _ if super::builtin::bit_model(name).is_some() => {
+                let model = super::builtin::bit_model(name).map(|(m, _)| m).unwrap_or_default();
+                match self.func_by_name.get(&model) {
+                    Some(&i) => Ok(self.funcs[i].ty.clone()?.ret.clone()),
+                    None => Err(self.internal(at, format!("the model of {name} is missing"))),
+                }
+            }
+            _ if super::builtin::result_type(name, self.types.size_t()).is_some() => {
+                Ok(super::builtin::result_type(name, self.types.size_t()).unwrap_or(CType::INT))
+            }
             _ => Ok(match name {
                 "malloc" | "calloc" | "alloca" | "__builtin_alloca" | "memset" | "memcpy"
                 | "memmove" | "__builtin_memset" | "__builtin_memcpy" | "__builtin_memmove" => {
