@@ -161,7 +161,7 @@ impl ExprView for ExitView<'_> {
     fn load(&mut self, s: &mut TermStore, bytes: u16, _: TermId) -> TermId {
         self.arbitrary(s, "load", Sort::BitVec(bytes * 8))
     }
-    fn valid(&mut self, s: &mut TermStore, _: u32, _: TermId) -> TermId {
+    fn valid(&mut self, s: &mut TermStore, _: qicc_ir::Access, _: u32, _: TermId) -> TermId {
         self.arbitrary(s, "valid", Sort::Bool)
     }
 }

@@ -261,10 +261,11 @@ impl ExprCx<'_> {
                 let sa = self.expr_at(a, d)?;
                 format!("qicc_load{}({sa})", t.bits())
             }
-            Expr::Valid(n, a) => {
+            Expr::Valid(k, n, a) => {
                 self.uses_memory = true;
                 let sa = self.expr_at(a, d)?;
-                format!("qicc_valid({sa}, {n}u)")
+                let write = (*k == qicc_ir::Access::Write) as u8;
+                format!("qicc_access({sa}, {n}u, {write})")
             }
             Expr::Fp(..) => return Err(EmitError::Unsupported(float_unsupported())),
         })

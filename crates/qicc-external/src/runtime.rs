@@ -223,11 +223,12 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
          qicc_hsize[id] = (qicc_ptr)(qicc_arbitrary_u64() & (uint64_t)QICC_MAX_SIZE);\n  \
          qicc_hlive[id] = qicc_arbitrary_bool();\n  \
          qicc_hepoch[id] = qicc_epoch + 1u;\n}\n\
-         static inline _Bool qicc_valid(qicc_ptr a, qicc_ptr n) {\n  \
+         /* valid (write: a writable object) and readable (read: any live object). */\n\
+         static inline _Bool qicc_access(qicc_ptr a, qicc_ptr n, _Bool write) {\n  \
          qicc_ptr id = a >> QICC_OFFSET_BITS, off = a & QICC_MAX_SIZE;\n  \
          if (id == 0) return 0;\n  \
          if (qicc_known(id))\n    \
-         return (qicc_flags[id] & QICC_LIVE) && !(qicc_flags[id] & QICC_READONLY)\n           \
+         return (qicc_flags[id] & QICC_LIVE) && !(write && (qicc_flags[id] & QICC_READONLY))\n           \
          && n <= qicc_size[id] && off <= qicc_size[id] - n;\n  \
          /* Not known: never allocated (not live), or a run-time object whose size and\n     \
          liveness havoc_memory made arbitrary: arbitrary, but the same for every question\n     \
@@ -236,6 +237,7 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
          if (!qicc_havocked) return 0;\n  \
          qicc_choose_unknown(id);\n  \
          return qicc_hlive[id] && n <= qicc_hsize[id] && off <= qicc_hsize[id] - n;\n}\n\
+         static inline _Bool qicc_valid(qicc_ptr a, qicc_ptr n) { return qicc_access(a, n, 1); }\n\
          /* Storage for an object with arbitrary contents. */\n\
          static inline unsigned char *qicc_new_storage(qicc_ptr id, qicc_ptr size) {\n  \
          unsigned char *p = (unsigned char *)malloc(size ? size : 1u);\n\

@@ -366,7 +366,7 @@ fn split_assumes(
                 };
                 out.push(and_all([c0.clone(), at_last(&c0), guard]));
             }
-            Lit::Valid(bytes, a) => {
+            Lit::Valid(access, bytes, a) => {
                 let pa = lin.lin(a)?;
                 if pa.degree() > 1 {
                     return Err("a validity check at a quadratic address".into());
@@ -377,7 +377,7 @@ fn split_assumes(
                 let same_object = bin(BinOp::Eq, obj(a.clone()), obj(am.clone()));
                 out.push(and_all([
                     c0,
-                    Expr::valid(*bytes, am),
+                    Expr::Valid(*access, *bytes, Box::new(am)),
                     in_range(&pa, Interp::Unsigned, m),
                     same_object,
                 ]));

@@ -42,7 +42,7 @@ pub(crate) enum Lit {
         b: Expr,
         split: bool,
     },
-    Valid(u32, Expr),
+    Valid(qicc_ir::Access, u32, Expr),
 }
 
 impl Lit {
@@ -51,7 +51,7 @@ impl Lit {
         match self {
             Lit::Inv(e) => e.clone(),
             Lit::Cmp { op, a, b, .. } => Expr::binary(*op, a.clone(), b.clone()),
-            Lit::Valid(n, a) => Expr::valid(*n, a.clone()),
+            Lit::Valid(k, n, a) => Expr::Valid(*k, *n, Box::new(a.clone())),
         }
     }
 }
@@ -159,7 +159,7 @@ fn normalize(
                 _ => vec![vec![cmp(op, a, b, false)]],
             })
         }
-        Expr::Valid(n, a) if positive => Ok(vec![vec![Lit::Valid(*n, (**a).clone())]]),
+        Expr::Valid(k, n, a) if positive => Ok(vec![vec![Lit::Valid(*k, *n, (**a).clone())]]),
         Expr::Valid(..) => Err("a failing validity check on the path".into()),
         _ => Err("a condition that is neither a comparison nor invariant".into()),
     }

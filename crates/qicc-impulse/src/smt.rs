@@ -22,7 +22,7 @@ pub(crate) struct Encoder {
     /// Value of each variable; a variable not listed gets a fresh symbol on first use.
     pub vars: HashMap<VarRef, TermId>,
     pub mem: TermId,
-    valid: HashMap<u32, TermId>,
+    valid: HashMap<(qicc_ir::Access, u32), TermId>,
     prefix: String,
 }
 
@@ -59,19 +59,19 @@ impl Encoder {
         t
     }
 
-    fn valid_pred(&mut self, store: &mut TermStore, n: u32) -> TermId {
-        if let Some(&t) = self.valid.get(&n) {
+    fn valid_pred(&mut self, store: &mut TermStore, access: qicc_ir::Access, n: u32) -> TermId {
+        if let Some(&t) = self.valid.get(&(access, n)) {
             return t;
         }
         // Shared by every encoder of the store: validity does not change along a loop path.
         let t = store.symbol(
-            &format!("valid.{n}"),
+            &format!("{}.{n}", access.op_name()),
             Sort::Array {
                 index: self.layout.pointer_bits,
                 elem: 1,
             },
         );
-        self.valid.insert(n, t);
+        self.valid.insert((access, n), t);
         t
     }
 
@@ -107,8 +107,14 @@ impl ExprView for View<'_> {
         value
     }
 
-    fn valid(&mut self, s: &mut TermStore, bytes: u32, addr: TermId) -> TermId {
-        let pred = self.enc.valid_pred(s, bytes);
+    fn valid(
+        &mut self,
+        s: &mut TermStore,
+        access: qicc_ir::Access,
+        bytes: u32,
+        addr: TermId,
+    ) -> TermId {
+        let pred = self.enc.valid_pred(s, access, bytes);
         let bit = s.select(pred, addr);
         let one = s.bv_const(1, 1);
         s.eq(bit, one)

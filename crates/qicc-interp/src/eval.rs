@@ -67,9 +67,9 @@ impl Machine<'_, '_> {
                 let (addr, _) = self.eval(a, f, base);
                 (self.load(addr, (ty.bits() / 8) as u32), *ty)
             }
-            Expr::Valid(n, a) => {
+            Expr::Valid(k, n, a) => {
                 let (addr, _) = self.eval(a, f, base);
-                (self.mem.table.valid(addr, *n) as u64, Ty::Bool)
+                (self.mem.table.accessible(*k, addr, *n) as u64, Ty::Bool)
             }
             Expr::Fp(op, args) => {
                 let mut vals = Vec::with_capacity(args.len());

@@ -457,12 +457,16 @@ impl Renderer<'_> {
                 }
             }
             Expr::Load(ty, addr) => self.load(*ty, addr),
-            Expr::Valid(n, addr) => {
+            Expr::Valid(k, n, addr) => {
                 self.c = false;
                 let a = self.expr(addr);
+                let acsl = match k {
+                    qicc_ir::Access::Write => "\\valid",
+                    qicc_ir::Access::Read => "\\valid_read",
+                };
                 Out {
                     s: format!(
-                        "\\valid((char *){} + (0 .. {}))",
+                        "{acsl}((char *){} + (0 .. {}))",
                         a.at(UNARY),
                         n.saturating_sub(1)
                     ),

@@ -402,6 +402,24 @@ impl FpOp {
     }
 }
 
+/// What a validity check asks of the bytes: that they may be written (a live object that is
+/// not read-only) or read (any live object).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Access {
+    Write,
+    Read,
+}
+
+impl Access {
+    /// The operator's name in the text format.
+    pub fn op_name(self) -> &'static str {
+        match self {
+            Access::Write => "valid",
+            Access::Read => "readable",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Expr {
     /// A constant; `value` holds the low `ty.bits()` bits (bools are 0 or 1).
@@ -419,9 +437,10 @@ pub enum Expr {
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     /// Little-endian read of `ty.bits() / 8` bytes at the address.
     Load(Ty, Box<Expr>),
-    /// True iff `bytes` bytes starting at the address lie inside one live, writable object
-    /// (used by the front-end's checks before writes).
-    Valid(u32, Box<Expr>),
+    /// True iff `bytes` bytes starting at the address lie inside one live object, writable
+    /// for [`Access::Write`] (the front-end's checks before writes: `valid.N`), any for
+    /// [`Access::Read`] (before reads: `readable.N`; read-only objects may be read).
+    Valid(Access, u32, Box<Expr>),
     /// A floating-point operation on `op.arity()` operands.
     Fp(FpOp, Vec<Expr>),
 }
@@ -488,7 +507,12 @@ impl Expr {
     }
 
     pub fn valid(bytes: u32, addr: Expr) -> Expr {
-        Expr::Valid(bytes, Box::new(addr))
+        Expr::Valid(Access::Write, bytes, Box::new(addr))
+    }
+
+    /// `readable.bytes(addr)`: the bytes lie in one live object (read-only ones too).
+    pub fn readable(bytes: u32, addr: Expr) -> Expr {
+        Expr::Valid(Access::Read, bytes, Box::new(addr))
     }
 
     pub fn fp(op: FpOp, args: Vec<Expr>) -> Expr {
@@ -564,7 +588,7 @@ impl Expr {
         f(self);
         match self {
             Expr::Const { .. } | Expr::Var(_) | Expr::ObjAddr(_) => {}
-            Expr::Unary(_, a) | Expr::Cast(_, _, a) | Expr::Load(_, a) | Expr::Valid(_, a) => {
+            Expr::Unary(_, a) | Expr::Cast(_, _, a) | Expr::Load(_, a) | Expr::Valid(_, _, a) => {
                 a.visit(f)
             }
             Expr::Binary(_, a, b) => {
@@ -592,7 +616,7 @@ impl Expr {
             Expr::Unary(op, a) => Expr::unary(*op, a.rewrite(f)),
             Expr::Cast(op, ty, a) => Expr::cast(*op, *ty, a.rewrite(f)),
             Expr::Load(ty, a) => Expr::load(*ty, a.rewrite(f)),
-            Expr::Valid(n, a) => Expr::valid(*n, a.rewrite(f)),
+            Expr::Valid(k, n, a) => Expr::Valid(*k, *n, Box::new(a.rewrite(f))),
             Expr::Binary(op, a, b) => Expr::binary(*op, a.rewrite(f), b.rewrite(f)),
             Expr::Ite(c, a, b) => Expr::ite(c.rewrite(f), a.rewrite(f), b.rewrite(f)),
             Expr::Fp(op, args) => Expr::Fp(*op, args.iter().map(|a| a.rewrite(f)).collect()),

@@ -20,7 +20,7 @@ pub mod types;
 pub mod verify;
 pub mod witness;
 
-pub use expr::{BinOp, CastOp, Expr, FpOp, RoundingMode, TypeEnv, UnOp, VarRef};
+pub use expr::{Access, BinOp, CastOp, Expr, FpOp, RoundingMode, TypeEnv, UnOp, VarRef};
 pub use parse::{parse_program, ParseError};
 pub use print::{expr_str, op_str, print_function, print_program};
 pub use program::*;

@@ -49,7 +49,10 @@
 //! - **`free(p)`** ends the life of the object `p` points into. The front-end guards it with
 //!   `ub:` checks (offset 0 of a live heap object).
 //! - **`valid.k(p)`** holds iff `k` bytes from `p` lie in one live, writable object: not null,
-//!   live, not read-only, and `offset + k <= size`.
+//!   live, not read-only, and `offset + k <= size`. **`readable.k(p)`** is the same without
+//!   "not read-only": the front-end checks it before every read that may fall outside a live
+//!   object (out of bounds, null, freed, a returned frame), so no engine ever builds a verdict
+//!   on the arbitrary bytes outside objects.
 //!
 //! # `havoc_memory`: the entry of an extracted region
 //!
@@ -113,13 +116,23 @@ impl ObjectTable {
 
     /// `valid.n(addr)`: `n` bytes from `addr` lie inside one live, writable object.
     pub fn valid(&self, addr: u64, n: u32) -> bool {
+        self.accessible(crate::Access::Write, addr, n)
+    }
+
+    /// `valid.n(addr)` for `Access::Write`, `readable.n(addr)` for `Access::Read`: `n` bytes
+    /// from `addr` lie inside one live object, which must be writable for a write.
+    pub fn accessible(&self, access: crate::Access, addr: u64, n: u32) -> bool {
         let obj = self.layout.object_of(addr) as usize;
         let off = self.layout.offset_of(addr);
         if obj == 0 {
             return false;
         }
         match self.entries.get(obj) {
-            Some(o) => o.live && !o.readonly && off as u128 + n as u128 <= o.size as u128,
+            Some(o) => {
+                o.live
+                    && (access == crate::Access::Read || !o.readonly)
+                    && off as u128 + n as u128 <= o.size as u128
+            }
             None => false,
         }
     }

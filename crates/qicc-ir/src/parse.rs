@@ -485,12 +485,16 @@ impl ExprCtx<'_> {
                         arity(1)?;
                         Ok(Expr::load(parse_ty(c, ty)?, one()))
                     }
-                    ("valid", Some(n)) => {
+                    (h @ ("valid" | "readable"), Some(n)) => {
                         arity(1)?;
                         let n = n
                             .parse()
                             .or_else(|_| c.err(format!("bad width in '{w}'")))?;
-                        Ok(Expr::valid(n, one()))
+                        Ok(if h == "valid" {
+                            Expr::valid(n, one())
+                        } else {
+                            Expr::readable(n, one())
+                        })
                     }
                     (h, Some(ty)) if CastOp::from_name(h).is_some() => {
                         arity(1)?;

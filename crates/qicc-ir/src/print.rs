@@ -261,8 +261,8 @@ fn write_expr(s: &mut String, p: &Program, f: Option<&Function>, e: &Expr) {
             write_expr(s, p, f, a);
             s.push(')');
         }
-        Expr::Valid(n, a) => {
-            let _ = write!(s, "valid.{n}(");
+        Expr::Valid(k, n, a) => {
+            let _ = write!(s, "{}.{n}(", k.op_name());
             write_expr(s, p, f, a);
             s.push(')');
         }

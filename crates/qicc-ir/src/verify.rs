@@ -524,7 +524,7 @@ fn check_expr(
             }
             Some(*t)
         }
-        Expr::Valid(n, a) => {
+        Expr::Valid(_, n, a) => {
             let ta = check_expr(errs, p, env, a, at)?;
             if ta != env.pointer_ty() || *n == 0 {
                 errs.push(format!("{at}: ill-typed valid"));

@@ -19,7 +19,7 @@
 //! program would be answered UNKNOWN, never with a model that misreads the operation.
 
 use crate::{BvBinOp, BvCmpOp, BvUnOp, Sort, TermId, TermStore};
-use qicc_ir::{BinOp, CastOp, Expr, FpOp, ObjectId, Program, Ty, UnOp, VarRef};
+use qicc_ir::{Access, BinOp, CastOp, Expr, FpOp, ObjectId, Program, Ty, UnOp, VarRef};
 
 /// The sort of an IR type.
 pub fn sort_of(ty: Ty) -> Sort {
@@ -110,8 +110,8 @@ pub trait ExprView {
     fn obj_addr(&mut self, s: &mut TermStore, o: ObjectId) -> TermId;
     /// `bytes` bytes of memory from `addr`, little-endian.
     fn load(&mut self, s: &mut TermStore, bytes: u16, addr: TermId) -> TermId;
-    /// Whether `bytes` bytes from `addr` lie in one live object.
-    fn valid(&mut self, s: &mut TermStore, bytes: u32, addr: TermId) -> TermId;
+    /// Whether `bytes` bytes from `addr` lie in one live object (writable, for a write).
+    fn valid(&mut self, s: &mut TermStore, access: Access, bytes: u32, addr: TermId) -> TermId;
 }
 
 /// The term of `e` read through `view`.
@@ -154,9 +154,9 @@ pub fn encode_expr(s: &mut TermStore, view: &mut dyn ExprView, e: &Expr) -> Term
             let a = encode_expr(s, view, a);
             view.load(s, (ty.bits() / 8).max(1), a)
         }
-        Expr::Valid(n, a) => {
+        Expr::Valid(k, n, a) => {
             let a = encode_expr(s, view, a);
-            view.valid(s, *n, a)
+            view.valid(s, *k, *n, a)
         }
         Expr::Fp(op, args) => {
             let args: Vec<TermId> = args.iter().map(|a| encode_expr(s, view, a)).collect();

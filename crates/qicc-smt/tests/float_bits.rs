@@ -21,7 +21,7 @@ impl ExprView for NoState {
     fn load(&mut self, s: &mut TermStore, bytes: u16, _: TermId) -> TermId {
         s.bv_const(bytes * 8, 0)
     }
-    fn valid(&mut self, s: &mut TermStore, _: u32, _: TermId) -> TermId {
+    fn valid(&mut self, s: &mut TermStore, _: qicc_ir::Access, _: u32, _: TermId) -> TermId {
         s.bool_const(false)
     }
 }

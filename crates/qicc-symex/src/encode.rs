@@ -56,8 +56,14 @@ impl ExprView for Encoder<'_> {
         self.abstracted(s, memory, value)
     }
 
-    fn valid(&mut self, s: &mut TermStore, bytes: u32, addr: TermId) -> TermId {
-        let value = self.mm.valid(s, self.st.live, self.st.size, bytes, addr);
+    fn valid(
+        &mut self,
+        s: &mut TermStore,
+        access: qicc_ir::Access,
+        bytes: u32,
+        addr: TermId,
+    ) -> TermId {
+        let value = self.mm.valid(s, self.st.live, self.st.size, access, bytes, addr);
         let memory = self.st.globals.len();
         self.abstracted(s, memory, value)
     }

@@ -237,12 +237,14 @@ impl MemModel {
         m
     }
 
-    /// `valid.n(addr)`: `n` bytes from `addr` lie inside one live, writable object.
+    /// `valid.n(addr)`: `n` bytes from `addr` lie inside one live, writable object
+    /// (`readable.n(addr)`, for `Access::Read`: any live object).
     pub fn valid(
         &self,
         s: &mut TermStore,
         live: TermId,
         size: TermId,
+        access: qicc_ir::Access,
         n: u32,
         addr: TermId,
     ) -> TermId {
@@ -266,7 +268,11 @@ impl MemModel {
             s.and(n_le, off_le)
         };
         let a = s.and(not_null, is_live);
-        let b = s.and(a, writable);
+        let b = if access == qicc_ir::Access::Write {
+            s.and(a, writable)
+        } else {
+            a
+        };
         s.and(b, fits)
     }
 

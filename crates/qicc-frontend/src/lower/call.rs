@@ -376,6 +376,7 @@ impl<'a> Ctx<'a> {
                 let dst = self.convert(vs[0].clone(), &vp, at)?;
                 let src = self.convert(vs[1].clone(), &vp, at)?;
                 let len = self.convert(vs[2].clone(), &self.types.size_t(), at)?;
+                self.check_read_range(&src, &len, at)?;
                 self.check_range(&dst, &len, at)?;
                 self.emit(
                     Op::MemCopy {

@@ -21,7 +21,7 @@ use super::{fold, Ctx, GStorage, LocalPlace, R};
 use crate::types::{BitField, CType, IntKind};
 use lang_c::ast::*;
 use lang_c::span::Node;
-use qicc_ir::{BinOp, Expr, Op, Ty, UbKind, VarRef};
+use qicc_ir::{Access, BinOp, Expr, Op, Ty, UbKind, VarRef};
 use std::rc::Rc;
 
 #[derive(Clone, Debug)]
@@ -346,6 +346,7 @@ impl<'a> Ctx<'a> {
                 // The field's bits moved to the top of its window, then shifted down with its
                 // type's signedness (a plain `int` field is signed, as gcc).
                 let unit = Ty::Int(b.bytes * 8);
+                self.check_read(a, b.bytes as u64, at)?;
                 let up = unit.bits() - b.shift - b.width;
                 let down = unit.bits() - b.width;
                 let top = fold::bin(
@@ -381,17 +382,37 @@ impl<'a> Ctx<'a> {
                 let ty = self.irty(t, at)?;
                 let e = match &lv.place {
                     Place::Var(v) => Expr::Var(*v),
-                    Place::Mem(a) => fold::load(ty, a.clone()),
+                    Place::Mem(a) => {
+                        self.check_read(a, ty.bits() as u64 / 8, at)?;
+                        fold::load(ty, a.clone())
+                    }
                 };
                 Ok(RVal { e, ty: t.clone() })
             }
         }
     }
 
+    /// The check before a read of `n` bytes at `addr` (C: reading outside a live object is
+    /// undefined, and the memory model's bytes there are arbitrary: a verdict must never
+    /// rest on them).
+    pub fn check_read(&mut self, addr: &Expr, n: u64, at: usize) -> R<()> {
+        if n == 0 || !self.access_may_be_invalid(addr, n, Access::Read) {
+            return Ok(());
+        }
+        self.check(Expr::readable(n as u32, addr.clone()), UbKind::InvalidRead, at)
+    }
+
     /// Whether a write of `n` bytes at `addr` may fall outside a live object: not when the
     /// address is a constant offset into a stack object of this function or a writable
     /// static object and the bytes fit.
     fn write_may_be_invalid(&self, addr: &Expr, n: u64) -> bool {
+        self.access_may_be_invalid(addr, n, Access::Write)
+    }
+
+    /// Whether an access of `n` bytes at `addr` may fall outside a live object (for a write:
+    /// a writable one): not when the address is a constant offset into a stack object of
+    /// this function (live while it runs) or a static object and the bytes fit.
+    fn access_may_be_invalid(&self, addr: &Expr, n: u64, access: Access) -> bool {
         let (base, off) = match addr {
             Expr::Binary(BinOp::Add, b, o) => match o.as_const() {
                 Some(o) => (&**b, o),
@@ -407,7 +428,7 @@ impl<'a> Ctx<'a> {
             Expr::ObjAddr(o) => self
                 .program
                 .object(*o)
-                .filter(|obj| !obj.readonly)
+                .filter(|obj| access == Access::Read || !obj.readonly)
                 .map(|obj| obj.size),
             _ => None,
         };
@@ -481,11 +502,27 @@ impl<'a> Ctx<'a> {
 
     /// Checks that `len` bytes at `dst` may be written (both ends, when `len > 0`).
     pub fn check_range(&mut self, dst: &Expr, len: &Expr, at: usize) -> R<()> {
+        self.check_access_range(Access::Write, dst, len, at)
+    }
+
+    /// Checks that `len` bytes at `src` may be read (both ends, when `len > 0`).
+    pub fn check_read_range(&mut self, src: &Expr, len: &Expr, at: usize) -> R<()> {
+        self.check_access_range(Access::Read, src, len, at)
+    }
+
+    /// The check that the first and the last of `len` bytes at `dst` (when `len > 0`) may be
+    /// accessed (an object is one contiguous range of addresses).
+    fn check_access_range(&mut self, access: Access, dst: &Expr, len: &Expr, at: usize) -> R<()> {
         if let Some(n) = len.as_const() {
-            if n == 0 || !self.write_may_be_invalid(dst, n) {
+            if n == 0 || !self.access_may_be_invalid(dst, n, access) {
                 return Ok(());
             }
         }
+        let one = |a: Expr| Expr::Valid(access, 1, Box::new(a));
+        let kind = match access {
+            Access::Write => UbKind::InvalidWrite,
+            Access::Read => UbKind::InvalidRead,
+        };
         let ptr = self.ptr_ty();
         let last = fold::bin(
             BinOp::Add,
@@ -495,18 +532,15 @@ impl<'a> Ctx<'a> {
         let ok = fold::bin(
             BinOp::Or,
             fold::bin(BinOp::Eq, len.clone(), Expr::konst(ptr, 0)),
-            fold::bin(
-                BinOp::And,
-                Expr::valid(1, dst.clone()),
-                Expr::valid(1, last),
-            ),
+            fold::bin(BinOp::And, one(dst.clone()), one(last)),
         );
-        self.check(ok, UbKind::InvalidWrite, at)
+        self.check(ok, kind, at)
     }
 
     /// Copies a struct (C assignment of structs).
     pub fn copy_bytes(&mut self, dst: Expr, src: Expr, size: u64, at: usize) -> R<()> {
         let len = Expr::konst(self.ptr_ty(), size);
+        self.check_read_range(&src, &len, at)?;
         self.check_range(&dst, &len, at)?;
         self.emit(Op::MemCopy { dst, src, len }, at)
     }
