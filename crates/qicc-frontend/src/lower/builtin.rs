@@ -12,8 +12,9 @@
 //!   documentation, so their argument is checked first (`builtin-undefined`);
 //! - lowered here: `__builtin_unreachable` (reaching it is undefined: a `builtin-undefined`
 //!   check that always fails), `__builtin_trap` (the program stops, as `abort`),
-//!   `__builtin_constant_p` (as gcc at `-O0`: 1 for an integer constant expression, else 0;
-//!   the argument is not evaluated), `__builtin_object_size` (as gcc at `-O0`: `(size_t)-1`
+//!   `__builtin_constant_p` (1 for an integer constant expression; for any other argument
+//!   the compiler's choice, 0 or 1: gcc answers 0 at `-O0` and 1 where its optimiser folds
+//!   the value; the argument is not evaluated), `__builtin_object_size` (as gcc at `-O0`: `(size_t)-1`
 //!   for types 0 and 1, 0 for types 2 and 3; not evaluated), `__builtin_choose_expr`, and
 //!   the checked arithmetic `__builtin_{add,sub,mul}_overflow` (generic, `_p` and the typed
 //!   `s`/`u` forms): the mathematical result, its truncation stored, whether it fits;
@@ -157,13 +158,29 @@ impl<'a> Ctx<'a> {
                     Val::R(RVal::void())
                 })
             }
+            // 1 for an integer constant expression. For any other argument gcc answers 0 at
+            // -O0 and may answer 1 where its optimiser folds the value (a `const` global at
+            // -O1): the compiler's choice, so 0 or 1, chosen per call (never evaluated).
             "__builtin_constant_p" => match args {
-                [a] => {
-                    let constant = self.const_int(a).is_ok();
-                    Ok(Val::R(RVal {
-                        e: Expr::int(32, constant as u64),
-                        ty: CType::INT,
-                    }))
+                [a] if self.const_int(a).is_ok() => Ok(Val::R(RVal {
+                    e: Expr::int(32, 1),
+                    ty: CType::INT,
+                })),
+                [_] => {
+                    let span = self.span(at);
+                    self.fs(at).map(|fs| {
+                        fs.b.span = span;
+                        let t = fs.b.new_tmp(Ty::I8);
+                        fs.b.havoc(
+                            qicc_ir::VarRef::Local(t),
+                            qicc_ir::HavocKind::Extern(name.to_string()),
+                        );
+                        let bit = fold::to_bool(Expr::local(t), Ty::I8);
+                        Val::R(RVal {
+                            e: fold::from_bool(bit, Ty::I32),
+                            ty: CType::INT,
+                        })
+                    })
                 }
                 _ => Err(self.type_err(at, "__builtin_constant_p takes one argument")),
             },

@@ -631,8 +631,15 @@ impl<'a> Ctx<'a> {
         let pure =
             func.is_some_and(|i| self.funcs[i].side_effect_free) || clib::is_output_only(name);
         for a in args {
-            // Struct arguments need no copy: the stub reads nothing.
+            // Struct arguments need no copy: the stub reads nothing. A scalar argument is
+            // still read (its read checked) before the call.
             let v = self.lower(a)?;
+            if let Val::L(lv) = &v {
+                if let (Place::Mem(addr), true) = (&lv.place, lv.ty.is_scalar()) {
+                    let n = self.size_of(&lv.ty, a.span.start)?;
+                    self.check_read(addr, n, a.span.start)?;
+                }
+            }
             let callback = match &v {
                 Val::Func(_) => true,
                 Val::R(r) => r.ty.is_func_pointer(),

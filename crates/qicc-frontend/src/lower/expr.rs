@@ -294,7 +294,13 @@ impl<'a> Ctx<'a> {
                 _ => {}
             }
         }
-        self.lower(e)?;
+        // A scalar lvalue is still read (`p[i];` reads `p[i]`: undefined outside an object).
+        if let Val::L(lv) = self.lower(e)? {
+            if let (Place::Mem(a), true) = (&lv.place, lv.ty.is_scalar()) {
+                let n = self.size_of(&lv.ty, e.span.start)?;
+                self.check_read(a, n, e.span.start)?;
+            }
+        }
         Ok(())
     }
 
