@@ -53,7 +53,9 @@
 //!   `fn.NAME` ([`Ctx::fn_object`]), so it is stored, compared and converted like any
 //!   pointer; a call through a pointer dispatches on its value over the functions used as a
 //!   value anywhere in the unit with a compatible type (`call::fn_ptr_call`).
-//! - UB checks: division/remainder by zero and overflow, shift amounts, invalid writes
+//! - UB checks: division/remainder by zero and overflow, shift amounts, invalid reads
+//!   (loads, bit-field windows, struct copies' and `memcpy`'s sources, scalar arguments of
+//!   body-less functions, discarded lvalues) and invalid writes
 //!   (stores, `memset`/`memcpy`/`memmove`, struct copies), invalid `free`, oversized
 //!   allocations, calls through a pointer that is no function of the called type,
 //!   non-positive variable-length array sizes, float-to-integer conversions out of range.
@@ -65,6 +67,8 @@
 //!   standard), `reach_error`, `__VERIFIER_error`, `__assert_fail` (glibc `assert`);
 //!   `abort`/`exit`, `malloc`/`calloc`/`alloca`/`free`, `memset`/`memcpy`/`memmove`,
 //!   `__builtin_expect`; the C library's functions of `clib` (models in C, `clib_models.c`);
+//!   GCC's builtins of `builtin` (every other `__builtin_*` is rejected); an undeclared
+//!   `__VERIFIER_nondet_T` has the type SV-COMP's name `T` says;
 //!   any other body-less function returns an arbitrary value and, unless declared
 //!   `const`/`pure`, may change every global and all memory (its stub, `extern.NAME`;
 //!   warning).
