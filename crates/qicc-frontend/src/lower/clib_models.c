@@ -210,8 +210,9 @@ void __qicc_explicit_bzero(void *d, __qicc_size_t n) { __builtin_memset(d, 0, n)
 
 /* The new object's first bytes are the old object's: copying `n` bytes reads past the end of a
  * smaller old object, where the memory model holds bytes no run wrote (arbitrary), which is
- * what C says the new object's extra bytes are (indeterminate). Freeing `p` checks, as
- * `free` does, that it is the start of a live object. */
+ * what C says the new object's extra bytes are (indeterminate); so the copy is the one
+ * memcpy whose source is not checked (`__qicc_copy_indeterminate`, call.rs). Freeing `p`
+ * checks, as `free` does, that it is the start of a live object. */
 void *__qicc_realloc(void *p, __qicc_size_t n) {
   void *q = 0;
   if (p == 0)
@@ -221,7 +222,7 @@ void *__qicc_realloc(void *p, __qicc_size_t n) {
     return 0;
   }
   q = __builtin_malloc(n);
-  __builtin_memcpy(q, p, n);
+  __qicc_copy_indeterminate(q, p, n);
   __builtin_free(p);
   return q;
 }
