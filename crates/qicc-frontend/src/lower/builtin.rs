@@ -312,16 +312,12 @@ impl<'a> Ctx<'a> {
             let low = fold::resize(exact.clone(), wide, tyr, false);
             let back = fold::resize(low.clone(), tyr, wide, sr);
             let fits = fold::bin(BinOp::Eq, back, exact.clone());
-            // A difference of unsigned values may be negative; only an unsigned product of two
-            // unsigned values may pass 2^63 (read as unsigned then).
+            // `exact` is signed, except the product of two unsigned values, which may pass
+            // 2^63 and is unsigned. The sign bit must be clear when exactly one of `exact`
+            // and the result type is signed: a negative value fits no unsigned type, and an
+            // unsigned one of 2^63 or more no signed one.
             let huge_unsigned = op == BinOp::Mul && !sa && !sb;
-            let fits = if huge_unsigned && sr {
-                fold::bin(
-                    BinOp::And,
-                    fits,
-                    fold::bin(BinOp::Sle, Expr::konst(wide, 0), exact),
-                )
-            } else if !huge_unsigned && !sr {
+            let fits = if huge_unsigned == sr {
                 fold::bin(
                     BinOp::And,
                     fits,
