@@ -237,7 +237,6 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
          if (!qicc_havocked) return 0;\n  \
          qicc_choose_unknown(id);\n  \
          return qicc_hlive[id] && n <= qicc_hsize[id] && off <= qicc_hsize[id] - n;\n}\n\
-         static inline _Bool qicc_valid(qicc_ptr a, qicc_ptr n) { return qicc_access(a, n, 1); }\n\
          /* Storage for an object with arbitrary contents. */\n\
          static inline unsigned char *qicc_new_storage(qicc_ptr id, qicc_ptr size) {\n  \
          unsigned char *p = (unsigned char *)malloc(size ? size : 1u);\n\

@@ -114,11 +114,6 @@ impl ObjectTable {
         }
     }
 
-    /// `valid.n(addr)`: `n` bytes from `addr` lie inside one live, writable object.
-    pub fn valid(&self, addr: u64, n: u32) -> bool {
-        self.accessible(crate::Access::Write, addr, n)
-    }
-
     /// `valid.n(addr)` for `Access::Write`, `readable.n(addr)` for `Access::Read`: `n` bytes
     /// from `addr` lie inside one live object, which must be writable for a write.
     pub fn accessible(&self, access: crate::Access, addr: u64, n: u32) -> bool {
@@ -238,18 +233,24 @@ mod tests {
 
     #[test]
     fn valid_needs_live_writable_in_bounds_and_not_null() {
+        use crate::Access::{Read, Write};
         let p = program(&[(4, false), (3, true)]);
         let mut t = ObjectTable::new(&p);
         let l = p.layout;
-        assert!(!t.valid(l.base_address(0), 1));
-        assert!(t.valid(l.base_address(1), 4));
-        assert!(!t.valid(l.base_address(1) + 1, 4));
-        assert!(!t.valid(l.base_address(2), 1), "read-only");
+        for access in [Write, Read] {
+            assert!(!t.accessible(access, l.base_address(0), 1), "null");
+            assert!(t.accessible(access, l.base_address(1), 4));
+            assert!(!t.accessible(access, l.base_address(1) + 1, 4), "past the end");
+        }
+        assert!(!t.accessible(Write, l.base_address(2), 1), "read-only");
+        assert!(t.accessible(Read, l.base_address(2), 3), "read-only objects may be read");
         let a = t.alloc(2).expect("fits");
-        assert!(t.valid(l.base_address(a), 2));
+        assert!(t.accessible(Write, l.base_address(a), 2));
         t.free(l.base_address(a) + 1);
-        assert!(!t.valid(l.base_address(a), 1), "freed");
-        assert!(!t.valid(l.base_address(a + 1), 1), "never allocated");
+        for access in [Write, Read] {
+            assert!(!t.accessible(access, l.base_address(a), 1), "freed");
+            assert!(!t.accessible(access, l.base_address(a + 1), 1), "never allocated");
+        }
     }
 
     #[test]

@@ -14,8 +14,8 @@
 //!   check that always fails), `__builtin_trap` (the program stops, as `abort`),
 //!   `__builtin_constant_p` (1 for an integer constant expression; for any other argument
 //!   the compiler's choice, 0 or 1: gcc answers 0 at `-O0` and 1 where its optimiser folds
-//!   the value; the argument is not evaluated), `__builtin_object_size` (as gcc at `-O0`: `(size_t)-1`
-//!   for types 0 and 1, 0 for types 2 and 3; not evaluated), `__builtin_choose_expr`, and
+//!   the value; the argument is not evaluated), `__builtin_object_size` (the documented
+//!   "unknown" answer: `(size_t)-1` for types 0 and 1, 0 for types 2 and 3; not evaluated), `__builtin_choose_expr`, and
 //!   the checked arithmetic `__builtin_{add,sub,mul}_overflow` (generic, `_p` and the typed
 //!   `s`/`u` forms): the mathematical result, its truncation stored, whether it fits;
 //! - rejected: every other `__builtin_*` (`unsupported: builtin NAME`, at the call).
@@ -29,7 +29,7 @@ use super::{fold, Ctx, R};
 use crate::types::{CType, IntKind};
 use lang_c::ast::Expression;
 use lang_c::span::Node;
-use qicc_ir::{BinOp, Expr, Op, Ty, UbKind};
+use qicc_ir::{BinOp, Expr, Ty, UbKind};
 
 /// The bit operations modelled in `clib_models.c` as `__qicc_builtin_NAME`, and whether their
 /// argument must be non-zero (gcc: "if x is 0, the result is undefined").
@@ -114,9 +114,21 @@ fn overflow_builtin(name: &str) -> Option<(BinOp, bool, Option<IntKind>)> {
     Some((op, true, Some(kind)))
 }
 
-/// The result type of a builtin lowered here (for typing without evaluation); `None` for the
-/// others (the C models have declarations of their own).
-pub fn result_type(name: &str, size_t: CType) -> Option<CType> {
+/// The result type of a builtin lowered here (for typing without evaluation), or the name
+/// of its C model (whose declaration has the type); `None` for any other name.
+pub enum ResultType {
+    Fixed(CType),
+    OfModel(String),
+}
+
+pub fn result_type(name: &str, size_t: CType) -> Option<ResultType> {
+    if let Some((model, _)) = bit_model(name) {
+        return Some(ResultType::OfModel(model));
+    }
+    fixed_result_type(name, size_t).map(ResultType::Fixed)
+}
+
+fn fixed_result_type(name: &str, size_t: CType) -> Option<CType> {
     if overflow_builtin(name).is_some() {
         return Some(CType::Int(IntKind::Bool));
     }
@@ -148,16 +160,7 @@ impl<'a> Ctx<'a> {
             "__builtin_unreachable" => self
                 .check(Expr::bool(false), UbKind::BuiltinUndefined, at)
                 .map(|()| Val::R(RVal::void())),
-            "__builtin_trap" => {
-                let span = self.span(at);
-                self.fs(at).map(|fs| {
-                    fs.b.span = span;
-                    let halt = fs.b.func.halt;
-                    fs.b.edge_to(Op::Halt(None), halt);
-                    fs.b.dead();
-                    Val::R(RVal::void())
-                })
-            }
+            "__builtin_trap" => self.halt(None, at),
             // 1 for an integer constant expression. For any other argument gcc answers 0 at
             // -O0 and may answer 1 where its optimiser folds the value (a `const` global at
             // -O1): the compiler's choice, so 0 or 1, chosen per call (never evaluated).

@@ -463,7 +463,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn halt(&mut self, code: Option<Expr>, at: usize) -> R<Val> {
+    pub(super) fn halt(&mut self, code: Option<Expr>, at: usize) -> R<Val> {
         let span = self.span(at);
         let fs = self.fs(at)?;
         fs.b.span = span;
@@ -639,12 +639,7 @@ impl<'a> Ctx<'a> {
             // Struct arguments need no copy: the stub reads nothing. A scalar argument is
             // still read (its read checked) before the call.
             let v = self.lower(a)?;
-            if let Val::L(lv) = &v {
-                if let (Place::Mem(addr), true) = (&lv.place, lv.ty.is_scalar()) {
-                    let n = self.size_of(&lv.ty, a.span.start)?;
-                    self.check_read(addr, n, a.span.start)?;
-                }
-            }
+            self.check_discarded_read(&v, a.span.start)?;
             let callback = match &v {
                 Val::Func(_) => true,
                 Val::R(r) => r.ty.is_func_pointer(),

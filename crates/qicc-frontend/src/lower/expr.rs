@@ -59,8 +59,10 @@ impl RVal {
     }
 }
 
-/// Whether lowering `e` emits no edge at all (no side effect, no call, no check): such
-/// operands of `&&`, `||` and `?:` can be evaluated unconditionally.
+/// Whether lowering `e` emits no edge other than read checks (no side effect, no call, no
+/// other check): such operands of `&&`, `||` and `?:` can be evaluated without branches,
+/// when they also read no memory (`Ctx::may_read_memory`: a read is checked, and C does not
+/// read where the other operand decides).
 pub fn is_simple(e: &Node<Expression>) -> bool {
     use BinaryOperator as B;
     match &e.node {
@@ -295,10 +297,21 @@ impl<'a> Ctx<'a> {
             }
         }
         // A scalar lvalue is still read (`p[i];` reads `p[i]`: undefined outside an object).
-        if let Val::L(lv) = self.lower(e)? {
-            if let (Place::Mem(a), true) = (&lv.place, lv.ty.is_scalar()) {
-                let n = self.size_of(&lv.ty, e.span.start)?;
-                self.check_read(a, n, e.span.start)?;
+        let v = self.lower(e)?;
+        self.check_discarded_read(&v, e.span.start)
+    }
+
+    /// The read check of a scalar lvalue whose value is read but not used (a discarded
+    /// expression, an argument a body-less function receives).
+    pub fn check_discarded_read(&mut self, v: &Val, at: usize) -> R<()> {
+        if let Val::L(LVal {
+            place: Place::Mem(a),
+            ty,
+        }) = v
+        {
+            if ty.is_scalar() {
+                let n = self.size_of(ty, at)?;
+                self.check_read(a, n, at)?;
             }
         }
         Ok(())
@@ -1269,9 +1282,12 @@ impl<'a> Ctx<'a> {
             B::LogicalAnd | B::LogicalOr => {
                 let and = op == B::LogicalAnd;
                 // Without effects on either side, one expression; unless the right side
-                // reads memory, which C does not read when the left side decides (the
-                // operands are pure, so lowering them again below changes nothing).
-                if is_simple(lhs) && is_simple(rhs) {
+                // reads memory, which C does not read when the left side decides (and whose
+                // read check must then sit on its branch).
+                if is_simple(lhs)
+                    && is_simple(rhs)
+                    && (!self.may_read_memory(rhs) || !self.in_function())
+                {
                     let l = self.rvalue(lhs)?;
                     let l = self.truth(l, lhs.span.start)?;
                     // The right side is evaluated only when the left does not decide.

@@ -203,27 +203,31 @@ impl<'a> Ctx<'a> {
                 _ => Err(self.type_err(at, "called object is not a function")),
             },
             _ if name.starts_with("__VERIFIER_nondet_") => self.nondet_type(name, at),
-            _ if super::builtin::bit_model(name).is_some() => {
-                let model = super::builtin::bit_model(name).map(|(m, _)| m).unwrap_or_default();
-                match self.func_by_name.get(&model) {
-                    Some(&i) => Ok(self.funcs[i].ty.clone()?.ret.clone()),
-                    None => Err(self.internal(at, format!("the model of {name} is missing"))),
+            _ => match super::builtin::result_type(name, self.types.size_t()) {
+                Some(super::builtin::ResultType::Fixed(t)) => Ok(t),
+                Some(super::builtin::ResultType::OfModel(model)) => {
+                    match self.func_by_name.get(&model) {
+                        Some(&i) => Ok(self.funcs[i].ty.clone()?.ret.clone()),
+                        None => Err(self.internal(at, format!("the model of {name} is missing"))),
+                    }
                 }
-            }
-            _ if super::builtin::result_type(name, self.types.size_t()).is_some() => {
-                Ok(super::builtin::result_type(name, self.types.size_t()).unwrap_or(CType::INT))
-            }
-            _ => Ok(match name {
-                "malloc" | "calloc" | "alloca" | "__builtin_alloca" | "memset" | "memcpy"
-                | "memmove" | "__builtin_memset" | "__builtin_memcpy" | "__builtin_memmove" => {
-                    CType::ptr(CType::Void)
-                }
-                "__builtin_expect" => CType::Int(IntKind::Long),
-                "abort" | "exit" | "_exit" | "_Exit" | "free" | "reach_error"
-                | "__VERIFIER_error" | "__VERIFIER_assume" | "__VERIFIER_assert"
-                | "__assert_fail" | "__builtin_abort" => CType::Void,
-                _ => CType::INT,
-            }),
+                None => self.plain_call_type(name),
+            },
         }
+    }
+
+    /// The result type of a call of an undeclared function `name` that is no builtin.
+    fn plain_call_type(&self, name: &str) -> R<CType> {
+        Ok(match name {
+            "malloc" | "calloc" | "alloca" | "__builtin_alloca" | "memset" | "memcpy"
+            | "memmove" | "__builtin_memset" | "__builtin_memcpy" | "__builtin_memmove" => {
+                CType::ptr(CType::Void)
+            }
+            "__builtin_expect" => CType::Int(IntKind::Long),
+            "abort" | "exit" | "_exit" | "_Exit" | "free" | "reach_error"
+            | "__VERIFIER_error" | "__VERIFIER_assume" | "__VERIFIER_assert"
+            | "__assert_fail" | "__builtin_abort" => CType::Void,
+            _ => CType::INT,
+        })
     }
 }
