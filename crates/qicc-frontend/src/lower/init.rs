@@ -6,7 +6,10 @@
 //! Also owns the creation of global storage on first use, and compound literals.
 //!
 //! Invariant: leaves are produced in initialiser order, so a later designator that
-//! re-initialises a sub-object wins, as in C.
+//! re-initialises a scalar wins, as in C; and a later initialiser of a whole aggregate
+//! sub-object (a braced list, a string, a struct value) first drops every earlier leaf inside
+//! it, because it initialises all of it, implicitly zeroing what it does not name (C11
+//! 6.7.9p19: `{ .b[2] = 8, .b = { [0] = 4 } }` leaves `b[2] == 0`).
 
 use super::expr::{LVal, Place, Val};
 use super::{Ctx, GStorage, R};
@@ -104,6 +107,7 @@ impl<'a> Ctx<'a> {
                         ),
                     ));
                 }
+                self.drop_overridden(ty, off, at, out)?;
                 out.push(Leaf {
                     offset: off,
                     ty: ty.clone(),
@@ -144,6 +148,7 @@ impl<'a> Ctx<'a> {
             ));
         }
         let n = alen.unwrap_or(len);
+        self.drop_overridden(ty, off, s.span.start, out)?;
         // The terminating NUL is dropped when the array has exactly the string's length.
         bytes.truncate((n * esize) as usize);
         out.push(Leaf {
@@ -155,6 +160,18 @@ impl<'a> Ctx<'a> {
         Ok(CType::Array(aelem.clone(), Some(n)))
     }
 
+    /// Drops the leaves an initialiser of the whole sub-object of type `ty` at `off`
+    /// overrides (see the module's invariant). An incomplete array (`int a[] = {…}`, only
+    /// ever the whole object) has nothing before it.
+    fn drop_overridden(&mut self, ty: &CType, off: u64, at: usize, out: &mut Vec<Leaf<'a>>) -> R<()> {
+        if out.is_empty() || matches!(ty, CType::Array(_, None)) {
+            return Ok(());
+        }
+        let end = off + self.size_of(ty, at)?;
+        out.retain(|leaf| leaf.offset < off || leaf.offset >= end);
+        Ok(())
+    }
+
     /// A braced initialiser list for an object of type `ty` at `off`.
     pub fn braced(
         &mut self,
@@ -163,6 +180,8 @@ impl<'a> Ctx<'a> {
         items: &'a [Node<InitializerListItem>],
         out: &mut Vec<Leaf<'a>>,
     ) -> R<CType> {
+        let at = items.first().map(|i| i.span.start).unwrap_or(0);
+        self.drop_overridden(ty, off, at, out)?;
         match ty {
             CType::Array(elem, len) => {
                 // `char s[] = {"abc"}`.
