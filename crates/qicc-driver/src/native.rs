@@ -21,7 +21,8 @@
 //!   error on a path C does not have;
 //! - `-fno-strict-aliasing` and `-fno-delete-null-pointer-checks` keep the optimiser from
 //!   the other UB-based rewrites the sanitizers do not see, and `-m32`/`-m64` give the
-//!   task's data model, so `int`, `long` and pointers have the widths the IR lowered;
+//!   task's data model, so `int`, `long` and pointers have the widths the IR lowered
+//!   (`-m32` with `-msse2 -mfpmath=sse`: floats rounded to their type, as the IR's);
 //! - uninitialised locals and memory are whatever the stack and heap hold: SV-COMP (and the
 //!   IR) read them as arbitrary values, so any contents is an execution too.
 //!
@@ -144,18 +145,19 @@ impl Native {
         {
             return NativeOutcome::Unavailable(format!("cannot write the runtime: {e}"));
         }
-        let model = match data_model {
-            DataModel::Ilp32 => "-m32",
-            DataModel::Lp64 => "-m64",
+        // ILP32 floats are SSE's, as the README defines them (and the differential tests
+        // compile): x87's excess precision would replay another program.
+        let model: &[&str] = match data_model {
+            DataModel::Ilp32 => &["-m32", "-msse2", "-mfpmath=sse"],
+            DataModel::Lp64 => &["-m64"],
         };
-        let common = [
-            model,
+        let common: Vec<&str> = model.iter().copied().chain([
             "-O1",
             "-g",
             "-no-pie",
             "-w",
             "-fno-omit-frame-pointer",
-        ];
+        ]).collect();
         let runtime_obj = dir.join("qicc_runtime.o");
         let mut rt: Vec<String> = common.iter().map(|s| s.to_string()).collect();
         rt.extend([
