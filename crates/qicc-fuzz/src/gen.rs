@@ -575,12 +575,37 @@ impl Gen {
         if r < 12 {
             return self.literal();
         }
+        if (12..15).contains(&r) && self.nest < 2 {
+            return self.builtin();
+        }
         if r < 20 && self.nest < 2 {
             if let Some(e) = self.call() {
                 return e;
             }
         }
         self.read().unwrap_or_else(|| self.literal())
+    }
+
+    /// A call of a GCC builtin qicc models, over an operand of any value (the operand of
+    /// `clz`/`ctz` is made non-zero: 0 is undefined there); the result's range holds for
+    /// every operand.
+    fn builtin(&mut self) -> E {
+        self.nest += 1;
+        let a = self.expr(1);
+        self.nest -= 1;
+        let (s, hi) = match self.rng.below(6) {
+            0 => (format!("__builtin_popcount((unsigned)({}))", a.s), 32),
+            1 => (format!("__builtin_parityll((unsigned long long)({}))", a.s), 1),
+            2 => (format!("__builtin_ffs((int)({}))", a.s), 32),
+            3 => (format!("__builtin_clz((unsigned)({}) | 1u)", a.s), 31),
+            4 => (format!("__builtin_ctzll((unsigned long long)({}) | 0x100ull)", a.s), 8),
+            _ => (format!("(int)__builtin_bswap16((unsigned short)({}))", a.s), 65535),
+        };
+        E {
+            s,
+            ty: Ty::Int,
+            iv: Iv { lo: 0, hi },
+        }
     }
 
     fn mask(&mut self, e: E) -> E {
@@ -988,11 +1013,32 @@ impl Gen {
         let len = self.rng.range(2, 6) as u32;
         let n = self.fresh("a");
         if self.rng.chance(30) {
-            let vals: Vec<i128> = (0..len)
+            let mut vals: Vec<i128> = (0..len)
                 .map(|_| self.rng.range(-5, 40) as i128)
                 .map(|v| if t.signed() { v } else { v.abs() })
                 .collect();
-            let text: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+            let mut text: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+            if self.rng.chance(50) {
+                // Designators in any order, one of them repeated (the later one wins), and
+                // the elements no designator names zero (C11 6.7.9p19, p21).
+                let mut named = vec![false; len as usize];
+                text.clear();
+                for _ in 0..len {
+                    let k = self.rng.below(len as u64) as usize;
+                    named[k] = true;
+                    text.push(format!("[{k}] = {}", vals[k]));
+                }
+                let k = self.rng.below(len as u64) as usize;
+                if named[k] {
+                    vals[k] = if t.signed() { -1 } else { 1 };
+                    text.push(format!("[{k}] = {}", vals[k]));
+                }
+                for (v, n) in vals.iter_mut().zip(&named) {
+                    if !n {
+                        *v = 0;
+                    }
+                }
+            }
             self.line(&format!(
                 "{} {n}[{len}] = {{{}}};",
                 t.name(),
@@ -1494,6 +1540,11 @@ impl Gen {
             90..=92 if !self.ctx.is_empty() => self.jump(),
             93..=95 if self.budget > 1 => self.switch_stmt(),
             96..=97 => self.call_ptr(),
+            // Functions whose body yields no edge: each call must return.
+            98 => {
+                let f = self.rng.pick(&EMPTY_FUNCTIONS);
+                self.line(&format!("{f}();"));
+            }
             _ => self.assign(),
         }
     }
@@ -1769,6 +1820,9 @@ impl Gen {
 }
 
 /// Generates the skeleton of the program of `seed`.
+/// `void` functions whose body lowers to no edge (each is declared in every program).
+const EMPTY_FUNCTIONS: [&str; 4] = ["empty_body", "empty_stmt", "bare_return", "dead_if"];
+
 pub fn generate(seed: u64, profile: Profile) -> Skeleton {
     let mut g = Gen {
         rng: Rng::new(seed),
@@ -1792,6 +1846,15 @@ pub fn generate(seed: u64, profile: Profile) -> Skeleton {
         void_fn: false,
     };
     let mut decls = String::new();
+    for f in EMPTY_FUNCTIONS {
+        let body = match f {
+            "empty_body" => "",
+            "empty_stmt" => ";",
+            "bare_return" => "return;",
+            _ => "if (0) { }",
+        };
+        decls.push_str(&format!("static void {f}(void) {{ {body} }}\n"));
+    }
     g.gen_structs(&mut decls);
     let wild = g.gen_globals(&mut decls);
     g.max_slots = 1;
