@@ -70,6 +70,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Output piped into `head` that closes early ends qicc quietly, as it does any Unix tool
+    // (Rust ignores SIGPIPE, and a failed print would be reported as an internal error).
+    // SAFETY: setting a signal's disposition to the default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = std::panic::catch_unwind(move || match cli.command {
         Command::Verify(a) => cmd_verify::run(a),
