@@ -274,6 +274,11 @@ fn cut_one(f: &mut Function, l: &LoopInfo, invs: &[Expr], assumed: &[Expr], ids:
             check_edge(f, from, inv, a, l.span);
         }
     }
+    // A run back at the cut head stops (the havoc chain stands for every later visit), and
+    // says so as every block in the IR does: with an `assume false` (`verify_program`
+    // rejects a location a run can reach and not leave).
+    let exit = f.exit;
+    f.add_edge(back, exit, Op::Assume(Expr::bool(false)), l.span);
     // The havoc chain.
     let mut ops: Vec<Op> = Vec::new();
     ops.extend(
