@@ -163,6 +163,16 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Why a model could not be followed: the budget, when it ran out meanwhile (the
+    /// watcher interrupts Z3, and an interrupted context evaluates nothing), else an internal
+    /// error.
+    fn model_error(&self, e: impl std::fmt::Display) -> String {
+        match self.budget.exhausted() {
+            Some(stop) => stop.describe().to_string(),
+            None => format!("internal error: {e}"),
+        }
+    }
+
     fn stop_reason(&self) -> StopReason {
         self.budget.exhausted().unwrap_or(StopReason::Timeout)
     }
@@ -238,8 +248,8 @@ impl<'a> Engine<'a> {
             let first = {
                 let (solver, store) = (&mut self.q.solver, &self.q.s);
                 first_open_call(&enc, &mut |t| solver.value(store, t).map(|v| v.as_u64()))
-                    .map_err(|e| format!("internal error: {e}"))?
-            };
+            }
+            .map_err(|e| self.model_error(e))?;
             let Some(first) = first else {
                 // The path reaches an error through inlined code only, and query type 1 found
                 // no property violation: an undefined-behaviour check, if the abstraction
@@ -262,8 +272,8 @@ impl<'a> Engine<'a> {
                 let again = {
                     let (solver, store) = (&mut self.q.solver, &self.q.s);
                     first_open_call(&enc, &mut |t| solver.value(store, t).map(|v| v.as_u64()))
-                        .map_err(|e| format!("internal error: {e}"))?
-                };
+                }
+                .map_err(|e| self.model_error(e))?;
                 if let Some(i) = again.filter(|i| !blocked.contains(i)) {
                     self.inline(&mut enc, &bounds, i)?;
                     self.add_block_literals(&enc, &mut block);
@@ -528,8 +538,8 @@ impl<'a> Engine<'a> {
                         && !self.q.found.done.contains(&h.assertion)
                         && self.q.value(h.guard) == Some(1)
                 })
-                .map(|h| h.assertion)
-                .ok_or("internal error: the model reaches no assertion")?;
+                .map(|h| h.assertion);
+            let hit = hit.ok_or_else(|| self.model_error("the model reaches no assertion"))?;
             if self
                 .q
                 .replay_hit(enc, hit, &assumptions, &format!("bound {r}"))?
