@@ -38,7 +38,11 @@ fn random_program(n: u32, gap: u32, edges: &[(u32, u32)], errors: &[u32]) -> Pro
     // random programs have unreachable parts.
     for i in 0..=n {
         let from = if i == 0 { Loc(0) } else { Loc(3 + i) };
-        let to = if i == n || i == gap { Loc(1) } else { Loc(4 + i) };
+        let to = if i == n || i == gap {
+            Loc(1)
+        } else {
+            Loc(4 + i)
+        };
         f.add_edge(from, to, Op::Skip, Span::new(0, 100 + i, 1));
     }
     for (k, &(a, b)) in edges.iter().enumerate() {

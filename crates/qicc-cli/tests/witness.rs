@@ -162,6 +162,77 @@ fn seeds_write_schema_valid_witnesses() {
     }
 }
 
+/// A correctness witness names at a loop only variables C can read there: the inner loop's
+/// `j` is out of scope at the outer loop's head, though the source names `j` above it (in a
+/// comment and in another function). ESBMC rejected such a witness as unparsable.
+#[test]
+fn loop_invariants_name_only_variables_in_scope() {
+    let dir = tempdir("scope");
+    let src = dir.join("scope.c");
+    std::fs::write(
+        &src,
+        "extern void reach_error(void);\n\
+         void __VERIFIER_assert(int c) { if (!c) { reach_error(); } }\n\
+         /* The inner loop's j is named here, above both loops, and in g below. */\n\
+         int g(void) { int j = 3; return j; }\n\
+         int main(void) {\n\
+         \x20 int s = 0;\n\
+         \x20 for (int i = 0; i < 10; i++) {\n\
+         \x20   for (int j = 0; j < i; j++) {\n\
+         \x20     __VERIFIER_assert(j < 10);\n\
+         \x20     s++;\n\
+         \x20   }\n\
+         \x20 }\n\
+         \x20 return g() + s;\n\
+         }\n",
+    )
+    .expect("source written");
+    let w = dir.join("scope.yml");
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .args([
+            "verify",
+            "--engine",
+            "invariants",
+            "--timeout",
+            "20",
+            "-q",
+            "--witness",
+        ])
+        .arg(&w)
+        .arg(&src)
+        .output()
+        .expect("qicc runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(&w).expect("witness written");
+    let y: serde_yaml::Value = serde_yaml::from_str(&text).expect("witness is YAML");
+    let invariants: Vec<(u64, String)> = y[0]["content"]
+        .as_sequence()
+        .expect("content")
+        .iter()
+        .map(|e| {
+            let i = &e["invariant"];
+            (
+                i["location"]["line"].as_u64().unwrap_or(0),
+                i["value"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        !invariants.is_empty(),
+        "no loop invariant: nothing checked\n{text}"
+    );
+    for (line, value) in &invariants {
+        let words: Vec<&str> = value
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .collect();
+        // Line 7 is the outer loop: neither `i` (declared by its own `for`, not yet in scope
+        // at the keyword) nor `j` (declared in its body) is visible there.
+        if *line == 7 {
+            assert!(!words.contains(&"j") && !words.contains(&"i"), "{value}");
+        }
+    }
+}
+
 /// A witness file that cannot be written: an error message and exit code 6.
 #[test]
 fn unwritable_witness_is_an_io_error() {

@@ -151,13 +151,11 @@ impl Native {
             DataModel::Ilp32 => &["-m32", "-msse2", "-mfpmath=sse"],
             DataModel::Lp64 => &["-m64"],
         };
-        let common: Vec<&str> = model.iter().copied().chain([
-            "-O1",
-            "-g",
-            "-no-pie",
-            "-w",
-            "-fno-omit-frame-pointer",
-        ]).collect();
+        let common: Vec<&str> = model
+            .iter()
+            .copied()
+            .chain(["-O1", "-g", "-no-pie", "-w", "-fno-omit-frame-pointer"])
+            .collect();
         let runtime_obj = dir.join("qicc_runtime.o");
         let mut rt: Vec<String> = common.iter().map(|s| s.to_string()).collect();
         rt.extend([

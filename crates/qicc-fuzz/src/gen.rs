@@ -595,11 +595,20 @@ impl Gen {
         self.nest -= 1;
         let (s, hi) = match self.rng.below(6) {
             0 => (format!("__builtin_popcount((unsigned)({}))", a.s), 32),
-            1 => (format!("__builtin_parityll((unsigned long long)({}))", a.s), 1),
+            1 => (
+                format!("__builtin_parityll((unsigned long long)({}))", a.s),
+                1,
+            ),
             2 => (format!("__builtin_ffs((int)({}))", a.s), 32),
             3 => (format!("__builtin_clz((unsigned)({}) | 1u)", a.s), 31),
-            4 => (format!("__builtin_ctzll((unsigned long long)({}) | 0x100ull)", a.s), 8),
-            _ => (format!("(int)__builtin_bswap16((unsigned short)({}))", a.s), 65535),
+            4 => (
+                format!("__builtin_ctzll((unsigned long long)({}) | 0x100ull)", a.s),
+                8,
+            ),
+            _ => (
+                format!("(int)__builtin_bswap16((unsigned short)({}))", a.s),
+                65535,
+            ),
         };
         E {
             s,

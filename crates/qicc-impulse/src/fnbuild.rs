@@ -39,6 +39,7 @@ impl<'p> FnBuilder<'p> {
             name: unique,
             ty,
             unsigned: false,
+            scope: None,
         });
         LocalId(self.func.locals.len() as u32 - 1)
     }

@@ -310,10 +310,7 @@ impl CExpr<'_> {
                 Expr::ObjAddr(o) => (self.object(*o), PRIMARY),
                 _ => (format!("*{}", self.wrap(a, UNARY)), UNARY),
             },
-            Expr::Valid(k, n, a) => (
-                format!("{}({}, {n})", k.op_name(), self.go(a).0),
-                PRIMARY,
-            ),
+            Expr::Valid(k, n, a) => (format!("{}({}, {n})", k.op_name(), self.go(a).0), PRIMARY),
             Expr::Fp(op, args) => self.fp(*op, args),
         }
     }

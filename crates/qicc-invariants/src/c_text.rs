@@ -160,6 +160,20 @@ impl Renderer<'_> {
         }
     }
 
+    /// Whether C's name `name` means `v` at the loop's head: a block-scope local is visible
+    /// only inside its scope, and a global not where a visible local of the same name hides
+    /// it. Without a loop (or a known position) every name counts as visible.
+    fn visible(&self, v: VarRef, name: &str) -> bool {
+        let Some(at) = self.l.map(|l| l.span).filter(|s| s.is_known()) else {
+            return true;
+        };
+        let in_scope = |x: &qicc_ir::Local| x.scope.is_none_or(|s| s.contains(at));
+        match v {
+            VarRef::Local(l) => self.f.locals.get(l.index()).is_some_and(in_scope),
+            VarRef::Global(_) => !self.f.locals.iter().any(|x| x.name == name && in_scope(x)),
+        }
+    }
+
     /// The declared signedness and IR type of a variable; a ghost has its variable's.
     fn var_decl(&self, v: VarRef) -> (String, Ty, bool) {
         match v {
@@ -367,7 +381,7 @@ impl Renderer<'_> {
             self.c = false;
             format!("\\at({}, LoopEntry)", self.entry_var(v).0)
         } else {
-            self.c &= is_c_identifier(&name);
+            self.c &= is_c_identifier(&name) && self.visible(v, &name);
             name
         };
         Out {

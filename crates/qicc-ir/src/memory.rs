@@ -240,16 +240,25 @@ mod tests {
         for access in [Write, Read] {
             assert!(!t.accessible(access, l.base_address(0), 1), "null");
             assert!(t.accessible(access, l.base_address(1), 4));
-            assert!(!t.accessible(access, l.base_address(1) + 1, 4), "past the end");
+            assert!(
+                !t.accessible(access, l.base_address(1) + 1, 4),
+                "past the end"
+            );
         }
         assert!(!t.accessible(Write, l.base_address(2), 1), "read-only");
-        assert!(t.accessible(Read, l.base_address(2), 3), "read-only objects may be read");
+        assert!(
+            t.accessible(Read, l.base_address(2), 3),
+            "read-only objects may be read"
+        );
         let a = t.alloc(2).expect("fits");
         assert!(t.accessible(Write, l.base_address(a), 2));
         t.free(l.base_address(a) + 1);
         for access in [Write, Read] {
             assert!(!t.accessible(access, l.base_address(a), 1), "freed");
-            assert!(!t.accessible(access, l.base_address(a + 1), 1), "never allocated");
+            assert!(
+                !t.accessible(access, l.base_address(a + 1), 1),
+                "never allocated"
+            );
         }
     }
 

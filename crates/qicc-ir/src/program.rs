@@ -199,6 +199,27 @@ pub struct Local {
     /// for display (traces); the IR's operators carry the signedness of every computation.
     #[serde(default)]
     pub unsigned: bool,
+    /// Where C's name for the variable is visible: `None` for the whole function (a
+    /// parameter, a name the front-end invented, IR written by hand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Scope>,
+}
+
+/// The part of one file where a block-scope name is visible: from its declarator to the end
+/// of its block (C11 6.2.1p4). Consumers that write C at a source position (a correctness
+/// witness's loop invariant) name only variables whose scope contains that position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scope {
+    pub from: Span,
+    pub to: Span,
+}
+
+impl Scope {
+    /// Whether `at` lies in the scope (same file, `from <= at <= to` by line and column).
+    pub fn contains(&self, at: Span) -> bool {
+        let key = |s: Span| (s.line, s.col);
+        at.file == self.from.file && key(self.from) <= key(at) && key(at) <= key(self.to)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -578,6 +599,7 @@ impl Function {
             name: name.into(),
             ty,
             unsigned: false,
+            scope: None,
         });
         LocalId(self.locals.len() as u32 - 1)
     }

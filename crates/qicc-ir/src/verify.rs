@@ -390,7 +390,11 @@ fn verify_function(errs: &mut Vec<String>, p: &Program, fid: FuncId, f: &Functio
 /// `exit` makes everything after each call "unreachable", and a TRUE from that is unsound).
 fn verify_no_dead_ends(errs: &mut Vec<String>, ctx: &str, f: &Function) {
     let n = f.num_locs as usize;
-    if f.entry.index() >= n || f.edges.iter().any(|e| e.from.index() >= n || e.to.index() >= n) {
+    if f.entry.index() >= n
+        || f.edges
+            .iter()
+            .any(|e| e.from.index() >= n || e.to.index() >= n)
+    {
         return; // reported elsewhere
     }
     let mut has_out = vec![false; n];

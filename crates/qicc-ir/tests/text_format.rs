@@ -84,7 +84,10 @@ fn checker_rejects_ill_formed_programs() {
         ("  L0 -> L1: store.i32 %x, %x\n", "ill-typed store"),
         ("  L0 -> L1: %x := zext.i8(%x)\n", "zext.i8 of i32"),
         // A run reaching L4 would block there: a function lowered without its way out.
-        ("  L0 -> L4: skip\n", "L4 is reachable from entry but has no outgoing edge"),
+        (
+            "  L0 -> L4: skip\n",
+            "L4 is reachable from entry but has no outgoing edge",
+        ),
         ("", "L0 is reachable from entry but has no outgoing edge"),
     ];
     for (edge, want) in cases {

@@ -63,7 +63,9 @@ impl ExprView for Encoder<'_> {
         bytes: u32,
         addr: TermId,
     ) -> TermId {
-        let value = self.mm.valid(s, self.st.live, self.st.size, access, bytes, addr);
+        let value = self
+            .mm
+            .valid(s, self.st.live, self.st.size, access, bytes, addr);
         let memory = self.st.globals.len();
         self.abstracted(s, memory, value)
     }

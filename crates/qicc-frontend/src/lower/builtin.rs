@@ -68,7 +68,12 @@ pub fn bit_model(name: &str) -> Option<(String, bool)> {
     BIT_MODELS
         .iter()
         .find(|(n, _)| *n == base)
-        .map(|(n, nonzero)| (format!("{}builtin_{n}", qicc_ir::LIBRARY_MODEL_PREFIX), *nonzero))
+        .map(|(n, nonzero)| {
+            (
+                format!("{}builtin_{n}", qicc_ir::LIBRARY_MODEL_PREFIX),
+                *nonzero,
+            )
+        })
 }
 
 /// The checked arithmetic builtins: the operation, whether the result is stored (`_p`: only
@@ -267,7 +272,12 @@ impl<'a> Ctx<'a> {
                 let kr = match (&vr.ty, store) {
                     (CType::Pointer(t), true) => match &**t {
                         CType::Int(k) if *k != IntKind::Bool => *k,
-                        _ => return Err(self.type_err(at, format!("{name}: the third argument must point to an integer"))),
+                        _ => {
+                            return Err(self.type_err(
+                                at,
+                                format!("{name}: the third argument must point to an integer"),
+                            ))
+                        }
                     },
                     (CType::Int(k), false) if *k != IntKind::Bool => *k,
                     _ => return Err(self.type_err(at, format!("{name}: bad third argument"))),
@@ -300,7 +310,11 @@ impl<'a> Ctx<'a> {
                     _ => fold::bin(
                         BinOp::And,
                         fold::bin(BinOp::Ne, ea.clone(), Expr::konst(tyr, 0)),
-                        fold::bin(BinOp::Ne, fold::bin(BinOp::UDiv, value.clone(), ea.clone()), eb.clone()),
+                        fold::bin(
+                            BinOp::Ne,
+                            fold::bin(BinOp::UDiv, value.clone(), ea.clone()),
+                            eb.clone(),
+                        ),
                     ),
                 }
             };

@@ -367,7 +367,10 @@ impl<'a> Ctx<'a> {
                 )?;
                 return Ok(Val::R(RVal { e: dst, ty: vp }));
             }
-            "memcpy" | "memmove" | "__builtin_memcpy" | "__builtin_memmove"
+            "memcpy"
+            | "memmove"
+            | "__builtin_memcpy"
+            | "__builtin_memmove"
             | "__qicc_copy_indeterminate" => {
                 let [_, _, _] = args.as_slice() else {
                     return Err(self.type_err(at, format!("{name} takes three arguments")));

@@ -418,7 +418,11 @@ impl<'a> Ctx<'a> {
         if n == 0 || !self.access_may_be_invalid(addr, n, Access::Read) {
             return Ok(());
         }
-        self.check(Expr::readable(n as u32, addr.clone()), UbKind::InvalidRead, at)
+        self.check(
+            Expr::readable(n as u32, addr.clone()),
+            UbKind::InvalidRead,
+            at,
+        )
     }
 
     /// Whether a write of `n` bytes at `addr` may fall outside a live object: not when the

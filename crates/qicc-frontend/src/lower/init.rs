@@ -163,7 +163,13 @@ impl<'a> Ctx<'a> {
     /// Drops the leaves an initialiser of the whole sub-object of type `ty` at `off`
     /// overrides (see the module's invariant). An incomplete array (`int a[] = {…}`, only
     /// ever the whole object) has nothing before it.
-    fn drop_overridden(&mut self, ty: &CType, off: u64, at: usize, out: &mut Vec<Leaf<'a>>) -> R<()> {
+    fn drop_overridden(
+        &mut self,
+        ty: &CType,
+        off: u64,
+        at: usize,
+        out: &mut Vec<Leaf<'a>>,
+    ) -> R<()> {
         if out.is_empty() || matches!(ty, CType::Array(_, None)) {
             return Ok(());
         }

@@ -227,6 +227,9 @@ pub struct FnState {
     /// C names whose address this function takes.
     pub addr_taken: HashSet<String>,
     pub copy_counter: u32,
+    /// The ends of the blocks (compound statements, `for` statements) being lowered,
+    /// innermost last: where the scope of a name declared now ends.
+    pub block_ends: Vec<Span>,
 }
 
 /// How calls of `__VERIFIER_assert` are lowered.

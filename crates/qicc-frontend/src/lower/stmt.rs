@@ -114,6 +114,7 @@ impl<'a> Ctx<'a> {
             stack_sizes: HashMap::new(),
             addr_taken,
             copy_counter: 0,
+            block_ends: Vec::new(),
         });
         self.scopes.push();
         let r = self.function_body(&name, &ft.ret, params, fd);
@@ -283,14 +284,14 @@ impl<'a> Ctx<'a> {
         match &s.node {
             Statement::Compound(items) => {
                 let mark = self.fs(at)?.vlas.len();
-                self.scopes.push();
+                self.push_block(s.span.end)?;
                 let r = (|| {
                     for it in items {
                         self.block_item(it)?;
                     }
                     Ok(())
                 })();
-                self.scopes.pop();
+                self.pop_block(at)?;
                 r?;
                 self.end_vlas(mark, s.span.end.saturating_sub(1))
             }
@@ -340,9 +341,9 @@ impl<'a> Ctx<'a> {
             }
             Statement::For(f) => {
                 let mark = self.fs(at)?.vlas.len();
-                self.scopes.push();
+                self.push_block(s.span.end)?;
                 let r = self.for_stmt(f, at);
-                self.scopes.pop();
+                self.pop_block(at)?;
                 r?;
                 self.end_vlas(mark, at)
             }
@@ -633,7 +634,7 @@ impl<'a> Ctx<'a> {
             return Ok(Val::R(RVal::void()));
         };
         let mark = self.fs(at)?.vlas.len();
-        self.scopes.push();
+        self.push_block(s.span.end)?;
         let r = (|| {
             let mut result = Val::R(RVal::void());
             for (i, it) in items.iter().enumerate() {
@@ -653,7 +654,7 @@ impl<'a> Ctx<'a> {
             }
             Ok(result)
         })();
-        self.scopes.pop();
+        self.pop_block(at)?;
         let r = r?;
         self.end_vlas(mark, at)?;
         Ok(r)
@@ -762,7 +763,7 @@ impl<'a> Ctx<'a> {
                 place: LocalPlace::Reg(l),
             });
             let vid = fs.vars.len() - 1;
-            self.scopes.define(name, Sym::Var(VarId::Local(vid)));
+            self.define_block_local(name, vid, l, at)?;
             let lv = LVal {
                 place: Place::Var(VarRef::Local(l)),
                 ty: ty.clone(),
@@ -794,7 +795,7 @@ impl<'a> Ctx<'a> {
             place: LocalPlace::Mem(p),
         });
         let vid = fs.vars.len() - 1;
-        self.scopes.define(name, Sym::Var(VarId::Local(vid)));
+        self.define_block_local(name, vid, p, at)?;
         let lv = LVal {
             place: Place::Mem(Expr::local(p)),
             ty: ty.clone(),
@@ -869,7 +870,35 @@ impl<'a> Ctx<'a> {
             place: LocalPlace::Mem(p),
         });
         let vid = fs.vars.len() - 1;
+        self.define_block_local(name, vid, p, at)
+    }
+
+    /// Opens a block whose text ends at byte `end` (exclusive): a scope for names, and the
+    /// end of the C scope of the variables it declares.
+    fn push_block(&mut self, end: usize) -> R<()> {
+        let to = self.span(end.saturating_sub(1));
+        self.fs(end)?.block_ends.push(to);
+        self.scopes.push();
+        Ok(())
+    }
+
+    fn pop_block(&mut self, at: usize) -> R<()> {
+        self.scopes.pop();
+        self.fs(at)?.block_ends.pop();
+        Ok(())
+    }
+
+    /// Makes the block-scope variable `name` (entry `vid` of the function's variables, held
+    /// in or pointed to by `local`) visible from its declarator at `at` to its block's end,
+    /// and records that scope on the IR local.
+    fn define_block_local(&mut self, name: &str, vid: usize, local: LocalId, at: usize) -> R<()> {
         self.scopes.define(name, Sym::Var(VarId::Local(vid)));
+        let from = self.span(at);
+        let fs = self.fs(at)?;
+        let to = fs.block_ends.last().copied();
+        if let (Some(to), Some(l)) = (to, fs.b.func.locals.get_mut(local.index())) {
+            l.scope = Some(qicc_ir::Scope { from, to });
+        }
         Ok(())
     }
 

@@ -224,9 +224,10 @@ impl<'a> Ctx<'a> {
                 CType::ptr(CType::Void)
             }
             "__builtin_expect" => CType::Int(IntKind::Long),
-            "abort" | "exit" | "_exit" | "_Exit" | "free" | "reach_error"
-            | "__VERIFIER_error" | "__VERIFIER_assume" | "__VERIFIER_assert"
-            | "__assert_fail" | "__builtin_abort" => CType::Void,
+            "abort" | "exit" | "_exit" | "_Exit" | "free" | "reach_error" | "__VERIFIER_error"
+            | "__VERIFIER_assume" | "__VERIFIER_assert" | "__assert_fail" | "__builtin_abort" => {
+                CType::Void
+            }
             _ => CType::INT,
         })
     }
