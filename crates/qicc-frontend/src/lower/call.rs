@@ -1059,7 +1059,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A stack object of this function for a struct argument or return value.
-    fn copy_slot(&mut self, size: u64, at: usize) -> R<Expr> {
+    pub(super) fn copy_slot(&mut self, size: u64, at: usize) -> R<Expr> {
         let ptr = self.ptr_ty();
         let span = self.span(at);
         let fs = self.fs(at)?;

@@ -212,8 +212,13 @@ pub struct FnState {
     pub defined_labels: HashSet<String>,
     pub breaks: Vec<Loc>,
     pub continues: Vec<Loc>,
-    /// Pointers to the variable-length arrays in scope, innermost last: a block's end frees
-    /// those it declared.
+    /// Pointers to the objects of nested blocks in scope (variable-length arrays, and arrays,
+    /// structs and address-taken variables declared below the body's top level), innermost
+    /// last: a block's end, and a `break` or `continue` out of it, frees those it declared.
+    /// A `goto` out of a block does not: the declaration executed again, or the function's
+    /// return, frees them. A jump into a block past such a declaration (C allows it for a
+    /// fixed-size object, as `switch` cases do) finds the object not allocated: its accesses
+    /// are undefined behaviour in qicc's model, never a wrong verdict.
     pub vlas: Vec<LocalId>,
     /// Per entry of `breaks` / `continues`: how many of `vlas` were in scope where the loop
     /// or switch starts (a jump out frees the others).

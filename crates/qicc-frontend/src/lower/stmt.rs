@@ -643,6 +643,21 @@ impl<'a> Ctx<'a> {
                         if let Statement::Expression(Some(e)) = &st.node {
                             let v = self.lower(e)?;
                             result = match v {
+                                // The value is copied out: the block's end may end the life
+                                // of the object it names (`({ struct s t = …; t; })`).
+                                Val::L(LVal {
+                                    place: Place::Mem(src),
+                                    ty,
+                                }) if ty.is_record() => {
+                                    let at = e.span.start;
+                                    let size = self.size_of(&ty, at)?;
+                                    let copy = self.copy_slot(size, at)?;
+                                    self.copy_bytes(copy.clone(), src, size, at)?;
+                                    Val::L(LVal {
+                                        place: Place::Mem(copy),
+                                        ty,
+                                    })
+                                }
                                 Val::L(lv) if lv.ty.is_record() => Val::L(lv),
                                 v => Val::R(self.to_rvalue(v, e.span.start)?),
                             };
@@ -788,7 +803,29 @@ impl<'a> Ctx<'a> {
         }
         let span = self.span(at);
         let fs = self.fs(at)?;
-        let p = fs.b.stack_object(name, size, ptr, span);
+        // A block nested in the function's body ends its objects' lives at its end (C11
+        // 6.2.4p6), so a pointer kept past the block points to a dead object: such an object
+        // is allocated where it is declared and freed as a variable-length array is. The
+        // body's own objects live as long as the activation: frame objects.
+        let nested = fs.block_ends.len() > 1;
+        let p = if nested {
+            fs.b.span = span;
+            let p = fs.b.add_named_local(name, ptr);
+            fs.b.mark_stable(p);
+            if !fs.continues.is_empty() || !fs.labels.is_empty() {
+                fs.b.free_if_live(p, ptr);
+            }
+            fs.b.emit(Op::Alloc {
+                dst: VarRef::Local(p),
+                size: Expr::konst(ptr, size),
+                kind: AllocKind::Stack,
+            });
+            fs.b.alloca_objects.push(p);
+            fs.vlas.push(p);
+            p
+        } else {
+            fs.b.stack_object(name, size, ptr, span)
+        };
         fs.stack_sizes.insert(p, size);
         fs.vars.push(LocalVar {
             ty: ty.clone(),
@@ -815,7 +852,7 @@ impl<'a> Ctx<'a> {
                 // The prologue's fresh object covers the first time; a loop or a backward
                 // `goto` reaches the declaration again, with last time's bytes still there.
                 let fs = self.fs(at)?;
-                if !fs.continues.is_empty() || !fs.labels.is_empty() {
+                if !nested && (!fs.continues.is_empty() || !fs.labels.is_empty()) {
                     fs.b.span = span;
                     fs.b.emit(Op::HavocBytes {
                         dst: Expr::local(p),
