@@ -465,7 +465,9 @@ impl<'i> Machine<'i, '_> {
                     Ok(val) => val,
                     Err(why) => return Next::Stop(Outcome::Unreplayable(why)),
                 };
-                if matches!(kind, HavocKind::Extern(_)) {
+                // A body-less function's result is no value of the C program; a computed
+                // NaN's bits are the platform's choice of a value the program did compute.
+                if matches!(kind, HavocKind::Extern(n) if n != qicc_ir::COMPUTED_NAN) {
                     self.read_uninit = true;
                 }
                 self.set_var(*v, base, val, matches!(kind, HavocKind::Uninit));

@@ -561,6 +561,11 @@ pub const LIBRARY_MODEL_PREFIX: &str = "__qicc_";
 /// for the calls of `f`: it makes globals, memory and the result arbitrary).
 pub const EXTERN_STUB_PREFIX: &str = "extern.";
 
+/// The name of the [`HavocKind::Extern`] choice of a computed NaN's sign and payload, which
+/// IEEE 754 leaves to the implementation (the front-end makes it where a float operation
+/// produces a NaN): a choice of the platform, not of a missing function body.
+pub const COMPUTED_NAN: &str = "computed NaN";
+
 impl Function {
     /// Whether this is one of the front-end's C library models ([`LIBRARY_MODEL_PREFIX`]).
     pub fn is_library_model(&self) -> bool {

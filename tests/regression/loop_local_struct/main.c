@@ -6,7 +6,7 @@ struct pair { int a; char b; };
 int main(void) {
   int i;
   for (i = 0; i < 3; i++) {
-    struct pair s;                       /* indeterminate at every entry */
+    struct pair s;                       /* a fresh object, indeterminate, at every entry */
     int *p = &s.a;
     if (i == 0) { s.a = 7; s.b = 1; }
     else __VERIFIER_assert(*p == 7 || s.b != 1);

@@ -169,7 +169,11 @@ impl<'a> Ctx<'a> {
                 if wf == wt {
                     return Ok(v.e);
                 }
-                Ok(fold::fp(FpOp::Convert { to: wt, rm: RNE }, vec![v.e]))
+                self.computed(
+                    fold::fp(FpOp::Convert { to: wt, rm: RNE }, vec![v.e]),
+                    to,
+                    at,
+                )
             }
             (CType::Int(k), CType::Float(_)) => {
                 let wt = self.float_width_of(to, at)?;
@@ -242,24 +246,19 @@ impl<'a> Ctx<'a> {
             e: fold::from_bool(c, Ty::I32),
             ty: CType::INT,
         };
-        Ok(match op {
-            B::Plus => RVal {
-                e: value(FpOp::Add(RNE), a, b),
-                ty,
-            },
-            B::Minus => RVal {
-                e: value(FpOp::Sub(RNE), a, b),
-                ty,
-            },
-            B::Multiply => RVal {
-                e: value(FpOp::Mul(RNE), a, b),
-                ty,
-            },
+        let arith = match op {
+            B::Plus => Some(FpOp::Add(RNE)),
+            B::Minus => Some(FpOp::Sub(RNE)),
+            B::Multiply => Some(FpOp::Mul(RNE)),
             // Division by zero is defined in IEEE arithmetic (Annex F): an infinity or NaN.
-            B::Divide => RVal {
-                e: value(FpOp::Div(RNE), a, b),
-                ty,
-            },
+            B::Divide => Some(FpOp::Div(RNE)),
+            _ => None,
+        };
+        if let Some(fop) = arith {
+            let e = self.computed(value(fop, a, b), &ty, at)?;
+            return Ok(RVal { e, ty });
+        }
+        Ok(match op {
             B::Less => truth(value(FpOp::Lt, a, b)),
             B::Greater => truth(value(FpOp::Lt, b, a)),
             B::LessOrEqual => truth(value(FpOp::Le, a, b)),
@@ -287,7 +286,7 @@ impl<'a> Ctx<'a> {
     pub fn float_plus_one(&mut self, old: RVal, inc: bool, at: usize) -> R<Expr> {
         let w = self.float_width_of(&old.ty, at)?;
         let op = if inc { FpOp::Add(RNE) } else { FpOp::Sub(RNE) };
-        Ok(fold::fp(op, vec![old.e, exact(w, 1.0)]))
+        self.computed(fold::fp(op, vec![old.e, exact(w, 1.0)]), &old.ty, at)
     }
 
     /// A call of one of the `<math.h>` functions IEEE defines exactly, of a GNU builtin
@@ -379,12 +378,16 @@ impl<'a> Ctx<'a> {
                 }
                 float(Expr::konst(ft, Format::of(w).nan()))
             }
-            Math::Unary(op) => float(un(op, &xs[0])),
+            Math::Unary(op) => float(self.computed(un(op, &xs[0]), &ty, at)?),
             Math::Binary(op @ (FpOp::Min | FpOp::Max)) => {
-                float(self.min_max(name, op, &xs[0], &xs[1], ft, at)?)
+                let e = self.min_max(name, op, &xs[0], &xs[1], ft, at)?;
+                float(self.computed(e, &ty, at)?)
             }
-            Math::Binary(op) => float(fold::fp(op, vec![xs[0].clone(), xs[1].clone()])),
-            Math::Fma => float(fold::fp(FpOp::Fma(RNE), xs.clone())),
+            Math::Binary(op) => {
+                let e = fold::fp(op, vec![xs[0].clone(), xs[1].clone()]);
+                float(self.computed(e, &ty, at)?)
+            }
+            Math::Fma => float(self.computed(fold::fp(FpOp::Fma(RNE), xs.clone()), &ty, at)?),
             Math::Copysign => {
                 let mag = un(FpOp::Abs, &xs[0]);
                 let neg = un(FpOp::Neg, &mag);
@@ -459,6 +462,45 @@ impl<'a> Ctx<'a> {
                 Val::R(RVal { e, ty: CType::INT })
             }
         })
+    }
+
+    /// The value of a float operation of C type `ty` that computes its result (arithmetic,
+    /// conversions, the math functions): the IR's value unless it is a NaN, whose sign and
+    /// payload are the implementation's choice (IEEE 754 6.2.3 and 6.3; x86 SSE gives
+    /// `0xffc00000`, negative, for `0.0 / 0.0`, where the IR's default NaN is positive): any
+    /// quiet NaN then, chosen where it is computed (an `extern` havoc, as `fmin`'s zeros),
+    /// so that every later use sees the same bits. The IR keeps its one default NaN, which
+    /// the solvers' theory has; only here does the choice enter.
+    pub(super) fn computed(&mut self, e: Expr, ty: &CType, at: usize) -> R<Expr> {
+        use qicc_ir::{BinOp, HavocKind, Op, VarRef};
+        let w = self.float_width_of(ty, at)?;
+        let nan = fold::fp(FpOp::IsNan, vec![e.clone()]);
+        if matches!(nan, Expr::Const { value: 0, .. }) {
+            return Ok(e);
+        }
+        let (ft, it) = (Ty::Float(w), Ty::Int(w));
+        let quiet = Format::of(w).nan();
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let r = fs.b.new_tmp(ft);
+        fs.b.emit(Op::Assign(VarRef::Local(r), e));
+        let (l_nan, join) = (fs.b.new_loc(), fs.b.new_loc());
+        fs.b.branch(fold::fp(FpOp::IsNan, vec![Expr::local(r)]), l_nan, join);
+        fs.b.set_cur(l_nan);
+        let bits = fs.b.new_tmp(it);
+        fs.b.havoc(
+            VarRef::Local(bits),
+            HavocKind::Extern(qicc_ir::COMPUTED_NAN.to_string()),
+        );
+        let any = fold::bin(BinOp::Or, Expr::local(bits), Expr::konst(it, quiet));
+        fs.b.emit(Op::Assign(
+            VarRef::Local(r),
+            fold::fp(FpOp::FromBits, vec![any]),
+        ));
+        fs.b.goto(join);
+        fs.b.set_cur(join);
+        Ok(Expr::local(r))
     }
 
     /// `fmin`/`fmax`: the IR's `fmin`/`fmax`, except on two zeros of opposite signs, where C
