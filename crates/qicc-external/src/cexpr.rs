@@ -264,8 +264,12 @@ impl ExprCx<'_> {
             Expr::Valid(k, n, a) => {
                 self.uses_memory = true;
                 let sa = self.expr_at(a, d)?;
-                let write = (*k == qicc_ir::Access::Write) as u8;
-                format!("qicc_access({sa}, {n}u, {write})")
+                let mode = match k {
+                    qicc_ir::Access::Read => 0,
+                    qicc_ir::Access::Write => 1,
+                    qicc_ir::Access::Free => 2,
+                };
+                format!("qicc_access({sa}, {n}u, {mode})")
             }
             Expr::Fp(..) => return Err(EmitError::Unsupported(float_unsupported())),
         })

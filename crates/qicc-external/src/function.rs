@@ -332,10 +332,11 @@ impl FnEmitter<'_> {
                     ty.bits()
                 )));
             }
-            Op::Alloc { dst, size, .. } => {
+            Op::Alloc { dst, size, kind } => {
                 let s = self.expr(size)?;
+                let heap = u8::from(*kind == qicc_ir::AllocKind::Heap);
                 out.push(Line::plain(&format!(
-                    "{ind}{} = qicc_alloc({s});",
+                    "{ind}{} = qicc_alloc({s}, {heap});",
                     self.var(*dst)?
                 )));
             }

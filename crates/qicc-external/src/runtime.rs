@@ -173,6 +173,7 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
              #define QICC_LIVE 2u\n\
              #define QICC_READONLY 4u\n\
              #define QICC_USED 8u\n\
+             #define QICC_HEAP 16u\n\
              static unsigned char *qicc_base[QICC_NOBJ];\n\
              static qicc_ptr qicc_size[QICC_NOBJ];\n\
              static unsigned char qicc_flags[QICC_NOBJ];\n\
@@ -183,6 +184,7 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
              question about the object in each epoch (qicc_hepoch[id] == qicc_epoch + 1). */\n\
              static qicc_ptr qicc_hsize[QICC_NOBJ];\n\
              static _Bool qicc_hlive[QICC_NOBJ];\n\
+             static _Bool qicc_hheap[QICC_NOBJ];\n\
              static unsigned qicc_hepoch[QICC_NOBJ];\n\
              static qicc_ptr qicc_allocated;\n\
              static inline _Bool qicc_known(qicc_ptr id) {{\n  \
@@ -222,13 +224,16 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
          if (qicc_hepoch[id] == qicc_epoch + 1u) return;\n  \
          qicc_hsize[id] = (qicc_ptr)(qicc_arbitrary_u64() & (uint64_t)QICC_MAX_SIZE);\n  \
          qicc_hlive[id] = qicc_arbitrary_bool();\n  \
+         qicc_hheap[id] = qicc_arbitrary_bool();\n  \
          qicc_hepoch[id] = qicc_epoch + 1u;\n}\n\
-         /* valid (write: a writable object) and readable (read: any live object). */\n\
-         static inline _Bool qicc_access(qicc_ptr a, qicc_ptr n, _Bool write) {\n  \
+         /* valid (mode 1, write: a writable object), readable (mode 0, read: any live\n   \
+         object) and freeable (mode 2: a heap object). */\n\
+         static inline _Bool qicc_access(qicc_ptr a, qicc_ptr n, int mode) {\n  \
          qicc_ptr id = a >> QICC_OFFSET_BITS, off = a & QICC_MAX_SIZE;\n  \
          if (id == 0) return 0;\n  \
          if (qicc_known(id))\n    \
-         return (qicc_flags[id] & QICC_LIVE) && !(write && (qicc_flags[id] & QICC_READONLY))\n           \
+         return (qicc_flags[id] & QICC_LIVE) && !(mode == 1 && (qicc_flags[id] & QICC_READONLY))\n           \
+         && !(mode == 2 && !(qicc_flags[id] & QICC_HEAP))\n           \
          && n <= qicc_size[id] && off <= qicc_size[id] - n;\n  \
          /* Not known: never allocated (not live), or a run-time object whose size and\n     \
          liveness havoc_memory made arbitrary: arbitrary, but the same for every question\n     \
@@ -236,7 +241,8 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
          at every later check. */\n  \
          if (!qicc_havocked) return 0;\n  \
          qicc_choose_unknown(id);\n  \
-         return qicc_hlive[id] && n <= qicc_hsize[id] && off <= qicc_hsize[id] - n;\n}\n\
+         return qicc_hlive[id] && !(mode == 2 && !qicc_hheap[id])\n         \
+         && n <= qicc_hsize[id] && off <= qicc_hsize[id] - n;\n}\n\
          /* Storage for an object with arbitrary contents. */\n\
          static inline unsigned char *qicc_new_storage(qicc_ptr id, qicc_ptr size) {\n  \
          unsigned char *p = (unsigned char *)malloc(size ? size : 1u);\n\
@@ -273,7 +279,7 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
          static inline void qicc_copy_init(qicc_ptr id, const unsigned char *image, qicc_ptr off, qicc_ptr n) {\n  \
          memcpy(qicc_base[id] + off, image + off, n);\n\
          }\n\
-         static inline qicc_ptr qicc_alloc(qicc_ptr size) {\n  \
+         static inline qicc_ptr qicc_alloc(qicc_ptr size, _Bool heap) {\n  \
          qicc_ptr id;\n  \
          if (size > QICC_MAX_SIZE) {",
     );
@@ -299,6 +305,7 @@ pub(crate) fn runtime(shape: &RuntimeShape) -> Vec<Line> {
          #endif\n  \
          qicc_allocated++;\n  \
          qicc_register(id, qicc_new_storage(id, size), size, 0);\n  \
+         if (heap) qicc_flags[id] = (unsigned char)(qicc_flags[id] | QICC_HEAP);\n  \
          qicc_obj_epoch[id] = qicc_epoch;\n  \
          return (qicc_ptr)(id << QICC_OFFSET_BITS);\n}\n\
          static inline void qicc_free(qicc_ptr a) {\n  \

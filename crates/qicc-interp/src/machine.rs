@@ -490,9 +490,9 @@ impl<'i> Machine<'i, '_> {
                 self.store_with(a, n, v, state);
                 step.stored = Some((a, n, v));
             }
-            Op::Alloc { dst, size, .. } => {
+            Op::Alloc { dst, size, kind } => {
                 let (size, _) = self.eval(size, f, base);
-                let id = match self.alloc(fid, eid, size) {
+                let id = match self.alloc(fid, eid, size, *kind == qicc_ir::AllocKind::Heap) {
                     Ok(id) => id,
                     Err(why) => return Next::Stop(Outcome::Unreplayable(why)),
                 };
@@ -587,7 +587,7 @@ impl<'i> Machine<'i, '_> {
     }
 
     /// Number of the object an `alloc` of `size` bytes creates, checked and recorded.
-    fn alloc(&mut self, func: FuncId, edge: EdgeId, size: u64) -> Result<u32, String> {
+    fn alloc(&mut self, func: FuncId, edge: EdgeId, size: u64, heap: bool) -> Result<u32, String> {
         let req = AllocRequest {
             func,
             edge,
@@ -601,7 +601,7 @@ impl<'i> Machine<'i, '_> {
         // The IR's rule (`qicc_ir::memory`): the lowest number never used in this run. An
         // oracle's answer is the number its source (a counterexample) expects; a different
         // one means that source does not describe this run.
-        let id = self.mem.alloc(size)?;
+        let id = self.mem.alloc(size, heap)?;
         if let Some(expected) = answer.filter(|&a| a != id) {
             return Err(format!(
                 "the counterexample expects object number {expected} where the program allocates {id}"

@@ -122,8 +122,8 @@ impl Memory {
     /// Allocates `size` bytes in the object table (`qicc_ir::memory`: the lowest number never
     /// used) and gives the new object a dense part. Its bytes are not touched: what was
     /// written there before stays.
-    pub(crate) fn alloc(&mut self, size: u64) -> Result<u32, String> {
-        let obj = self.table.alloc(size)?;
+    pub(crate) fn alloc(&mut self, size: u64, heap: bool) -> Result<u32, String> {
+        let obj = self.table.alloc(size, heap)?;
         let i = obj as usize;
         if self.objects.len() <= i {
             self.objects.resize_with(i + 1, Dense::default);

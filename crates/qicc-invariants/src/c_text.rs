@@ -477,6 +477,14 @@ impl Renderer<'_> {
                 let acsl = match k {
                     qicc_ir::Access::Write => "\\valid",
                     qicc_ir::Access::Read => "\\valid_read",
+                    // ACSL's `\freeable` takes the pointer alone (the start of the object).
+                    qicc_ir::Access::Free => {
+                        return Out {
+                            s: format!("\\freeable({})", a.s),
+                            prec: PRIMARY,
+                            kind: Kind::Bool,
+                        }
+                    }
                 };
                 Out {
                     s: format!(

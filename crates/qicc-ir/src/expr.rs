@@ -403,11 +403,13 @@ impl FpOp {
 }
 
 /// What a validity check asks of the bytes: that they may be written (a live object that is
-/// not read-only) or read (any live object).
+/// not read-only), read (any live object), or freed (a live object `malloc`, `calloc` or
+/// `realloc` allocated: never a static object, a frame's or `alloca`'s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Access {
     Write,
     Read,
+    Free,
 }
 
 impl Access {
@@ -416,6 +418,7 @@ impl Access {
         match self {
             Access::Write => "valid",
             Access::Read => "readable",
+            Access::Free => "freeable",
         }
     }
 }
@@ -439,7 +442,8 @@ pub enum Expr {
     Load(Ty, Box<Expr>),
     /// True iff `bytes` bytes starting at the address lie inside one live object, writable
     /// for [`Access::Write`] (the front-end's checks before writes: `valid.N`), any for
-    /// [`Access::Read`] (before reads: `readable.N`; read-only objects may be read).
+    /// [`Access::Read`] (before reads: `readable.N`; read-only objects may be read), a heap
+    /// object for [`Access::Free`] (before `free`: `freeable.N`).
     Valid(Access, u32, Box<Expr>),
     /// A floating-point operation on `op.arity()` operands.
     Fp(FpOp, Vec<Expr>),
@@ -508,6 +512,11 @@ impl Expr {
 
     pub fn valid(bytes: u32, addr: Expr) -> Expr {
         Expr::Valid(Access::Write, bytes, Box::new(addr))
+    }
+
+    /// `freeable.bytes(addr)`: the bytes lie in one live heap object.
+    pub fn freeable(bytes: u32, addr: Expr) -> Expr {
+        Expr::Valid(Access::Free, bytes, Box::new(addr))
     }
 
     /// `readable.bytes(addr)`: the bytes lie in one live object (read-only ones too).

@@ -47,12 +47,14 @@
 //!   the interpreter stops the run as unsupported, the BMC cuts the path (never a proof), the
 //!   emitted C fails an `unsupported` check.
 //! - **`free(p)`** ends the life of the object `p` points into. The front-end guards it with
-//!   `ub:` checks (offset 0 of a live heap object).
+//!   `ub:` checks (offset 0 of a live heap object: `freeable`).
 //! - **`valid.k(p)`** holds iff `k` bytes from `p` lie in one live, writable object: not null,
 //!   live, not read-only, and `offset + k <= size`. **`readable.k(p)`** is the same without
 //!   "not read-only": the front-end checks it before every read that may fall outside a live
 //!   object (out of bounds, null, freed, a returned frame), so no engine ever builds a verdict
-//!   on the arbitrary bytes outside objects.
+//!   on the arbitrary bytes outside objects. **`freeable.k(p)`** is `readable.k(p)` of an
+//!   object a *heap* `alloc` created (`malloc`): static objects, frame objects and `alloca`'s
+//!   are never freeable. Each object carries that kind from its allocation.
 //!
 //! # `havoc_memory`: the entry of an extracted region
 //!
@@ -82,6 +84,8 @@ struct Entry {
     size: u64,
     live: bool,
     readonly: bool,
+    /// Allocated by a heap `alloc` (freeable).
+    heap: bool,
     /// Static, or allocated at some point of this run.
     used: bool,
 }
@@ -105,6 +109,7 @@ impl ObjectTable {
             size: o.size,
             live: true,
             readonly: o.readonly,
+            heap: false,
             used: true,
         }));
         ObjectTable {
@@ -114,8 +119,9 @@ impl ObjectTable {
         }
     }
 
-    /// `valid.n(addr)` for `Access::Write`, `readable.n(addr)` for `Access::Read`: `n` bytes
-    /// from `addr` lie inside one live object, which must be writable for a write.
+    /// `valid.n(addr)` for `Access::Write`, `readable.n(addr)` for `Access::Read`,
+    /// `freeable.n(addr)` for `Access::Free`: `n` bytes from `addr` lie inside one live
+    /// object, which must be writable for a write and a heap object for a free.
     pub fn accessible(&self, access: crate::Access, addr: u64, n: u32) -> bool {
         let obj = self.layout.object_of(addr) as usize;
         let off = self.layout.offset_of(addr);
@@ -125,7 +131,11 @@ impl ObjectTable {
         match self.entries.get(obj) {
             Some(o) => {
                 o.live
-                    && (access == crate::Access::Read || !o.readonly)
+                    && match access {
+                        crate::Access::Write => !o.readonly,
+                        crate::Access::Read => true,
+                        crate::Access::Free => o.heap,
+                    }
                     && off as u128 + n as u128 <= o.size as u128
             }
             None => false,
@@ -158,9 +168,9 @@ impl ObjectTable {
     }
 
     /// Allocates `size` bytes: the number [`ObjectTable::lowest_fresh`] gives becomes a live,
-    /// writable object. `Err` when the allocation is outside the model (too large, or no
-    /// number left).
-    pub fn alloc(&mut self, size: u64) -> Result<u32, String> {
+    /// writable object, freeable if `heap`. `Err` when the allocation is outside the model
+    /// (too large, or no number left).
+    pub fn alloc(&mut self, size: u64, heap: bool) -> Result<u32, String> {
         if size > self.layout.max_object_size() {
             return Err(format!(
                 "unsupported: allocation of {size} bytes, the memory layout allows at most {}",
@@ -181,6 +191,7 @@ impl ObjectTable {
             size,
             live: true,
             readonly: false,
+            heap,
             used: true,
         };
         Ok(obj)
@@ -220,14 +231,14 @@ mod tests {
     fn numbers_are_lowest_never_used_and_never_reused() {
         let p = program(&[(4, false), (3, true)]);
         let mut t = ObjectTable::new(&p);
-        let a = t.alloc(8).expect("fits");
+        let a = t.alloc(8, true).expect("fits");
         assert_eq!(a, 3);
-        let b = t.alloc(1).expect("fits");
+        let b = t.alloc(1, true).expect("fits");
         assert_eq!(b, 4);
         t.free(p.layout.base_address(a));
         assert!(!t.is_live(a));
         // Freed numbers are not reused.
-        assert_eq!(t.alloc(2).expect("fits"), 5);
+        assert_eq!(t.alloc(2, true).expect("fits"), 5);
         assert_eq!(t.size(a), 8);
     }
 
@@ -250,7 +261,7 @@ mod tests {
             t.accessible(Read, l.base_address(2), 3),
             "read-only objects may be read"
         );
-        let a = t.alloc(2).expect("fits");
+        let a = t.alloc(2, true).expect("fits");
         assert!(t.accessible(Write, l.base_address(a), 2));
         t.free(l.base_address(a) + 1);
         for access in [Write, Read] {
@@ -263,13 +274,33 @@ mod tests {
     }
 
     #[test]
+    fn only_live_heap_objects_are_freeable() {
+        use crate::Access::Free;
+        let p = program(&[(4, false), (3, true)]);
+        let mut t = ObjectTable::new(&p);
+        let l = p.layout;
+        assert!(!t.accessible(Free, l.base_address(1), 0), "a static object");
+        let stack = t.alloc(4, false).expect("fits");
+        assert!(
+            !t.accessible(Free, l.base_address(stack), 0),
+            "a stack object"
+        );
+        let heap = t.alloc(4, true).expect("fits");
+        assert!(t.accessible(Free, l.base_address(heap), 0));
+        assert!(t.accessible(Free, l.base_address(heap), 4));
+        assert!(!t.accessible(Free, l.base_address(heap), 5), "past the end");
+        t.free(l.base_address(heap));
+        assert!(!t.accessible(Free, l.base_address(heap), 0), "freed");
+    }
+
+    #[test]
     fn allocations_outside_the_model_are_refused() {
         let p = program(&[]);
         let mut t = ObjectTable::new(&p);
-        assert!(t.alloc(p.layout.max_object_size() + 1).is_err());
+        assert!(t.alloc(p.layout.max_object_size() + 1, true).is_err());
         for _ in 0..p.layout.max_objects() {
-            t.alloc(0).expect("a number is left");
+            t.alloc(0, true).expect("a number is left");
         }
-        assert!(t.alloc(0).is_err());
+        assert!(t.alloc(0, true).is_err());
     }
 }

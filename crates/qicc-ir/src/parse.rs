@@ -485,15 +485,15 @@ impl ExprCtx<'_> {
                         arity(1)?;
                         Ok(Expr::load(parse_ty(c, ty)?, one()))
                     }
-                    (h @ ("valid" | "readable"), Some(n)) => {
+                    (h @ ("valid" | "readable" | "freeable"), Some(n)) => {
                         arity(1)?;
                         let n = n
                             .parse()
                             .or_else(|_| c.err(format!("bad width in '{w}'")))?;
-                        Ok(if h == "valid" {
-                            Expr::valid(n, one())
-                        } else {
-                            Expr::readable(n, one())
+                        Ok(match h {
+                            "valid" => Expr::valid(n, one()),
+                            "readable" => Expr::readable(n, one()),
+                            _ => Expr::freeable(n, one()),
                         })
                     }
                     (h, Some(ty)) if CastOp::from_name(h).is_some() => {

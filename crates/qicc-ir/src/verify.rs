@@ -528,9 +528,10 @@ fn check_expr(
             }
             Some(*t)
         }
-        Expr::Valid(_, n, a) => {
+        Expr::Valid(k, n, a) => {
             let ta = check_expr(errs, p, env, a, at)?;
-            if ta != env.pointer_ty() || *n == 0 {
+            // `freeable.0`: the start of an object of any size (`malloc(0)`'s too).
+            if ta != env.pointer_ty() || (*n == 0 && *k != crate::Access::Free) {
                 errs.push(format!("{at}: ill-typed valid"));
                 return None;
             }

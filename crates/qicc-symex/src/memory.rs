@@ -11,9 +11,10 @@
 //!   byte: a zeroed object is one range test, initialised bytes an `ite` over the runs of
 //!   equal bytes (a store chain over a constant array when there are more than
 //!   `INIT_ITE_LIMIT` runs), and reads at known addresses fold to constants.
-//! - The object table is three arrays indexed by object number: `live` (1 bit), `size`
-//!   (pointer width) and the static `readonly` flags. Static objects are live from the
-//!   start; `alloc` stores a fresh number's liveness and size, `free` clears liveness.
+//! - The object table is three arrays indexed by object number: `live` (2 bits: [`LIVE`],
+//!   or [`LIVE_HEAP`] for a heap object, 0 when not live), `size` (pointer width) and the
+//!   static `readonly` flags. Static objects are live from the start; `alloc` stores a fresh
+//!   number's liveness, kind and size, `free` clears liveness.
 //! - Object numbers: an `alloc` takes the state's next number (the rule of
 //!   `qicc_ir::memory`: the lowest number never used in the run), a term that is an `ite`
 //!   after a join of paths that allocated differently.
@@ -26,6 +27,13 @@
 //!   every arbitrary state).
 
 use crate::error::SymexError;
+
+/// Width of the `live` array's elements.
+pub const LIVE_W: u16 = 2;
+/// A live object that is not freeable (static, frame, `alloca`).
+pub const LIVE: u64 = 1;
+/// A live heap object (`freeable`).
+pub const LIVE_HEAP: u64 = 3;
 use qicc_ir::{Expr, InitItem, ObjectId, Program, Ty};
 use qicc_smt::{Sort, TermId, TermStore};
 use std::collections::BTreeMap;
@@ -86,7 +94,9 @@ impl MemModel {
         let zero1 = s.bv_const(1, 0);
         let one1 = s.bv_const(1, 1);
         let zero_p = s.bv_const(ptr_w, 0);
-        let mut live = s.const_array(obj_w, zero1);
+        let dead = s.bv_const(LIVE_W, 0);
+        let live_static = s.bv_const(LIVE_W, LIVE);
+        let mut live = s.const_array(obj_w, dead);
         let mut size = s.const_array(obj_w, zero_p);
         let mut ro = s.const_array(obj_w, zero1);
         for (i, o) in p.objects.iter().enumerate() {
@@ -99,7 +109,7 @@ impl MemModel {
                 )));
             }
             let n = s.bv_const(obj_w, i as u64 + 1);
-            live = s.store(live, n, one1);
+            live = s.store(live, n, live_static);
             let sz = s.bv_const(ptr_w, o.size);
             size = s.store(size, n, sz);
             if o.readonly {
@@ -238,7 +248,8 @@ impl MemModel {
     }
 
     /// `valid.n(addr)`: `n` bytes from `addr` lie inside one live, writable object
-    /// (`readable.n(addr)`, for `Access::Read`: any live object).
+    /// (`readable.n(addr)`, for `Access::Read`: any live object; `freeable.n(addr)`, for
+    /// `Access::Free`: a live heap object).
     pub fn valid(
         &self,
         s: &mut TermStore,
@@ -254,7 +265,8 @@ impl MemModel {
         let not_null = s.ne(obj, zero_o);
         let one1 = s.bv_const(1, 1);
         let l = s.select(live, obj);
-        let is_live = s.eq(l, one1);
+        let live_bit = s.extract(0, 0, l);
+        let is_live = s.eq(live_bit, one1);
         let r = s.select(self.readonly, obj);
         let writable = s.ne(r, one1);
         let sz = s.select(size, obj);
@@ -268,10 +280,14 @@ impl MemModel {
             s.and(n_le, off_le)
         };
         let a = s.and(not_null, is_live);
-        let b = if access == qicc_ir::Access::Write {
-            s.and(a, writable)
-        } else {
-            a
+        let b = match access {
+            qicc_ir::Access::Write => s.and(a, writable),
+            qicc_ir::Access::Read => a,
+            qicc_ir::Access::Free => {
+                let heap = s.bv_const(LIVE_W, LIVE_HEAP);
+                let is_heap = s.eq(l, heap);
+                s.and(a, is_heap)
+            }
         };
         s.and(b, fits)
     }
@@ -400,7 +416,7 @@ impl MemModel {
             &format!("live!havoc{k}"),
             Sort::Array {
                 index: self.obj_w,
-                elem: 1,
+                elem: LIVE_W,
             },
         );
         let size_sym = s.symbol(

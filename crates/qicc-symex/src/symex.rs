@@ -801,7 +801,11 @@ impl Symex<'_> {
                 let v = self.ex(&st, value);
                 st.mem = mm.store(self.s, st.mem, a, v);
             }
-            Op::Alloc { dst, size, .. } => {
+            Op::Alloc {
+                dst,
+                size,
+                kind: alloc_kind,
+            } => {
                 // Out of object numbers: the model cannot go on. When the allocations since
                 // the start (or since `havoc_memory`) alone use up the numbers, that is a cut
                 // (never a proof). When only an arbitrary number from `havoc_memory` is too
@@ -842,8 +846,12 @@ impl Symex<'_> {
                 }
                 let nt = self.s.extract(mm.obj_w - 1, 0, st.next_obj);
                 st.next_obj = self.s.add_const(st.next_obj, 1);
-                let one = self.s.bv_const(1, 1);
-                st.live = self.s.store(st.live, nt, one);
+                let live = match alloc_kind {
+                    qicc_ir::AllocKind::Heap => crate::memory::LIVE_HEAP,
+                    _ => crate::memory::LIVE,
+                };
+                let live = self.s.bv_const(crate::memory::LIVE_W, live);
+                st.live = self.s.store(st.live, nt, live);
                 st.size = self.s.store(st.size, nt, size);
                 let addr = mm.base_of(self.s, nt);
                 Self::set_var(&mut st, *dst, addr);
@@ -852,7 +860,7 @@ impl Symex<'_> {
             Op::Free(x) => {
                 let a = self.ex(&st, x);
                 let o = mm.obj_of(self.s, a);
-                let zero = self.s.bv_const(1, 0);
+                let zero = self.s.bv_const(crate::memory::LIVE_W, 0);
                 st.live = self.s.store(st.live, o, zero);
             }
             Op::MemCopy { dst, src, len } => {
@@ -1090,7 +1098,7 @@ impl Symex<'_> {
             out.mem = fresh(s, "mem", bytes);
         }
         if m.objects {
-            out.live = fresh(s, "live", objects(1));
+            out.live = fresh(s, "live", objects(crate::memory::LIVE_W));
             out.size = fresh(s, "size", objects(self.mm.ptr_w));
             out.next_obj = fresh(s, "next_obj", Sort::BitVec(self.mm.obj_w + 1));
         }

@@ -500,8 +500,8 @@ impl<'a> Ctx<'a> {
         Ok(Expr::local(p))
     }
 
-    /// `free(p)`: nothing for a null pointer, else `p` must be the start of a live object
-    /// (approximated: one valid byte at offset 0).
+    /// `free(p)`: nothing for a null pointer, else `p` must be the start (offset 0) of a live
+    /// heap object (`freeable`: never a static object, a local's or `alloca`'s; C11 7.22.3.3).
     fn free(&mut self, p: Expr, at: usize) -> R<Val> {
         let ptr = self.ptr_ty();
         let layout = self.program.layout;
@@ -523,7 +523,7 @@ impl<'a> Ctx<'a> {
         );
         let ok = fold::bin(
             BinOp::And,
-            Expr::valid(1, p.clone()),
+            Expr::freeable(0, p.clone()),
             fold::bin(BinOp::Eq, offset, Expr::konst(ptr, 0)),
         );
         self.check(ok, UbKind::InvalidFree, at)?;

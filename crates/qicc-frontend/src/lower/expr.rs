@@ -545,6 +545,7 @@ impl<'a> Ctx<'a> {
         let kind = match access {
             Access::Write => UbKind::InvalidWrite,
             Access::Read => UbKind::InvalidRead,
+            Access::Free => UbKind::InvalidFree,
         };
         let ptr = self.ptr_ty();
         let last = fold::bin(
