@@ -63,6 +63,13 @@ impl RVal {
 /// other check): such operands of `&&`, `||` and `?:` can be evaluated without branches,
 /// when they also read no memory (`Ctx::may_read_memory`: a read is checked, and C does not
 /// read where the other operand decides).
+/// Whether an expression has at most a few dozen nodes (cheap to copy into a guard).
+fn small(e: &Expr) -> bool {
+    let mut n = 0u32;
+    e.visit(&mut |_| n += 1);
+    n <= 32
+}
+
 pub fn is_simple(e: &Node<Expression>) -> bool {
     use BinaryOperator as B;
     match &e.node {
@@ -1286,25 +1293,52 @@ impl<'a> Ctx<'a> {
             }
             B::LogicalAnd | B::LogicalOr => {
                 let and = op == B::LogicalAnd;
-                // Without effects on either side, one expression; unless the right side
-                // reads memory, which C does not read when the left side decides (and whose
+                // The operands of the whole left-nested chain `a && b && c …` at once, so
+                // that lowering stays linear in the chain's length (a recursion per operand
+                // would look at, and copy, the growing left side each time).
+                let mut operands = vec![rhs];
+                let mut left = lhs;
+                while let Expression::BinaryOperator(inner) = &left.node {
+                    if inner.node.operator.node != op {
+                        break;
+                    }
+                    operands.push(&inner.node.rhs);
+                    left = &inner.node.lhs;
+                }
+                operands.push(left);
+                operands.reverse();
+                // Without effects in any operand, one expression; unless a later operand
+                // reads memory, which C does not read when an earlier one decides (and whose
                 // read check must then sit on its branch).
-                if is_simple(lhs)
-                    && is_simple(rhs)
-                    && (!self.may_read_memory(rhs) || !self.in_function())
+                let in_function = self.in_function();
+                if operands.iter().all(|o| is_simple(o))
+                    && (!in_function || !operands[1..].iter().any(|o| self.may_read_memory(o)))
                 {
-                    let l = self.rvalue(lhs)?;
-                    let l = self.truth(l, lhs.span.start)?;
-                    // The right side is evaluated only when the left does not decide.
-                    self.eval_guards
-                        .push(if and { l.clone() } else { fold::not(l.clone()) });
-                    let r = self.rvalue(rhs);
-                    self.eval_guards.pop();
-                    let r = self.truth(r?, rhs.span.start)?;
-                    if !r.reads_memory() || !self.in_function() {
-                        let c = fold::bin(if and { BinOp::And } else { BinOp::Or }, l, r);
+                    let first = self.rvalue(operands[0])?;
+                    let mut acc = self.truth(first, operands[0].span.start)?;
+                    let mut reads = false;
+                    for o in &operands[1..] {
+                        if in_function && !small(&acc) {
+                            let span = self.span(o.span.start);
+                            let fs = self.fs(o.span.start)?;
+                            fs.b.span = span;
+                            acc = fs.b.materialize(acc, Ty::Bool);
+                        }
+                        // An operand is evaluated only when the ones before do not decide.
+                        self.eval_guards.push(if and {
+                            acc.clone()
+                        } else {
+                            fold::not(acc.clone())
+                        });
+                        let r = self.rvalue(o);
+                        self.eval_guards.pop();
+                        let r = self.truth(r?, o.span.start)?;
+                        reads |= r.reads_memory();
+                        acc = fold::bin(if and { BinOp::And } else { BinOp::Or }, acc, r);
+                    }
+                    if !reads || !in_function {
                         return Ok(Val::R(RVal {
-                            e: fold::from_bool(c, Ty::I32),
+                            e: fold::from_bool(acc, Ty::I32),
                             ty: CType::INT,
                         }));
                     }
