@@ -365,7 +365,12 @@ impl<'p> Builder<'p> {
                             Ty::Float(_) => format!("{decimal} ({val:#x})"),
                             _ => decimal.clone(),
                         };
-                        let text = if visible {
+                        let text = if func == qicc_ir::COMPUTED_NAN {
+                            // The bits the quiet NaN is made of (its sign and payload).
+                            format!(
+                                "computed NaN: sign and payload chosen by the platform (bits {val:#x})  (input #{index})"
+                            )
+                        } else if visible {
                             format!("{} = {shown}  (input #{index}: {func})", display_name(name))
                         } else {
                             format!("{func}() = {shown}  (input #{index})")
