@@ -1,5 +1,6 @@
-/* free(&v) before the loop ends v's life: no stack fact may claim it is live, so the write
- * in the loop stays an unproven invalid write (UNKNOWN), never TRUE. */
+/* free(&v) of a local is itself undefined (issue 28: only malloc'ed objects are freeable),
+ * and it ends v's life in qicc's model all the same: no stack fact may claim v is live after
+ * it, so the answer is UNKNOWN at the free, never TRUE. */
 #include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
