@@ -809,23 +809,11 @@ impl<'a> Ctx<'a> {
         // body's own objects live as long as the activation: frame objects.
         let nested = fs.block_ends.len() > 1;
         let p = if nested {
-            fs.b.span = span;
-            let p = fs.b.add_named_local(name, ptr);
-            fs.b.mark_stable(p);
-            if !fs.continues.is_empty() || !fs.labels.is_empty() {
-                fs.b.free_if_live(p, ptr);
-            }
-            fs.b.emit(Op::Alloc {
-                dst: VarRef::Local(p),
-                size: Expr::konst(ptr, size),
-                kind: AllocKind::Stack,
-            });
-            fs.b.alloca_objects.push(p);
-            fs.vlas.push(p);
-            p
+            self.block_object(name, Expr::konst(ptr, size), at)?
         } else {
             fs.b.stack_object(name, size, ptr, span)
         };
+        let fs = self.fs(at)?;
         fs.stack_sizes.insert(p, size);
         fs.vars.push(LocalVar {
             ty: ty.clone(),
@@ -882,6 +870,22 @@ impl<'a> Ctx<'a> {
         if init.is_some() {
             return Err(self.type_err(at, "variable-sized object may not be initialized"));
         }
+        // `size` is at most the memory model's largest object (checked when the type was
+        // evaluated), so the allocation is inside the model.
+        let p = self.block_object(name, Expr::local(size), at)?;
+        let fs = self.fs(at)?;
+        fs.vars.push(LocalVar {
+            ty,
+            place: LocalPlace::Mem(p),
+        });
+        let vid = fs.vars.len() - 1;
+        self.define_block_local(name, vid, p, at)
+    }
+
+    /// A fresh stack object of `size` bytes for the block-scope variable `name`, allocated
+    /// each time its declaration is executed and freed at the end of its block (or a `break`
+    /// or `continue` out of it: `vlas`); returns the local holding its address.
+    fn block_object(&mut self, name: &str, size: Expr, at: usize) -> R<LocalId> {
         let ptr = self.ptr_ty();
         let span = self.span(at);
         let fs = self.fs(at)?;
@@ -893,21 +897,14 @@ impl<'a> Ctx<'a> {
         if !fs.continues.is_empty() || !fs.labels.is_empty() {
             fs.b.free_if_live(p, ptr);
         }
-        // `size` is at most the memory model's largest object (checked when the type was
-        // evaluated), so the allocation is inside the model.
         fs.b.emit(Op::Alloc {
             dst: VarRef::Local(p),
-            size: Expr::local(size),
+            size,
             kind: AllocKind::Stack,
         });
         fs.b.alloca_objects.push(p);
         fs.vlas.push(p);
-        fs.vars.push(LocalVar {
-            ty,
-            place: LocalPlace::Mem(p),
-        });
-        let vid = fs.vars.len() - 1;
-        self.define_block_local(name, vid, p, at)
+        Ok(p)
     }
 
     /// Opens a block whose text ends at byte `end` (exclusive): a scope for names, and the
