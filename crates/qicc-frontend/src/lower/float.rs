@@ -475,7 +475,9 @@ impl<'a> Ctx<'a> {
         use qicc_ir::{BinOp, HavocKind, Op, VarRef};
         let w = self.float_width_of(ty, at)?;
         let nan = fold::fp(FpOp::IsNan, vec![e.clone()]);
-        if matches!(nan, Expr::Const { value: 0, .. }) {
+        // A constant expression outside a function (a static initialiser) is computed by the
+        // compiler, whose folding gives the default NaN (gcc's is positive): the IR's value.
+        if matches!(nan, Expr::Const { value: 0, .. }) || !self.in_function() {
             return Ok(e);
         }
         let (ft, it) = (Ty::Float(w), Ty::Int(w));
