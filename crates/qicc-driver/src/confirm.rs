@@ -296,7 +296,11 @@ pub(crate) fn without_inputs(program: &Program) -> bool {
         && program.functions.iter().all(|f| {
             f.edges.iter().all(|e| match &e.op {
                 Op::Havoc(_, HavocKind::Extern(n)) => n == qicc_ir::COMPUTED_NAN,
-                Op::Havoc(_, HavocKind::Nondet(_) | HavocKind::Region) | Op::HavocMemory => false,
+                Op::Havoc(
+                    _,
+                    HavocKind::Nondet(_) | HavocKind::Region | HavocKind::Applied { .. },
+                )
+                | Op::HavocMemory => false,
                 _ => true,
             })
         })

@@ -314,7 +314,11 @@ impl FnEmitter<'_> {
                 let what = match kind {
                     HavocKind::Nondet(n) => n.clone(),
                     HavocKind::Uninit => "uninitialised".into(),
-                    HavocKind::Extern(n) => format!("result of extern {n}"),
+                    // Independent results: the emitted C does not repeat a `const`
+                    // function's result (fewer proofs, never a wrong one).
+                    HavocKind::Extern(n) | HavocKind::Applied { name: n, .. } => {
+                        format!("result of extern {n}")
+                    }
                     HavocKind::Region => "region entry".into(),
                 };
                 let call = nondet_call(self.program, self.var_ty(*v))?;

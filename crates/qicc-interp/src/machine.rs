@@ -62,6 +62,12 @@ pub(crate) struct Machine<'i, 'o> {
     /// Reused buffers: call arguments, bytes of a `memcpy`.
     scratch: Vec<u64>,
     copy_buf: Vec<(u8, u8)>,
+    /// Counts the changes of a global variable's value (for `pure` results, as
+    /// `Memory::version` for the bytes).
+    globals_version: u64,
+    /// The results of `const`/`pure` body-less functions so far (`HavocKind::Applied`): by
+    /// name, argument values and, for `pure`, the versions of globals and memory.
+    applied: std::collections::HashMap<(String, Vec<u64>, Option<(u64, u64)>), u64>,
 }
 
 /// What executing an edge did to control.
@@ -103,6 +109,8 @@ impl<'i, 'o> Machine<'i, 'o> {
             asked_oracle: false,
             scratch: Vec::new(),
             copy_buf: Vec::new(),
+            globals_version: 0,
+            applied: std::collections::HashMap::new(),
         }
     }
 
@@ -397,6 +405,9 @@ impl<'i> Machine<'i, '_> {
                 self.local_taint[base + l.index()] = tainted;
             }
             VarRef::Global(g) => {
+                if self.globals[g.index()] != value {
+                    self.globals_version += 1;
+                }
                 self.globals[g.index()] = value;
                 self.global_taint[g.index()] = tainted;
             }
@@ -461,13 +472,31 @@ impl<'i> Machine<'i, '_> {
             }
             Op::Havoc(v, kind) => {
                 let ty = program.env(f).var_ty(*v);
-                let val = match self.ask_havoc(Some((fid, eid)), *v, ty, kind) {
+                let mut val = match self.ask_havoc(Some((fid, eid)), *v, ty, kind) {
                     Ok(val) => val,
                     Err(why) => return Next::Stop(Outcome::Unreplayable(why)),
                 };
+                if let HavocKind::Applied {
+                    name,
+                    args,
+                    reads_memory,
+                } = kind
+                {
+                    // The answer is asked for every application (so the witness has one per
+                    // havoc), but a repeated one takes the earlier result.
+                    let args: Vec<u64> = args.iter().map(|a| self.eval(a, f, base).0).collect();
+                    let state = reads_memory.then_some((self.mem.version, self.globals_version));
+                    val = *self
+                        .applied
+                        .entry((name.clone(), args, state))
+                        .or_insert(val);
+                    if let Some(last) = self.witness.havocs.last_mut() {
+                        *last = val;
+                    }
+                }
                 // A body-less function's result is no value of the C program; a computed
                 // NaN's bits are the platform's choice of a value the program did compute.
-                if matches!(kind, HavocKind::Extern(n) if n != qicc_ir::COMPUTED_NAN) {
+                if kind.function().is_some_and(|n| n != qicc_ir::COMPUTED_NAN) {
                     self.read_uninit = true;
                 }
                 self.set_var(*v, base, val, matches!(kind, HavocKind::Uninit));

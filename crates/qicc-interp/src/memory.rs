@@ -50,6 +50,11 @@ pub(crate) struct Memory {
     pub(crate) table: ObjectTable,
     /// Set by `havoc_memory`: static initialisers no longer describe the contents.
     pub(crate) statics_forgotten: bool,
+    /// Counts the changes of a known byte's value (and `havoc_memory`s): two moments of the
+    /// run with the same version see the same contents, which is when a `pure` function's
+    /// result must repeat (`HavocKind::Applied`). A write of a byte not known yet does not
+    /// count: its earlier value was arbitrary and never seen, so it may have been the same.
+    pub(crate) version: u64,
 }
 
 impl Memory {
@@ -64,6 +69,7 @@ impl Memory {
             sparse: HashMap::new(),
             table: ObjectTable::new(program),
             statics_forgotten: false,
+            version: 0,
         };
         m.objects.push(Dense::default());
         for o in &program.objects {
@@ -111,12 +117,19 @@ impl Memory {
                     o.data.resize(o.len, 0);
                     o.state.resize(o.len, UNKNOWN);
                 }
+                if o.state[off] != UNKNOWN && o.data[off] != value {
+                    self.version += 1;
+                }
                 o.data[off] = value;
                 o.state[off] = state;
                 return;
             }
         }
-        self.sparse.insert(addr, (value, state));
+        if let Some((old, _)) = self.sparse.insert(addr, (value, state)) {
+            if old != value {
+                self.version += 1;
+            }
+        }
     }
 
     /// Allocates `size` bytes in the object table (`qicc_ir::memory`: the lowest number never
@@ -142,5 +155,6 @@ impl Memory {
         }
         self.sparse.clear();
         self.statics_forgotten = true;
+        self.version += 1;
     }
 }

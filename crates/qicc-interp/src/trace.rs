@@ -353,7 +353,9 @@ impl<'p> Builder<'p> {
                 let ty = var_ty(p, f, *v);
                 let visible = !is_temp(name);
                 match kind {
-                    HavocKind::Nondet(func) | HavocKind::Extern(func) => {
+                    HavocKind::Nondet(func)
+                    | HavocKind::Extern(func)
+                    | HavocKind::Applied { name: func, .. } => {
                         let signed = match kind {
                             HavocKind::Nondet(_) => nondet_is_signed(func),
                             _ => true,

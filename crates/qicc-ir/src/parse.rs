@@ -955,6 +955,15 @@ fn parse_op(ctx: &ExprCtx, c: &mut Cursor) -> Result<Op, ParseError> {
                     "uninit" => HavocKind::Uninit,
                     "extern" => HavocKind::Extern(c.utf8()?),
                     "region" => HavocKind::Region,
+                    k @ ("const" | "pure") => {
+                        let reads_memory = k == "pure";
+                        let name = c.utf8()?;
+                        HavocKind::Applied {
+                            name,
+                            args: parse_args(ctx, c)?,
+                            reads_memory,
+                        }
+                    }
                     other => return c.err(format!("unknown havoc kind '{other}'")),
                 };
                 Ok(Op::Havoc(v, kind))

@@ -311,6 +311,17 @@ pub fn op_str(p: &Program, f: &Function, op: &Op) -> String {
             HavocKind::Nondet(name) => format!("havoc {} nondet {}", v(*d), quote(name.as_bytes())),
             HavocKind::Uninit => format!("havoc {} uninit", v(*d)),
             HavocKind::Extern(name) => format!("havoc {} extern {}", v(*d), quote(name.as_bytes())),
+            HavocKind::Applied {
+                name,
+                args,
+                reads_memory,
+            } => format!(
+                "havoc {} {} {}({})",
+                v(*d),
+                if *reads_memory { "pure" } else { "const" },
+                quote(name.as_bytes()),
+                args.iter().map(e).collect::<Vec<_>>().join(", ")
+            ),
             HavocKind::Region => format!("havoc {} region", v(*d)),
         },
         Op::Store { ty, addr, value } => format!("store.{ty} {}, {}", e(addr), e(value)),

@@ -93,8 +93,31 @@ pub enum HavocKind {
     Uninit,
     /// The return value of a function the program declares but does not define.
     Extern(String),
+    /// The return value of a body-less function declared free of side effects
+    /// (`__attribute__((const))`, or `((pure))` when `reads_memory`), applied to `args`: a
+    /// function of its arguments, and for `pure` also of the globals and the memory contents.
+    /// Within one run, two such havocs of the same `name` whose arguments are equal (and, for
+    /// `pure`, with no global or memory byte changed in between) give equal results. An engine
+    /// may treat the results as independent (that only loses counterexamples, which the
+    /// interpreter's replay then rejects); the interpreter keeps the rule exactly.
+    Applied {
+        name: String,
+        args: Vec<Expr>,
+        reads_memory: bool,
+    },
     /// Arbitrary entry state of an extracted region.
     Region,
+}
+
+impl HavocKind {
+    /// The body-less function whose result this is ([`HavocKind::Extern`] and
+    /// [`HavocKind::Applied`]).
+    pub fn function(&self) -> Option<&str> {
+        match self {
+            HavocKind::Extern(n) | HavocKind::Applied { name: n, .. } => Some(n),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -697,6 +720,7 @@ impl Op {
     /// Calls `f` on each expression the operation evaluates.
     pub fn exprs(&self, f: &mut dyn FnMut(&Expr)) {
         match self {
+            Op::Havoc(_, HavocKind::Applied { args, .. }) => args.iter().for_each(|a| f(a)),
             Op::Skip
             | Op::Havoc(..)
             | Op::HavocMemory
@@ -731,6 +755,21 @@ impl Op {
     /// Applies `f` to each expression the operation evaluates.
     pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Expr) -> Op {
         match self {
+            Op::Havoc(
+                v,
+                HavocKind::Applied {
+                    name,
+                    args,
+                    reads_memory,
+                },
+            ) => Op::Havoc(
+                *v,
+                HavocKind::Applied {
+                    name: name.clone(),
+                    args: args.iter().map(|a| f(a)).collect(),
+                    reads_memory: *reads_memory,
+                },
+            ),
             Op::Skip
             | Op::Havoc(..)
             | Op::HavocMemory

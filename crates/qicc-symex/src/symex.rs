@@ -28,7 +28,7 @@ use crate::memory::{const_value, MemModel};
 use crate::state::{Guards, State};
 use crate::trace::{InstId, StepId, StepKind, Target, Trace};
 use qicc_engine::Budget;
-use qicc_ir::{AssertionId, EdgeId, FuncId, Function, Loc, Op, Program, TypeEnv, VarRef};
+use qicc_ir::{AssertionId, EdgeId, FuncId, Function, HavocKind, Loc, Op, Program, TypeEnv, VarRef};
 use qicc_smt::{Sort, TermId, TermStore};
 use std::collections::{BTreeMap, HashMap};
 
@@ -122,6 +122,7 @@ impl Encoding {
             tracked,
             n_untracked: 0,
             guards: Guards::default(),
+            applied: Vec::new(),
             n_havoc: 0,
             n_choice: 0,
             n_memhavoc: 0,
@@ -223,9 +224,24 @@ pub struct Encoding {
     pub tracked: Option<Vec<TermId>>,
     n_untracked: u64,
     guards: Guards,
+    /// The `const`/`pure` applications encoded so far (`HavocKind::Applied`), for the
+    /// functional-consistency constraints of later ones.
+    applied: Vec<Application>,
     n_havoc: u64,
     n_choice: u64,
     n_memhavoc: u64,
+}
+
+/// One encoded result of a `const` or `pure` body-less function.
+#[derive(Clone, Debug)]
+struct Application {
+    name: String,
+    args: Vec<TermId>,
+    /// For `pure`: the memory contents and the globals it was applied in. Equal terms mean
+    /// equal states in every model (terms are hash-consed); different terms may still be equal,
+    /// which only loses the constraint (sound: results are then independent).
+    state: Option<(TermId, Vec<TermId>)>,
+    result: TermId,
 }
 
 struct Symex<'a> {
@@ -743,6 +759,43 @@ impl Symex<'_> {
         self.enc.cuts.push(Cut { guard, reason });
     }
 
+    /// Functional consistency of a `const`/`pure` result `sym` (Ackermann's reduction): for
+    /// each earlier application of `name` in the same state (`pure`), equal arguments give
+    /// equal results. The constraints join the path's guard.
+    fn apply(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        args: &[qicc_ir::Expr],
+        reads_memory: bool,
+        sym: TermId,
+    ) {
+        let args: Vec<TermId> = args.iter().map(|a| self.ex(st, a)).collect();
+        let state = reads_memory.then(|| (st.mem, st.globals.clone()));
+        for i in 0..self.enc.applied.len() {
+            let app = &self.enc.applied[i];
+            if app.name != name || app.state != state || app.args.len() != args.len() {
+                continue;
+            }
+            let (earlier, result) = (app.args.clone(), app.result);
+            let eqs: Vec<TermId> = earlier
+                .iter()
+                .zip(&args)
+                .map(|(&a, &b)| self.s.eq(a, b))
+                .collect();
+            let same_args = self.s.and_all(&eqs);
+            let same_result = self.s.eq(result, sym);
+            let axiom = self.s.implies(same_args, same_result);
+            st.guard = self.s.and(st.guard, axiom);
+        }
+        self.enc.applied.push(Application {
+            name: name.to_string(),
+            args,
+            state,
+            result: sym,
+        });
+    }
+
     /// Takes edge `e` in state `st` (whose guard already includes the edge's condition).
     #[allow(clippy::too_many_arguments)]
     fn exec_edge(
@@ -768,13 +821,21 @@ impl Symex<'_> {
                 let t = self.ex(&st, x);
                 Self::set_var(&mut st, *v, t);
             }
-            Op::Havoc(v, _) => {
+            Op::Havoc(v, how) => {
                 let ty = self.p.env(f).var_ty(*v);
                 let sym = self
                     .s
                     .symbol(&format!("nondet!{}", self.enc.n_havoc), sort_of(ty));
                 self.enc.n_havoc += 1;
                 kind = StepKind::Havoc(sym);
+                if let HavocKind::Applied {
+                    name,
+                    args,
+                    reads_memory,
+                } = how
+                {
+                    self.apply(&mut st, name, args, *reads_memory, sym);
+                }
                 Self::set_var(&mut st, *v, sym);
             }
             Op::HavocBytes { dst, len } => {

@@ -638,6 +638,11 @@ impl<'a> Ctx<'a> {
         // Output functions write nothing the program can read (`clib::OUTPUT_ONLY`).
         let pure =
             func.is_some_and(|i| self.funcs[i].side_effect_free) || clib::is_output_only(name);
+        if let Some(i) = func.filter(|&i| self.funcs[i].side_effect_free) {
+            if let Some(v) = self.applied_call(name, i, &ft, args, at)? {
+                return Ok(v);
+            }
+        }
         for a in args {
             // Struct arguments need no copy: the stub reads nothing. A scalar argument is
             // still read (its read checked) before the call.
@@ -740,6 +745,73 @@ impl<'a> Ctx<'a> {
             e,
             ty: ft.ret.clone(),
         }))
+    }
+
+    /// A call of a body-less `const` or `pure` function `i` whose parameters and result are
+    /// scalars, declared with a prototype: its result is a function of the converted
+    /// arguments (`HavocKind::Applied`; for `pure` also of memory and globals), so two calls
+    /// with equal arguments agree. `None` for any other shape (a struct argument, no
+    /// prototype, `...`), whose calls are independent results as of any body-less function
+    /// — fewer proofs, never a wrong one.
+    fn applied_call(
+        &mut self,
+        name: &str,
+        i: usize,
+        ft: &FuncType,
+        args: &'a [Node<Expression>],
+        at: usize,
+    ) -> R<Option<Val>> {
+        let scalar = |t: &CType| matches!(t, CType::Int(_) | CType::Pointer(_) | CType::Float(_));
+        if !ft.prototyped
+            || ft.variadic
+            || ft.params.len() != args.len()
+            || !ft.params.iter().all(scalar)
+            || !scalar(&ft.ret)
+        {
+            return Ok(None);
+        }
+        let mut ir_args = Vec::new();
+        for (a, pt) in args.iter().zip(&ft.params) {
+            let v = self.rvalue(a)?;
+            ir_args.push(self.convert(v, pt, a.span.start)?);
+        }
+        if !self.warned.contains(name) {
+            self.warned.insert(name.to_string());
+            let depends = if self.funcs[i].reads_memory {
+                "of its arguments, the globals and memory"
+            } else {
+                "of its arguments"
+            };
+            self.warn(
+                at,
+                format!(
+                    "function '{name}' has no body; assuming it returns an arbitrary function {depends} and has no other effect"
+                ),
+            );
+        }
+        let ty = self.irty(&ft.ret, at)?;
+        let reads_memory = self.funcs[i].reads_memory;
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let t = fs.b.new_tmp(ty);
+        fs.b.havoc(
+            VarRef::Local(t),
+            HavocKind::Applied {
+                name: name.to_string(),
+                args: ir_args,
+                reads_memory,
+            },
+        );
+        let e = if ft.ret == CType::Int(IntKind::Bool) {
+            fold::from_bool(fold::to_bool(Expr::local(t), Ty::I8), Ty::I8)
+        } else {
+            Expr::local(t)
+        };
+        Ok(Some(Val::R(RVal {
+            e,
+            ty: ft.ret.clone(),
+        })))
     }
 
     /// A call of a function the program defines.

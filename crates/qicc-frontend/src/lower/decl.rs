@@ -879,10 +879,16 @@ impl<'a> Ctx<'a> {
                     _ => Err(self.internal(offset, "function declarator without function type")),
                 });
                 let i = self.declare_function(name, fty, None, offset);
-                if has_attribute(&decl.node.extensions, SIDE_EFFECT_FREE)
-                    || specs_have_attribute(&d.node.specifiers, SIDE_EFFECT_FREE)
-                {
-                    self.funcs[i].side_effect_free = true;
+                let declared = |names: &[&str]| {
+                    has_attribute(&decl.node.extensions, names)
+                        || specs_have_attribute(&d.node.specifiers, names)
+                };
+                if declared(SIDE_EFFECT_FREE) {
+                    // Every declaration adds what it says; `const` is the stronger promise.
+                    let f = &mut self.funcs[i];
+                    let is_const = declared(&["const"]) || (f.side_effect_free && !f.reads_memory);
+                    f.side_effect_free = true;
+                    f.reads_memory = !is_const;
                 }
                 continue;
             }
@@ -928,6 +934,7 @@ impl<'a> Ctx<'a> {
             ir: None,
             offset,
             side_effect_free: false,
+            reads_memory: false,
         });
         let i = self.funcs.len() - 1;
         self.func_by_name.insert(name.to_string(), i);

@@ -174,6 +174,8 @@ pub struct FuncInfo<'a> {
     /// Declared `__attribute__((const))` or `((pure))`: writes nothing (matters only for a
     /// function without a body, see `call::extern_call`).
     pub side_effect_free: bool,
+    /// Declared `pure` and not `const`: its result may depend on memory and globals too.
+    pub reads_memory: bool,
 }
 
 /// How a local variable of the function being lowered is stored.
