@@ -17,7 +17,9 @@ use crate::native::{Native, NativeOutcome};
 use qicc_engine::{AssertionStatus, Budget, EngineResult};
 use qicc_interp::oracle::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, WitnessOracle};
 use qicc_interp::{Outcome, Run, RunConfig};
-use qicc_ir::{AssertionId, EdgeId, FuncId, HavocKind, Op, Program, Witness};
+use qicc_ir::{
+    AssertKind, AssertionId, EdgeId, FuncId, HavocKind, Op, Program, UbKind, Witness,
+};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -183,7 +185,10 @@ impl<'a> Confirmer<'a> {
                 && witness.choices.is_empty()
                 // Pointer values are the IR's object numbers, not the machine's addresses:
                 // a run that allocates may compare or print them differently.
-                && run.witness.alloc_ids.is_empty();
+                && run.witness.alloc_ids.is_empty()
+                // Nor a run that stops where its result would depend on the layout (or on
+                // a dead object's address): the machine's layout decides it otherwise.
+                && !stops_at_layout_check(self.program, &run.outcome);
             let outcome = native.replay(
                 self.source,
                 self.program.data_model,
@@ -249,14 +254,22 @@ impl<'a> Confirmer<'a> {
             result.reason = Some(format!("native run: {outcome}"));
             return result;
         }
+        // The check the portfolio and the report make: the interpreter as far as it gets,
+        // and this run as the native one.
+        let mut c = self.replay_interp_only(&Witness::default());
+        if c.finished && stops_at_layout_check(self.program, &c.run.outcome) {
+            // The machine's layout took a branch the IR's leaves open: no verdict of C.
+            result.reason = Some(format!(
+                "native run: {outcome}, after {} (the interpreter's replay)",
+                c.run.outcome
+            ));
+            return result;
+        }
         for (id, s) in result.statuses.iter_mut() {
             if *id == a {
                 *s = AssertionStatus::Violated;
             }
         }
-        // The check the portfolio and the report make: the interpreter as far as it gets,
-        // and this run as the native one.
-        let mut c = self.replay_interp_only(&Witness::default());
         c.native = Some(NativeCheck {
             outcome,
             faithful: true,
@@ -285,6 +298,16 @@ impl<'a> Confirmer<'a> {
             native: None,
         }
     }
+}
+
+/// The run ends at a check of `lower::layout` (`address-observed`, `invalid-pointer-use`):
+/// where the machine's layout, not the IR's, decides what happens next.
+fn stops_at_layout_check(program: &Program, outcome: &Outcome) -> bool {
+    matches!(outcome, Outcome::ErrorReached { assertion }
+        if matches!(
+            program.assertion(*assertion).kind,
+            AssertKind::Ub(UbKind::AddressObserved | UbKind::InvalidPointerUse)
+        ))
 }
 
 /// Whether the program has no input: its one execution is the empty witness's, up to the

@@ -329,10 +329,20 @@ pub enum UbKind {
     /// A compiler builtin called where its documentation leaves the result undefined:
     /// `__builtin_unreachable` reached, `__builtin_clz`/`ctz` of 0.
     BuiltinUndefined,
+    /// A pointer compared, subtracted or converted to an integer while it points into no
+    /// live object (its value is indeterminate, C11 6.2.4p2), or pointers into different
+    /// objects compared with `<`/`>`/`<=`/`>=` or subtracted (6.5.8p5, 6.5.6p9).
+    InvalidPointerUse,
+    /// Not undefined in C, but outside the memory model: an object's address observed
+    /// (a pointer into an object converted to an integer; two pointers compared equal where
+    /// one ends an object and the other starts another). C leaves the layout to the
+    /// compiler; the model's fixed layout is only one of them. Handled like UB (reachable:
+    /// UNKNOWN).
+    AddressObserved,
 }
 
 impl UbKind {
-    pub const ALL: [UbKind; 11] = [
+    pub const ALL: [UbKind; 13] = [
         UbKind::DivByZero,
         UbKind::DivOverflow,
         UbKind::ShiftOutOfRange,
@@ -344,6 +354,8 @@ impl UbKind {
         UbKind::FloatToInt,
         UbKind::InvalidRead,
         UbKind::BuiltinUndefined,
+        UbKind::InvalidPointerUse,
+        UbKind::AddressObserved,
     ];
 
     pub fn name(self) -> &'static str {
@@ -359,6 +371,8 @@ impl UbKind {
             UbKind::FloatToInt => "float-to-int",
             UbKind::InvalidRead => "invalid-read",
             UbKind::BuiltinUndefined => "builtin-undefined",
+            UbKind::InvalidPointerUse => "invalid-pointer-use",
+            UbKind::AddressObserved => "address-observed",
         }
     }
 
@@ -380,6 +394,12 @@ impl UbKind {
             UbKind::InvalidRead => "read outside a live object",
             UbKind::BuiltinUndefined => {
                 "builtin called where it is undefined (__builtin_unreachable reached, clz/ctz of 0)"
+            }
+            UbKind::InvalidPointerUse => {
+                "pointer compared, subtracted or converted while it points into no live object, or pointers into different objects ordered or subtracted"
+            }
+            UbKind::AddressObserved => {
+                "address of an object observed (pointer converted to an integer, or compared with the end of another object): it depends on where the compiler places objects"
             }
         }
     }

@@ -530,8 +530,9 @@ fn check_expr(
         }
         Expr::Valid(k, n, a) => {
             let ta = check_expr(errs, p, env, a, at)?;
-            // `freeable.0`: the start of an object of any size (`malloc(0)`'s too).
-            if ta != env.pointer_ty() || (*n == 0 && *k != crate::Access::Free) {
+            // `freeable.0`: the start of an object of any size (`malloc(0)`'s too);
+            // `readable.0`: into or just past a live object (a pointer that may be used).
+            if ta != env.pointer_ty() || (*n == 0 && *k == crate::Access::Write) {
                 errs.push(format!("{at}: ill-typed valid"));
                 return None;
             }

@@ -442,7 +442,7 @@ impl<'a> Ctx<'a> {
     /// Whether an access of `n` bytes at `addr` may fall outside a live object (for a write:
     /// a writable one): not when the address is a constant offset into a stack object of
     /// this function (live while it runs) or a static object and the bytes fit.
-    fn access_may_be_invalid(&self, addr: &Expr, n: u64, access: Access) -> bool {
+    pub(super) fn access_may_be_invalid(&self, addr: &Expr, n: u64, access: Access) -> bool {
         let (base, off) = match addr {
             Expr::Binary(BinOp::Add, b, o) => match o.as_const() {
                 Some(o) => (&**b, o),
@@ -663,6 +663,7 @@ impl<'a> Ctx<'a> {
                 if *b == IntKind::Bool {
                     return Ok(fold::from_bool(fold::to_bool(v.e, ta), tb));
                 }
+                self.check_pointer_to_int(&v.e, from, at)?;
                 // gcc sign-extends a pointer converted to a wider integer.
                 Ok(fold::resize(v.e, ta, tb, true))
             }
@@ -1503,6 +1504,7 @@ impl<'a> Ctx<'a> {
                     (CType::Pointer(_), CType::Int(_)) => self.ptr_offset(l, r, add, at),
                     (CType::Int(_), CType::Pointer(_)) if add => self.ptr_offset(r, l, true, at),
                     (CType::Pointer(a), CType::Pointer(_)) if !add => {
+                        self.check_pointer_pair(BinOp::Sub, &l.e, &r.e, &l.ty, at)?;
                         let size = self.size_expr(a, at)?;
                         let d = fold::bin(BinOp::Sub, l.e, r.e);
                         let d = if size.as_const() == Some(1) {
@@ -1606,6 +1608,7 @@ impl<'a> Ctx<'a> {
 
     fn compare(&mut self, op: BinaryOperator, l: RVal, r: RVal, at: usize) -> R<RVal> {
         use BinaryOperator as B;
+        let both_pointers = (l.ty.is_pointer() && r.ty.is_pointer()).then(|| l.ty.clone());
         let (a, b, signed) = match (&l.ty, &r.ty) {
             (CType::Int(lk), CType::Int(rk)) => {
                 let k = self.types.usual_arith(*lk, *rk);
@@ -1641,6 +1644,14 @@ impl<'a> Ctx<'a> {
         } else {
             (BinOp::Ult, BinOp::Ule)
         };
+        if let Some(pt) = both_pointers {
+            let irop = match op {
+                B::Equals => BinOp::Eq,
+                B::NotEquals => BinOp::Ne,
+                _ => lt,
+            };
+            self.check_pointer_pair(irop, &a, &b, &pt, at)?;
+        }
         let c = match op {
             B::Equals => fold::bin(BinOp::Eq, a, b),
             B::NotEquals => fold::bin(BinOp::Ne, a, b),

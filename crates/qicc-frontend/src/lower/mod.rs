@@ -118,6 +118,7 @@ pub mod expr;
 pub mod float;
 pub mod fold;
 pub mod init;
+pub mod layout;
 pub mod scope;
 pub mod stmt;
 pub mod typing;
