@@ -1,3 +1,6 @@
+/* The value of a pointer converted to an integer is the layout's: no verdict rests on the
+   model's object numbers (address-observed). The object-number joins this test was written
+   for are tested on the IR: filetests/verify/alloc_number_join_*.qir. */
 #include <stdlib.h>
 extern void abort(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
