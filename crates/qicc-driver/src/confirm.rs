@@ -17,9 +17,7 @@ use crate::native::{Native, NativeOutcome};
 use qicc_engine::{AssertionStatus, Budget, EngineResult};
 use qicc_interp::oracle::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, WitnessOracle};
 use qicc_interp::{Outcome, Run, RunConfig};
-use qicc_ir::{
-    AssertKind, AssertionId, EdgeId, FuncId, HavocKind, Op, Program, UbKind, Witness,
-};
+use qicc_ir::{AssertKind, AssertionId, EdgeId, FuncId, HavocKind, Op, Program, UbKind, Witness};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -304,10 +302,10 @@ impl<'a> Confirmer<'a> {
 /// where the machine's layout, not the IR's, decides what happens next.
 fn stops_at_layout_check(program: &Program, outcome: &Outcome) -> bool {
     matches!(outcome, Outcome::ErrorReached { assertion }
-        if matches!(
-            program.assertion(*assertion).kind,
-            AssertKind::Ub(UbKind::AddressObserved | UbKind::InvalidPointerUse)
-        ))
+    if matches!(
+        program.assertion(*assertion).kind,
+        AssertKind::Ub(UbKind::AddressObserved | UbKind::InvalidPointerUse)
+    ))
 }
 
 /// Whether the program has no input: its one execution is the empty witness's, up to the

@@ -151,6 +151,9 @@ pub struct Built {
     /// Did the generator mean one assertion to be violable?
     pub intended_false: bool,
     pub combos: Vec<Vec<i64>>,
+    /// The hazard added to `main` (see [`hazard`]), if any: the program may then have
+    /// undefined behaviour (or observe an address) on some inputs, and gcc is no reference.
+    pub hazard: Option<&'static str>,
 }
 
 impl Built {
@@ -237,7 +240,24 @@ pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
         };
         asserts.push(format!("__VERIFIER_assert({cond});"));
     }
-    let text = render(&sk, &Variant::Final(&asserts));
+    let mut hz = Rng::new(seed ^ 0x4a7a_2d00_0000_0001);
+    let hazard = hz.chance(HAZARD_PERCENT).then(|| hazard(&mut hz, &sk));
+    let text = match &hazard {
+        None => render(&sk, &Variant::Final(&asserts)),
+        Some((_, at_start, block)) => {
+            let mut with = sk.clone();
+            with.decls.push_str("int __hz_sink;\n");
+            let at = if *at_start {
+                with.main_after_inputs
+            } else {
+                with.main_body
+                    .rfind("    return 0;")
+                    .unwrap_or(with.main_body.len())
+            };
+            with.main_body.insert_str(at, &format!("    {block}\n"));
+            render(&with, &Variant::Final(&asserts))
+        }
+    };
     Ok(Built {
         seed,
         skeleton: sk,
@@ -245,5 +265,35 @@ pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
         text,
         intended_false,
         combos,
+        hazard: hazard.map(|(name, ..)| name),
     })
+}
+
+/// How many programs in 100 get a hazard.
+const HAZARD_PERCENT: u64 = 30;
+
+/// A statement whose run may be undefined (or observe an object's address), depending on the
+/// first input, in the classes a peer's test suite found qicc wrong on: reads past an array,
+/// a pointer into a block used after the block, a pointer converted to an integer, `free` of
+/// a non-heap object, pointers into different objects ordered, a freed pointer compared,
+/// a read after `free`; and a harmless twin of the first (in bounds), to keep TRUE honest.
+/// Placed after the inputs (so it may hide later assertions) or before `return`. Its name,
+/// whether it goes first, and its text.
+fn hazard(rng: &mut Rng, sk: &Skeleton) -> (&'static str, bool, String) {
+    let x = match sk.inputs.first() {
+        Some(i) => format!("(unsigned)({})", i.name),
+        None => "1u".to_string(),
+    };
+    let kinds: [(&str, &str); 8] = [
+        ("read past an array", "{ int __hz_a[3] = {1, 2, 3}; __hz_sink = __hz_a[X % 4u]; }"),
+        ("read in bounds", "{ int __hz_a[3] = {1, 2, 3}; __hz_sink = __hz_a[X % 3u]; }"),
+        ("pointer into an ended block", "{ int *__hz_p; { int __hz_b[2] = {4, 5}; __hz_p = &__hz_b[X % 2u]; } if (X % 3u == 0u) __hz_sink = *__hz_p; }"),
+        ("pointer to integer", "{ int __hz_x = 1; if (X % 5u == 1u) __hz_sink = (int)((unsigned long)&__hz_x % 8ul); }"),
+        ("free of a local", "{ int __hz_y = 2; if (X % 4u == 2u) free(&__hz_y); __hz_sink = __hz_y; }"),
+        ("pointers into different objects ordered", "{ int __hz_c = 0, __hz_d = 0; if (X % 3u == 2u) __hz_sink = &__hz_c < &__hz_d; }"),
+        ("freed pointer compared", "{ int *__hz_h = malloc(sizeof(int)); free(__hz_h); int *__hz_g = malloc(sizeof(int)); if (X % 2u) __hz_sink = __hz_g == __hz_h; free(__hz_g); }"),
+        ("read after free", "{ int *__hz_h = malloc(2 * sizeof(int)); __hz_h[0] = 1; __hz_h[1] = 2; if (X % 3u == 1u) free(__hz_h); __hz_sink = __hz_h[X % 2u]; if (X % 3u != 1u) free(__hz_h); }"),
+    ];
+    let (name, text) = kinds[rng.below(kinds.len() as u64) as usize];
+    (name, rng.chance(50), text.replace('X', &x))
 }

@@ -182,7 +182,7 @@ pub fn run_mode(loaded: Arc<Loaded>, mode: Mode, timeout: Duration) -> ModeRun {
 pub enum Judgement {
     Agrees,
     Unknown,
-    /// TRUE, but some input violates an assertion.
+    /// TRUE, but some input violates an assertion or reaches undefined behaviour.
     WrongTrue,
     /// FALSE, but no input violates an assertion.
     WrongFalse,
@@ -199,12 +199,15 @@ impl Judgement {
     }
 }
 
-pub fn judge(truth_safe: bool, run: &ModeRun) -> Judgement {
+/// `truth_safe`: no input violates an assertion; `ub`: some input reaches undefined behaviour
+/// (before any violation on its run).
+pub fn judge(truth_safe: bool, ub: bool, run: &ModeRun) -> Judgement {
     if let Some(why) = &run.internal {
         return Judgement::Internal(why.clone());
     }
     match (run.verdict, truth_safe) {
         (Verdict::True, false) => Judgement::WrongTrue,
+        (Verdict::True, true) if ub => Judgement::WrongTrue,
         (Verdict::False, true) => Judgement::WrongFalse,
         (Verdict::Unknown, _) => Judgement::Unknown,
         _ => Judgement::Agrees,
@@ -227,14 +230,34 @@ mod tests {
 
     #[test]
     fn wrong_verdicts_are_flagged() {
-        assert_eq!(judge(false, &run(Verdict::True)), Judgement::WrongTrue);
-        assert_eq!(judge(true, &run(Verdict::False)), Judgement::WrongFalse);
-        assert_eq!(judge(true, &run(Verdict::True)), Judgement::Agrees);
-        assert_eq!(judge(false, &run(Verdict::False)), Judgement::Agrees);
-        assert_eq!(judge(true, &run(Verdict::Unknown)), Judgement::Unknown);
+        assert_eq!(
+            judge(false, false, &run(Verdict::True)),
+            Judgement::WrongTrue
+        );
+        assert_eq!(
+            judge(true, false, &run(Verdict::False)),
+            Judgement::WrongFalse
+        );
+        assert_eq!(judge(true, false, &run(Verdict::True)), Judgement::Agrees);
+        assert_eq!(judge(false, false, &run(Verdict::False)), Judgement::Agrees);
+        assert_eq!(
+            judge(true, false, &run(Verdict::Unknown)),
+            Judgement::Unknown
+        );
+        // Undefined behaviour on some input: no TRUE; a FALSE only through a violation.
+        assert_eq!(judge(true, true, &run(Verdict::True)), Judgement::WrongTrue);
+        assert_eq!(
+            judge(true, true, &run(Verdict::False)),
+            Judgement::WrongFalse
+        );
+        assert_eq!(judge(false, true, &run(Verdict::False)), Judgement::Agrees);
+        assert_eq!(
+            judge(true, true, &run(Verdict::Unknown)),
+            Judgement::Unknown
+        );
         let mut r = run(Verdict::Unknown);
         r.internal = Some("panic: boom".into());
-        assert!(judge(true, &r).is_failure());
+        assert!(judge(true, false, &r).is_failure());
     }
 
     /// End to end: a real engine verdict on a real program, judged against a deliberately
@@ -243,14 +266,37 @@ mod tests {
     fn a_wrong_truth_is_flagged_end_to_end() {
         let text = "extern void abort(void);\nvoid reach_error() {}\nvoid __VERIFIER_assert(int c) { if (!c) { reach_error(); abort(); } }\nextern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nint main(void) { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= x && x <= 3); __VERIFIER_assert(x != 2); return 0; }\n";
         let loaded = Arc::new(crate::truth::lower(text).expect("lowers"));
-        let t = crate::truth::exhaustive(&loaded.program, &[vec![0], vec![1], vec![2], vec![3]])
-            .expect("runs");
+        let t = crate::truth::exhaustive(
+            &loaded.program,
+            &[vec![0], vec![1], vec![2], vec![3]],
+            false,
+        )
+        .expect("runs");
         assert!(!t.safe);
         assert_eq!(t.witness, Some(vec![2]));
         let r = run_mode(loaded, Mode::Bmc, Duration::from_secs(10));
         assert_eq!(r.verdict, Verdict::False);
-        assert_eq!(judge(t.safe, &r), Judgement::Agrees);
+        assert_eq!(judge(t.safe, t.ub, &r), Judgement::Agrees);
         // The lie: claim the program is safe.
-        assert_eq!(judge(true, &r), Judgement::WrongFalse);
+        assert_eq!(judge(true, false, &r), Judgement::WrongFalse);
+    }
+}
+
+#[cfg(test)]
+mod hazard_tests {
+    use super::*;
+
+    /// A program whose input 3 reads past an array: the truth records the undefined
+    /// behaviour (and no violation), and an engine's answer is UNKNOWN, never TRUE.
+    #[test]
+    fn undefined_behaviour_on_one_input_is_truth_and_no_engine_says_true() {
+        let text = "extern void abort(void);\nvoid reach_error() {}\nvoid __VERIFIER_assert(int c) { if (!c) { reach_error(); abort(); } }\nextern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nint s;\nint main(void) { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= x && x <= 3); { int a[3] = {1, 2, 3}; s = a[(unsigned)x % 4u]; } __VERIFIER_assert(s >= 0); return 0; }\n";
+        let loaded = Arc::new(crate::truth::lower(text).expect("lowers"));
+        let combos = [vec![0], vec![1], vec![2], vec![3]];
+        assert!(crate::truth::exhaustive(&loaded.program, &combos, false).is_err());
+        let t = crate::truth::exhaustive(&loaded.program, &combos, true).expect("runs");
+        assert!(t.safe && t.ub);
+        let r = run_mode(loaded, Mode::Bmc, Duration::from_secs(10));
+        assert_eq!(judge(t.safe, t.ub, &r), Judgement::Unknown, "{r:?}");
     }
 }

@@ -17,7 +17,9 @@
 //! from the generator's own interval of a cell (meant to hold; the ground truth decides).
 //!
 //! Not generated, on purpose (known engine bugs being fixed elsewhere): negation of values
-//! near `INT_MIN`, pointer-to-integer casts, signed overflow.
+//! near `INT_MIN`, signed overflow. Undefined behaviour on purpose — reads past arrays and
+//! after `free` or a block's end, pointer-to-integer casts, `free` of locals, pointer order
+//! across objects — comes from the hazards `crate::build` adds to some programs afterwards.
 
 use std::fmt::Write as _;
 
@@ -359,6 +361,8 @@ pub struct Skeleton {
     pub decls: String,
     /// The body of `main` (with slot markers), without the braces.
     pub main_body: String,
+    /// Where in `main_body` the statements after the inputs' declarations start.
+    pub main_after_inputs: usize,
     /// `__VERIFIER_nondet_*` suffixes used.
     pub nondets: Vec<&'static str>,
 }
@@ -1923,6 +1927,7 @@ pub fn generate(seed: u64, profile: Profile) -> Skeleton {
             obj: Obj::Var,
         });
     }
+    let main_after_inputs = g.out.len();
     let helper_slots = g.slots.len();
     g.max_slots = helper_slots + g.rng.range(1, 3) as usize;
     g.budget = g.rng.range(profile.statements.0, profile.statements.1) as i32;
@@ -1939,6 +1944,7 @@ pub fn generate(seed: u64, profile: Profile) -> Skeleton {
         slots: g.slots,
         decls,
         main_body: g.out,
+        main_after_inputs,
         nondets,
     }
 }

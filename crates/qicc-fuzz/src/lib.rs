@@ -80,6 +80,9 @@ pub struct ProgramResult {
     pub runs: Vec<(Mode, ModeRun, Judgement)>,
     pub failures: Vec<Failure>,
     pub gcc_checked: bool,
+    /// The hazard the program carries (`build::hazard`), and whether some input reaches
+    /// undefined behaviour through it.
+    pub hazard: Option<(&'static str, bool)>,
 }
 
 /// How to check a program.
@@ -101,6 +104,7 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
         runs: Vec::new(),
         failures: Vec::new(),
         gcc_checked: false,
+        hazard: None,
     };
     let generator_failure = |what: String, program: String| Failure {
         seed,
@@ -131,7 +135,7 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
             return res;
         }
     };
-    let t = match truth::exhaustive(&loaded.program, &built.combos) {
+    let t = match truth::exhaustive(&loaded.program, &built.combos, built.hazard.is_some()) {
         Ok(t) => t,
         Err(e) => {
             res.failures.push(generator_failure(e, built.text));
@@ -139,7 +143,9 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
         }
     };
     res.truth_safe = Some(t.safe);
-    if let Some(dir) = &opts.gcc_dir {
+    res.hazard = built.hazard.map(|h| (h, t.ub));
+    // A hazard's undefined behaviour has no reference in gcc.
+    if let Some(dir) = opts.gcc_dir.as_ref().filter(|_| built.hazard.is_none()) {
         res.gcc_checked = true;
         if let Err(e) = truth::gcc_check(&built.gcc_text(), &t.errors, dir, &format!("s{seed}")) {
             res.failures.push(Failure {
@@ -150,7 +156,7 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
     }
     for &m in &opts.modes {
         let r = run_mode(loaded.clone(), m, opts.timeout);
-        let j = judge(t.safe, &r);
+        let j = judge(t.safe, t.ub, &r);
         if j.is_failure() {
             res.failures.push(Failure {
                 seed,
@@ -178,6 +184,9 @@ pub struct Tally {
     pub truth_true: usize,
     pub truth_false: usize,
     pub gcc_checked: usize,
+    /// Programs with a hazard, and those of them where some input reaches it undefined.
+    pub hazards: usize,
+    pub hazards_undefined: usize,
     pub generator_failures: usize,
     /// Per mode: (TRUE, FALSE, UNKNOWN, wrong, internal, abandoned, total seconds).
     pub per_mode: BTreeMap<Mode, [f64; 7]>,
@@ -196,6 +205,10 @@ impl Tally {
         }
         if r.gcc_checked {
             self.gcc_checked += 1;
+        }
+        if let Some((_, ub)) = r.hazard {
+            self.hazards += 1;
+            self.hazards_undefined += usize::from(ub);
         }
         self.generator_failures += r.failures.iter().filter(|f| f.mode.is_none()).count();
         for (m, run, j) in &r.runs {
@@ -222,10 +235,12 @@ impl Tally {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "programs: {} (truth TRUE {}, FALSE {}; gcc cross-checked {}; generator failures {})",
+            "programs: {} (truth TRUE {}, FALSE {}; with a hazard {}, undefined on some input {}; gcc cross-checked {}; generator failures {})",
             self.programs,
             self.truth_true,
             self.truth_false,
+            self.hazards,
+            self.hazards_undefined,
             self.gcc_checked,
             self.generator_failures
         );

@@ -126,12 +126,16 @@ fn main() {
             .map(|(m, run, _)| format!("{}={}", m.name(), run.verdict.as_str()))
             .collect();
         println!(
-            "[{:>6.1}s] seed {seed}: truth {} {}{}",
+            "[{:>6.1}s] seed {seed}: truth {}{} {}{}",
             start.elapsed().as_secs_f64(),
             match r.truth_safe {
                 Some(true) => "TRUE ",
                 Some(false) => "FALSE",
                 None => "?    ",
+            },
+            match r.hazard {
+                Some((h, ub)) => format!(" [{h}{}]", if ub { ", UB" } else { "" }),
+                None => String::new(),
             },
             verdicts.join(" "),
             if r.failures.is_empty() {

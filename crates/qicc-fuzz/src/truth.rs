@@ -58,17 +58,21 @@ pub fn run_once(program: &Program, inputs: &[i64]) -> End {
 pub struct Truth {
     /// No input reaches a failing assertion.
     pub safe: bool,
+    /// Some input reaches an undefined-behaviour check first (only with `allow_ub`): no
+    /// TRUE is right then, and a FALSE only through another input.
+    pub ub: bool,
     /// Per input combination (in [`crate::build::combos`] order): reaches a failing assertion.
     pub errors: Vec<bool>,
     /// The first violating input combination.
     pub witness: Option<Vec<i64>>,
 }
 
-/// Runs `program` on every combination. Undefined behaviour or a run that does not end
-/// normally is an error of the generator (it promises neither can happen).
-pub fn exhaustive(program: &Program, combos: &[Vec<i64>]) -> Result<Truth, String> {
+/// Runs `program` on every combination. A run that does not end normally is an error of the
+/// generator, and so is undefined behaviour unless `allow_ub` (a program with a hazard).
+pub fn exhaustive(program: &Program, combos: &[Vec<i64>], allow_ub: bool) -> Result<Truth, String> {
     let mut errors = Vec::with_capacity(combos.len());
     let mut witness = None;
+    let mut ub = false;
     for c in combos {
         match run_once(program, c) {
             End::Returned(_) => errors.push(false),
@@ -77,6 +81,10 @@ pub fn exhaustive(program: &Program, combos: &[Vec<i64>]) -> Result<Truth, Strin
                     witness = Some(c.clone());
                 }
                 errors.push(true);
+            }
+            End::Error { property: false } if allow_ub => {
+                ub = true;
+                errors.push(false);
             }
             End::Error { property: false } => {
                 return Err(format!(
@@ -88,6 +96,7 @@ pub fn exhaustive(program: &Program, combos: &[Vec<i64>]) -> Result<Truth, Strin
     }
     Ok(Truth {
         safe: witness.is_none(),
+        ub,
         errors,
         witness,
     })

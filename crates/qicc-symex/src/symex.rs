@@ -28,7 +28,9 @@ use crate::memory::{const_value, MemModel};
 use crate::state::{Guards, State};
 use crate::trace::{InstId, StepId, StepKind, Target, Trace};
 use qicc_engine::Budget;
-use qicc_ir::{AssertionId, EdgeId, FuncId, Function, HavocKind, Loc, Op, Program, TypeEnv, VarRef};
+use qicc_ir::{
+    AssertionId, EdgeId, FuncId, Function, HavocKind, Loc, Op, Program, TypeEnv, VarRef,
+};
 use qicc_smt::{Sort, TermId, TermStore};
 use std::collections::{BTreeMap, HashMap};
 

@@ -32,7 +32,11 @@ impl Ctx<'_> {
     fn in_null_object(&self, p: &Expr) -> Expr {
         let layout = self.program.layout;
         let first = 1u64 << layout.offset_bits();
-        fold::bin(BinOp::Ult, p.clone(), Expr::konst(layout.pointer_ty(), first))
+        fold::bin(
+            BinOp::Ult,
+            p.clone(),
+            Expr::konst(layout.pointer_ty(), first),
+        )
     }
 
     /// Whether `p` and `q` lie in the same object (the top bits agree).
@@ -88,11 +92,7 @@ impl Ctx<'_> {
             return Ok(());
         }
         let live = fold::bin(BinOp::And, self.pointer_live(p), self.pointer_live(q));
-        let apart = fold::bin(
-            BinOp::Or,
-            self.in_null_object(p),
-            self.in_null_object(q),
-        );
+        let apart = fold::bin(BinOp::Or, self.in_null_object(p), self.in_null_object(q));
         let apart = fold::bin(BinOp::Or, apart, self.same_object(p, q));
         match op {
             BinOp::Eq | BinOp::Ne => {
