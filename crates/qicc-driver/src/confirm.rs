@@ -255,13 +255,22 @@ impl<'a> Confirmer<'a> {
         // The check the portfolio and the report make: the interpreter as far as it gets,
         // and this run as the native one.
         let mut c = self.replay_interp_only(&Witness::default());
-        if c.finished && stops_at_layout_check(self.program, &c.run.outcome) {
-            // The machine's layout took a branch the IR's leaves open: no verdict of C.
-            result.reason = Some(format!(
-                "native run: {outcome}, after {} (the interpreter's replay)",
-                c.run.outcome
-            ));
-            return result;
+        // The one execution has undefined behaviour (or observes the layout) before the
+        // error: the machine went on as it happened to, which is no verdict of C. Where the
+        // replay cannot follow (it needs object numbers the empty witness lacks), a free run
+        // of the interpreter, which makes the same choices the program makes, tells.
+        let first = if c.finished {
+            Some(c.run.outcome.clone())
+        } else {
+            self.free_run(budget)
+        };
+        if let Some(ub @ Outcome::ErrorReached { assertion }) = &first {
+            if !self.program.assertion(*assertion).kind.is_property() {
+                result.reason = Some(format!(
+                    "native run: {outcome}, but the interpreter's run first {ub}"
+                ));
+                return result;
+            }
         }
         for (id, s) in result.statuses.iter_mut() {
             if *id == a {
@@ -276,6 +285,24 @@ impl<'a> Confirmer<'a> {
         self.remember(Witness::default(), c);
         result.violation = Some((a, Witness::default()));
         result
+    }
+
+    /// The interpreter's own run of a program without inputs (allocations take the lowest
+    /// fresh numbers), if it ends within the replay's limits.
+    fn free_run(&self, budget: &Budget) -> Option<Outcome> {
+        let mut oracle = qicc_interp::RandomOracle::new(0);
+        let run = qicc_interp::run(
+            self.program,
+            &mut oracle,
+            &RunConfig {
+                max_steps: REPLAY_STEPS_BEFORE_NATIVE,
+                record_trace: false,
+                deadline: Some(Instant::now() + REPLAY_TIME_BEFORE_NATIVE),
+                stop: Some(qicc_interp::StopCheck::new(budget.stop_fn())),
+                ..RunConfig::default()
+            },
+        );
+        (!matches!(run.outcome, Outcome::StepLimit | Outcome::Unreplayable(_))).then_some(run.outcome)
     }
 
     fn replay_interp_only(&self, witness: &Witness) -> Confirmation {
