@@ -16,6 +16,24 @@
 //! `1..=n` in declaration order, live from the start, with their declared size; `readonly`
 //! ones are never valid for writing.
 //!
+//! # What the layout promises, and what it does not
+//!
+//! The numbering above is *one* layout a C compiler may choose: every object non-null,
+//! aligned (to `2^offset-bits`, more than any type asks) and apart from every other. C
+//! promises only that much — an object's address is aligned to its type's alignment, non-null
+//! and does not overlap another live object's; it does not promise the value of an address,
+//! the order of two objects, whether one object ends where another starts, nor that a freed
+//! object's address is not handed out again (glibc does). So a verdict must not rest on the
+//! numbering where a C program could observe it. The front-end (`lower::layout`) checks each
+//! place a program could: a pointer into an object converted to an integer, and `==`/`!=`
+//! between the end of one object and the start of another, are `address-observed` checks
+//! (outside the model, handled like undefined behaviour: reachable means UNKNOWN); comparing
+//! or subtracting a pointer into no live object (a freed one, a returned frame's), and
+//! ordering or subtracting pointers into different objects, are `invalid-pointer-use`
+//! checks (undefined in C). Every engine keeps the numbering as it is; the checks make sure
+//! nothing past them depends on it. A native run of the program (with the machine's layout)
+//! that goes past such a check confirms nothing.
+//!
 //! # Contents
 //!
 //! Memory is a total map from addresses to bytes. A load of `k` bytes reads `addr + i`
