@@ -302,7 +302,8 @@ impl<'a> Confirmer<'a> {
                 ..RunConfig::default()
             },
         );
-        (!matches!(run.outcome, Outcome::StepLimit | Outcome::Unreplayable(_))).then_some(run.outcome)
+        (!matches!(run.outcome, Outcome::StepLimit | Outcome::Unreplayable(_)))
+            .then_some(run.outcome)
     }
 
     fn replay_interp_only(&self, witness: &Witness) -> Confirmation {

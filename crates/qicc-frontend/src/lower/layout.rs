@@ -60,7 +60,7 @@ impl Ctx<'_> {
 
     /// Before a pointer of type `ty` with value `p` becomes an integer (other than `_Bool`).
     pub(super) fn check_pointer_to_int(&mut self, p: &Expr, ty: &CType, at: usize) -> R<()> {
-        if is_function_pointer(ty) || p.as_const().is_some() {
+        if !self.opts.ub_checks || is_function_pointer(ty) || p.as_const().is_some() {
             return Ok(());
         }
         if self.const_depth > 0 || self.fs.is_none() {

@@ -68,9 +68,8 @@ int main(void) {
   int *pt = &table[1][0];
   mix(pt[3]);
   mix(*(int *)((char *)pt + 4));
-  long addr = (long)pt;
-  int *back = (int *)addr;
-  mix(*back);
+  /* A round trip through an integer, `(int *)(long)pt`, observes the address: qicc stops
+     there (address-observed, lower::layout), so the runs would not compare. */
   int arr[3] = {n, n + 1, n + 2};
   int *e = arr + 3;
   mix(e - arr);
