@@ -88,7 +88,10 @@ impl Ctx<'_> {
         if is_function_pointer(tp) || self.const_depth > 0 || self.fs.is_none() {
             return Ok(());
         }
-        if p.as_const().is_some() && q.as_const().is_some() {
+        // A constant side is a null pointer constant (no layout makes a pointer into an
+        // object null, dead or alive: `free(p); if (p != NULL)` is left alone) or an
+        // integer's pointer (left alone, as every pointer in the null object).
+        if p.as_const().is_some() || q.as_const().is_some() {
             return Ok(());
         }
         let live = fold::bin(BinOp::And, self.pointer_live(p), self.pointer_live(q));
