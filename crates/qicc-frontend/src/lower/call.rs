@@ -638,28 +638,47 @@ impl<'a> Ctx<'a> {
         // Output functions write nothing the program can read (`clib::OUTPUT_ONLY`).
         let pure =
             func.is_some_and(|i| self.funcs[i].side_effect_free) || clib::is_output_only(name);
-        if let Some(i) = func.filter(|&i| self.funcs[i].side_effect_free) {
-            if let Some(v) = self.applied_call(name, i, &ft, args, at)? {
-                return Ok(v);
+        // A `const`/`pure` function with a prototype and scalar parameters and result: its
+        // result is a function of the converted arguments (`HavocKind::Applied`; for `pure`
+        // also of memory and globals), so two calls with equal arguments agree. Any other
+        // shape (a struct argument, no prototype, `...`) gets independent results, as every
+        // body-less function: fewer proofs, never a wrong one.
+        let scalar = |t: &CType| matches!(t, CType::Int(_) | CType::Pointer(_) | CType::Float(_));
+        let applied = func
+            .filter(|&i| self.funcs[i].side_effect_free)
+            .filter(|_| {
+                ft.prototyped
+                    && !ft.variadic
+                    && ft.params.len() == args.len()
+                    && ft.params.iter().all(scalar)
+                    && scalar(&ft.ret)
+            })
+            .map(|i| self.funcs[i].reads_memory);
+        let mut ir_args = Vec::new();
+        if applied.is_some() {
+            for (a, pt) in args.iter().zip(&ft.params) {
+                let v = self.rvalue(a)?;
+                ir_args.push(self.convert(v, pt, a.span.start)?);
             }
-        }
-        for a in args {
-            // Struct arguments need no copy: the stub reads nothing. A scalar argument is
-            // still read (its read checked) before the call.
-            let v = self.lower(a)?;
-            self.check_discarded_read(&v, a.span.start)?;
-            let callback = match &v {
-                Val::Func(_) => true,
-                Val::R(r) => r.ty.is_func_pointer(),
-                Val::L(l) => l.ty.is_func_pointer(),
-            };
-            if callback && !pure {
-                return Err(self.unsupported(
-                    a.span.start,
-                    format!(
-                        "a function pointer passed to body-less function '{name}' (it may call it back)"
-                    ),
-                ));
+        } else {
+            for a in args {
+                // Struct arguments need no copy: the stub reads nothing. A scalar argument is
+                // still read (its read checked) before the call.
+                let v = self.lower(a)?;
+                self.check_discarded_read(&v, a.span.start)?;
+                let callback = match &v {
+                    Val::Func(_) => true,
+                    Val::R(r) => r.ty.is_func_pointer(),
+                    Val::L(l) => l.ty.is_func_pointer(),
+                };
+                if callback && !pure {
+                    return Err(self.unsupported(
+                        a.span.start,
+                        format!(
+                            "a function pointer passed to body-less function '{name}' (it may call it back)"
+                        ),
+                    ));
+                }
             }
         }
         if !pure {
@@ -682,15 +701,19 @@ impl<'a> Ctx<'a> {
         }
         if !self.warned.contains(name) {
             self.warned.insert(name.to_string());
-            let effect = if pure {
-                "has no other effect"
-            } else {
-                "may change every global and all memory"
+            let (result, effect) = match applied {
+                Some(false) => ("function of its arguments", "has no other effect"),
+                Some(true) => (
+                    "function of its arguments, the globals and memory",
+                    "has no other effect",
+                ),
+                None if pure => ("value", "has no other effect"),
+                None => ("value", "may change every global and all memory"),
             };
             self.warn(
                 at,
                 format!(
-                    "function '{name}' has no body; assuming it returns an arbitrary value and {effect}"
+                    "function '{name}' has no body; assuming it returns an arbitrary {result} and {effect}"
                 ),
             );
         }
@@ -733,7 +756,15 @@ impl<'a> Ctx<'a> {
                 args: Vec::new(),
             }),
             None => {
-                fs.b.havoc(VarRef::Local(t), HavocKind::Extern(name.to_string()))
+                let kind = match applied {
+                    Some(reads_memory) => HavocKind::Applied {
+                        name: name.to_string(),
+                        args: ir_args,
+                        reads_memory,
+                    },
+                    None => HavocKind::Extern(name.to_string()),
+                };
+                fs.b.havoc(VarRef::Local(t), kind)
             }
         }
         let e = if ft.ret == CType::Int(IntKind::Bool) {
@@ -745,73 +776,6 @@ impl<'a> Ctx<'a> {
             e,
             ty: ft.ret.clone(),
         }))
-    }
-
-    /// A call of a body-less `const` or `pure` function `i` whose parameters and result are
-    /// scalars, declared with a prototype: its result is a function of the converted
-    /// arguments (`HavocKind::Applied`; for `pure` also of memory and globals), so two calls
-    /// with equal arguments agree. `None` for any other shape (a struct argument, no
-    /// prototype, `...`), whose calls are independent results as of any body-less function
-    /// — fewer proofs, never a wrong one.
-    fn applied_call(
-        &mut self,
-        name: &str,
-        i: usize,
-        ft: &FuncType,
-        args: &'a [Node<Expression>],
-        at: usize,
-    ) -> R<Option<Val>> {
-        let scalar = |t: &CType| matches!(t, CType::Int(_) | CType::Pointer(_) | CType::Float(_));
-        if !ft.prototyped
-            || ft.variadic
-            || ft.params.len() != args.len()
-            || !ft.params.iter().all(scalar)
-            || !scalar(&ft.ret)
-        {
-            return Ok(None);
-        }
-        let mut ir_args = Vec::new();
-        for (a, pt) in args.iter().zip(&ft.params) {
-            let v = self.rvalue(a)?;
-            ir_args.push(self.convert(v, pt, a.span.start)?);
-        }
-        if !self.warned.contains(name) {
-            self.warned.insert(name.to_string());
-            let depends = if self.funcs[i].reads_memory {
-                "of its arguments, the globals and memory"
-            } else {
-                "of its arguments"
-            };
-            self.warn(
-                at,
-                format!(
-                    "function '{name}' has no body; assuming it returns an arbitrary function {depends} and has no other effect"
-                ),
-            );
-        }
-        let ty = self.irty(&ft.ret, at)?;
-        let reads_memory = self.funcs[i].reads_memory;
-        let span = self.span(at);
-        let fs = self.fs(at)?;
-        fs.b.span = span;
-        let t = fs.b.new_tmp(ty);
-        fs.b.havoc(
-            VarRef::Local(t),
-            HavocKind::Applied {
-                name: name.to_string(),
-                args: ir_args,
-                reads_memory,
-            },
-        );
-        let e = if ft.ret == CType::Int(IntKind::Bool) {
-            fold::from_bool(fold::to_bool(Expr::local(t), Ty::I8), Ty::I8)
-        } else {
-            Expr::local(t)
-        };
-        Ok(Some(Val::R(RVal {
-            e,
-            ty: ft.ret.clone(),
-        })))
     }
 
     /// A call of a function the program defines.
