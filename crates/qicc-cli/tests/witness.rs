@@ -260,10 +260,10 @@ fn tempdir(what: &str) -> PathBuf {
 }
 
 /// Every FALSE task: qicc's violation witness passes the schema and ESBMC confirms it
-/// (prints the rate). Every TRUE task: the correctness witness passes the schema, and ESBMC
-/// parses it (prints how many it confirms).
+/// (prints the rate). The safe seeds and every third other safe task: the correctness
+/// witness passes the schema, and ESBMC parses the seeds' (prints how many it confirms).
 #[test]
-#[ignore = "whole benchmark with ESBMC, about 10 minutes; CI runs it with --include-ignored"]
+#[ignore = "whole benchmark with ESBMC, about 8 minutes; CI runs it with --include-ignored"]
 fn every_task_witness_is_validated_by_esbmc() {
     let Some(esbmc) = esbmc() else { return };
     let root = qicc_testkit::require_benchmarks_dir();
@@ -272,6 +272,7 @@ fn every_task_witness_is_validated_by_esbmc() {
     let (mut false_tasks, mut confirmed, mut true_tasks, mut true_confirmed) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     let mut timed_out = Vec::new();
+    let mut safe_seen = 0;
     for task in qicc_testkit::task_files(&root) {
         let Some(exp) = expected(&task) else { continue };
         let name = task
@@ -279,6 +280,15 @@ fn every_task_witness_is_validated_by_esbmc() {
             .unwrap_or(&task)
             .display()
             .to_string();
+        // A safe task outside the seeds only has its correctness witness schema-checked (ESBMC
+        // would re-verify the whole program): every third is enough for that, and halves the
+        // time this test costs CI.
+        if exp && !name.starts_with("seeds") {
+            safe_seen += 1;
+            if safe_seen % 3 != 1 {
+                continue;
+            }
+        }
         let (verdict, witness, report) = verify(&task, &dir);
         let Some(w) = witness else {
             if verdict == "true" || verdict == "false" {

@@ -154,6 +154,12 @@ pub struct Built {
     /// The hazard added to `main` (see [`hazard`]), if any: the program may then have
     /// undefined behaviour (or observe an address) on some inputs, and gcc is no reference.
     pub hazard: Option<&'static str>,
+    /// The floating-point computation added to `main` (see [`float_block`]), if any.
+    pub float: Option<&'static str>,
+    /// The calls of a body-less `const`/`pure` function added to `main` (see [`applied`]), if
+    /// any: their results are enumerated like inputs (`combos` lists them after the inputs),
+    /// and gcc, which has no body for the function, is no reference.
+    pub applied: Option<&'static str>,
 }
 
 impl Built {
@@ -172,7 +178,7 @@ fn value_lit(v: i64, unsigned: bool) -> String {
 /// Probes slot `k` (its maximum when `max`): `None` when no input reaches it.
 fn probe(sk: &Skeleton, k: usize, max: bool, combos: &[Vec<i64>]) -> Result<Option<i64>, String> {
     let text = render(sk, &Variant::Probe { slot: k, max });
-    let loaded = truth::lower(&text).map_err(|e| format!("probe does not lower: {e}"))?;
+    let loaded = truth::lower(&text, sk.ilp32).map_err(|e| format!("probe does not lower: {e}"))?;
     let mut best: Option<i64> = None;
     for c in combos {
         match truth::run_once(&loaded.program, c) {
@@ -198,8 +204,12 @@ fn probe(sk: &Skeleton, k: usize, max: bool, combos: &[Vec<i64>]) -> Result<Opti
 
 /// Generates, probes and fills the program of `seed`.
 pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
-    let sk = generate(seed, profile);
-    let combos = combos(&sk.inputs);
+    let mut sk = generate(seed, profile);
+    let mut fl = Rng::new(seed ^ 0x0f10_a700_0000_0001);
+    let float = fl
+        .chance(FLOAT_PERCENT)
+        .then(|| float_block(&mut fl, &mut sk));
+    let mut combos = combos(&sk.inputs);
     let mut rng = Rng::new(seed.wrapping_mul(31).wrapping_add(7));
     let intended_false = rng.chance(50);
     let violable = rng.below(sk.slots.len() as u64) as usize;
@@ -242,22 +252,43 @@ pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
     }
     let mut hz = Rng::new(seed ^ 0x4a7a_2d00_0000_0001);
     let hazard = hz.chance(HAZARD_PERCENT).then(|| hazard(&mut hz, &sk));
-    let text = match &hazard {
-        None => render(&sk, &Variant::Final(&asserts)),
-        Some((_, at_start, block)) => {
-            let mut with = sk.clone();
-            with.decls.push_str("int __hz_sink;\n");
-            let at = if *at_start {
-                with.main_after_inputs
-            } else {
-                with.main_body
-                    .rfind("    return 0;")
-                    .unwrap_or(with.main_body.len())
-            };
-            with.main_body.insert_str(at, &format!("    {block}\n"));
-            render(&with, &Variant::Final(&asserts))
-        }
+    let mut ap = Rng::new(seed ^ 0x0a99_1ed0_0000_0001);
+    let applied = ap.chance(APPLIED_PERCENT).then(|| applied(&mut ap, &sk));
+    let mut with = sk.clone();
+    let end = |w: &Skeleton| {
+        w.main_body
+            .rfind("    return 0;")
+            .unwrap_or(w.main_body.len())
     };
+    if let Some((_, at_start, block)) = &hazard {
+        with.decls.push_str("int __hz_sink;\n");
+        let at = if *at_start {
+            with.main_after_inputs
+        } else {
+            end(&with)
+        };
+        with.main_body.insert_str(at, &format!("    {block}\n"));
+    }
+    if let Some(a) = &applied {
+        with.decls.push_str(&a.decls);
+        let at = end(&with);
+        with.main_body.insert_str(at, &format!("    {}\n", a.last));
+        with.main_body
+            .insert_str(with.main_after_inputs, &format!("    {}\n", a.first));
+        // Each of the two calls asks for a result (a repeated one then takes the first):
+        // both results range over what `& 1` keeps, after the inputs.
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                (0..4).map(move |k| {
+                    let mut c = c.clone();
+                    c.extend([k & 1, k >> 1]);
+                    c
+                })
+            })
+            .collect();
+    }
+    let text = render(&with, &Variant::Final(&asserts));
     Ok(Built {
         seed,
         skeleton: sk,
@@ -266,7 +297,103 @@ pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
         intended_false,
         combos,
         hazard: hazard.map(|(name, ..)| name),
+        float,
+        applied: applied.map(|a| a.name),
     })
+}
+
+/// How many programs in 100 get a floating-point computation (few: symbolic floats are slow,
+/// and most of these programs end UNKNOWN at the fuzzer's timeouts), and how many the calls
+/// of a body-less `const`/`pure` function.
+const FLOAT_PERCENT: u64 = 10;
+const APPLIED_PERCENT: u64 = 20;
+
+/// The value a generated fragment computes from: the first input reduced to `0..64` (or 1).
+fn small_input(sk: &Skeleton) -> String {
+    match sk.inputs.first() {
+        Some(i) => format!("(int)((unsigned)({}) % 64u)", i.name),
+        None => "1".to_string(),
+    }
+}
+
+/// Adds to the start of `main` a block that computes with `float` and `double` from the first
+/// input — rounding at 2^24, decimal constants, conversions both ways, a loop of additions,
+/// an overflow to infinity — and ends in an `int` that becomes a new slot, so the probes
+/// choose its assertion. Free of undefined behaviour: every conversion to `int` is of a value
+/// well inside its range (the input is reduced to `0..64`). Its name.
+fn float_block(rng: &mut Rng, sk: &mut Skeleton) -> &'static str {
+    let kinds: [(&str, &str); 8] = [
+        ("float tenths", "float __fl_f = (float)__fl_v * 0.1f; int __fl_r = (int)(__fl_f * 10.0f);"),
+        ("float at 2^24", "float __fl_f = 16777216.0f + (float)__fl_v; int __fl_r = (int)(__fl_f - 16777216.0f);"),
+        ("double thirds", "double __fl_d = (double)__fl_v / 3.0; int __fl_r = __fl_d * 3.0 == (double)__fl_v;"),
+        ("float to double", "float __fl_f = (float)__fl_v / 7.0f; double __fl_d = __fl_f; int __fl_r = (int)(__fl_d * 7000.0) % 1000;"),
+        ("double sum loop", "double __fl_d = 0.0; for (int __fl_i = 0; __fl_i < __fl_v % 8; __fl_i++) __fl_d += 0.1; int __fl_r = (__fl_d == 0.1 * (double)(__fl_v % 8)) + 2 * (int)(__fl_d * 10.0);"),
+        ("float sign and truncation", "float __fl_f = (float)__fl_v * 1.5f - 40.0f; int __fl_r = (__fl_f > 0.0f) - (__fl_f < 0.0f) + 4 * (int)__fl_f;"),
+        ("float square", "float __fl_f = (float)__fl_v; double __fl_d = (double)(__fl_f * __fl_f) * 0.01; int __fl_r = (int)(__fl_d * 100.0 + 0.5);"),
+        ("float overflow to infinity", "float __fl_f = (float)__fl_v * 1e37f * 10.0f; int __fl_r = __fl_f > 3.0e38f ? 2 : __fl_f == __fl_f;"),
+    ];
+    let (name, text) = kinds[rng.below(kinds.len() as u64) as usize];
+    let k = sk.slots.len();
+    sk.slots.push(crate::gen::Slot {
+        expr: "__fl_r".to_string(),
+        unsigned: false,
+    });
+    let block = format!(
+        "    {{ int __fl_v = {}; {text} {} }}\n",
+        small_input(sk),
+        slot_marker(k)
+    );
+    sk.main_body.insert_str(sk.main_after_inputs, &block);
+    name
+}
+
+/// The calls of a body-less `const` or `pure` function [`build`] adds to `main`: one right
+/// after the inputs, one before `return` with an assertion comparing the two results.
+struct Applied {
+    name: &'static str,
+    decls: String,
+    first: String,
+    last: String,
+}
+
+/// Two calls of a body-less `const`/`pure` function: equal arguments (for `pure`: and equal
+/// memory) must give equal results, others may not. The arguments and the memory in between
+/// depend on the first input, so both verdicts occur.
+fn applied(rng: &mut Rng, sk: &Skeleton) -> Applied {
+    let v = small_input(sk);
+    let kinds: [(&str, &str, &str, &str); 4] = [
+        (
+            "const, same argument",
+            "int __ap_h(int) __attribute__((const));\n",
+            "int __ap_r = __ap_h(@V % 3) & 1;",
+            "__VERIFIER_assert(__ap_r == (__ap_h(@V % 3) & 1));",
+        ),
+        (
+            "const, argument may differ",
+            "int __ap_h(int) __attribute__((const));\n",
+            "int __ap_r = __ap_h(@V % 3) & 1;",
+            "__VERIFIER_assert(__ap_r == (__ap_h(2) & 1));",
+        ),
+        (
+            "pure, global may change",
+            "int __ap_p(int) __attribute__((pure));\nint __ap_g;\n",
+            "int __ap_r = __ap_p(4) & 1;",
+            "if (@V % 2 == 1) __ap_g = __ap_g + 1; __VERIFIER_assert(__ap_r == (__ap_p(4) & 1));",
+        ),
+        (
+            "pure, result tested",
+            "int __ap_p(int) __attribute__((pure));\nint __ap_g;\n",
+            "int __ap_r = __ap_p(@V) & 1;",
+            "__VERIFIER_assert(__ap_r + (__ap_p(@V) & 1) != 2 || @V % 5 != 3);",
+        ),
+    ];
+    let (name, decls, first, last) = kinds[rng.below(kinds.len() as u64) as usize];
+    Applied {
+        name,
+        decls: decls.to_string(),
+        first: first.replace("@V", &v),
+        last: last.replace("@V", &v),
+    }
 }
 
 /// How many programs in 100 get a hazard.

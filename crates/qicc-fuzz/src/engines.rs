@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn a_wrong_truth_is_flagged_end_to_end() {
         let text = "extern void abort(void);\nvoid reach_error() {}\nvoid __VERIFIER_assert(int c) { if (!c) { reach_error(); abort(); } }\nextern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nint main(void) { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= x && x <= 3); __VERIFIER_assert(x != 2); return 0; }\n";
-        let loaded = Arc::new(crate::truth::lower(text).expect("lowers"));
+        let loaded = Arc::new(crate::truth::lower(text, false).expect("lowers"));
         let t = crate::truth::exhaustive(
             &loaded.program,
             &[vec![0], vec![1], vec![2], vec![3]],
@@ -291,7 +291,7 @@ mod hazard_tests {
     #[test]
     fn undefined_behaviour_on_one_input_is_truth_and_no_engine_says_true() {
         let text = "extern void abort(void);\nvoid reach_error() {}\nvoid __VERIFIER_assert(int c) { if (!c) { reach_error(); abort(); } }\nextern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nint s;\nint main(void) { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= x && x <= 3); { int a[3] = {1, 2, 3}; s = a[(unsigned)x % 4u]; } __VERIFIER_assert(s >= 0); return 0; }\n";
-        let loaded = Arc::new(crate::truth::lower(text).expect("lowers"));
+        let loaded = Arc::new(crate::truth::lower(text, false).expect("lowers"));
         let combos = [vec![0], vec![1], vec![2], vec![3]];
         assert!(crate::truth::exhaustive(&loaded.program, &combos, false).is_err());
         let t = crate::truth::exhaustive(&loaded.program, &combos, true).expect("runs");

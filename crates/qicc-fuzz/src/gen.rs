@@ -19,7 +19,9 @@
 //! Not generated, on purpose (known engine bugs being fixed elsewhere): negation of values
 //! near `INT_MIN`, signed overflow. Undefined behaviour on purpose — reads past arrays and
 //! after `free` or a block's end, pointer-to-integer casts, `free` of locals, pointer order
-//! across objects — comes from the hazards `crate::build` adds to some programs afterwards.
+//! across objects — comes from the hazards `crate::build` adds to some programs afterwards;
+//! so do floating-point blocks and calls of body-less `const`/`pure` functions. A quarter of
+//! the programs are generated for ILP32 (`long` 32 bits: [`LONG_BITS`]).
 
 use std::fmt::Write as _;
 
@@ -55,7 +57,21 @@ impl Rng {
     }
 }
 
-/// The C integer types the generator uses (LP64: `long` is 64 bits; plain `char` is signed).
+thread_local! {
+    /// The width of `long` in the program being generated on this thread: 64 (LP64) or 32
+    /// (ILP32). [`generate`] sets it from the seed before it builds anything; every width,
+    /// range and conversion of [`Ty`] follows it. A thread-local rather than a parameter of
+    /// every `Ty` method because only this one width depends on the data model, and the
+    /// generator is single-threaded per program.
+    static LONG_BITS: std::cell::Cell<u32> = const { std::cell::Cell::new(64) };
+}
+
+/// How many programs in 100 are generated for ILP32 (`long` 32 bits, pointers 4 bytes; the
+/// engines get the `--32` data model and gcc `-m32`).
+const ILP32_PERCENT: u64 = 25;
+
+/// The C integer types the generator uses (plain `char` is signed; `long` is 64 bits on
+/// LP64, 32 on ILP32: see [`LONG_BITS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
     Char,
@@ -91,7 +107,8 @@ impl Ty {
             Ty::Char | Ty::SChar | Ty::UChar => 8,
             Ty::Short | Ty::UShort => 16,
             Ty::Int | Ty::UInt => 32,
-            _ => 64,
+            Ty::Long | Ty::ULong => LONG_BITS.with(|b| b.get()),
+            Ty::LLong | Ty::ULLong => 64,
         }
     }
     pub fn signed(self) -> bool {
@@ -365,6 +382,8 @@ pub struct Skeleton {
     pub main_after_inputs: usize,
     /// `__VERIFIER_nondet_*` suffixes used.
     pub nondets: Vec<&'static str>,
+    /// Generated for ILP32 (see [`LONG_BITS`]): verified with `--32`, compiled with `-m32`.
+    pub ilp32: bool,
 }
 
 /// The marker of slot `k` in the generated text.
@@ -1846,6 +1865,9 @@ impl Gen {
 const EMPTY_FUNCTIONS: [&str; 4] = ["empty_body", "empty_stmt", "bare_return", "dead_if"];
 
 pub fn generate(seed: u64, profile: Profile) -> Skeleton {
+    // Its own stream, so that the LP64 programs are the ones earlier campaigns generated.
+    let ilp32 = Rng::new(seed ^ 0x1b32_0000_0000_0001).chance(ILP32_PERCENT);
+    LONG_BITS.with(|b| b.set(if ilp32 { 32 } else { 64 }));
     let mut g = Gen {
         rng: Rng::new(seed),
         out: String::new(),
@@ -1946,5 +1968,6 @@ pub fn generate(seed: u64, profile: Profile) -> Skeleton {
         main_body: g.out,
         main_after_inputs,
         nondets,
+        ilp32,
     }
 }

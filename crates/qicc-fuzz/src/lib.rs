@@ -83,6 +83,31 @@ pub struct ProgramResult {
     /// The hazard the program carries (`build::hazard`), and whether some input reaches
     /// undefined behaviour through it.
     pub hazard: Option<(&'static str, bool)>,
+    /// Generated for ILP32 (`--32`, gcc `-m32`).
+    pub ilp32: bool,
+    /// The floating-point block and the `const`/`pure` calls it carries (`crate::build`).
+    pub float: Option<&'static str>,
+    pub applied: Option<&'static str>,
+}
+
+impl ProgramResult {
+    /// The generator's shapes this program has beyond the integer core, for a seed's line.
+    pub fn shapes(&self) -> String {
+        let mut v = Vec::new();
+        if self.ilp32 {
+            v.push("ILP32".to_string());
+        }
+        if let Some((h, ub)) = self.hazard {
+            v.push(format!("{h}{}", if ub { ", UB" } else { "" }));
+        }
+        v.extend(self.float.map(String::from));
+        v.extend(self.applied.map(String::from));
+        if v.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", v.join("; "))
+        }
+    }
 }
 
 /// How to check a program.
@@ -105,6 +130,9 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
         failures: Vec::new(),
         gcc_checked: false,
         hazard: None,
+        ilp32: false,
+        float: None,
+        applied: None,
     };
     let generator_failure = |what: String, program: String| Failure {
         seed,
@@ -125,7 +153,10 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
         }
     };
     res.intended_false = built.intended_false;
-    let loaded = match truth::lower(&built.text) {
+    res.ilp32 = built.skeleton.ilp32;
+    res.float = built.float;
+    res.applied = built.applied;
+    let loaded = match truth::lower(&built.text, built.skeleton.ilp32) {
         Ok(l) => Arc::new(l),
         Err(e) => {
             res.failures.push(generator_failure(
@@ -144,10 +175,16 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
     };
     res.truth_safe = Some(t.safe);
     res.hazard = built.hazard.map(|h| (h, t.ub));
-    // A hazard's undefined behaviour has no reference in gcc.
-    if let Some(dir) = opts.gcc_dir.as_ref().filter(|_| built.hazard.is_none()) {
+    // A hazard's undefined behaviour has no reference in gcc, nor has a body-less function.
+    let gcc_dir = opts
+        .gcc_dir
+        .as_ref()
+        .filter(|_| built.hazard.is_none() && built.applied.is_none());
+    if let Some(dir) = gcc_dir {
         res.gcc_checked = true;
-        if let Err(e) = truth::gcc_check(&built.gcc_text(), &t.errors, dir, &format!("s{seed}")) {
+        let tag = format!("s{seed}");
+        let ilp32 = built.skeleton.ilp32;
+        if let Err(e) = truth::gcc_check(&built.gcc_text(), &t.errors, dir, &tag, ilp32) {
             res.failures.push(Failure {
                 truth_safe: Some(t.safe),
                 ..generator_failure(format!("gcc cross-check: {e}"), built.text.clone())
@@ -187,6 +224,10 @@ pub struct Tally {
     /// Programs with a hazard, and those of them where some input reaches it undefined.
     pub hazards: usize,
     pub hazards_undefined: usize,
+    /// Programs generated for ILP32, with a floating-point block, with `const`/`pure` calls.
+    pub ilp32: usize,
+    pub floats: usize,
+    pub applied: usize,
     pub generator_failures: usize,
     /// Per mode: (TRUE, FALSE, UNKNOWN, wrong, internal, abandoned, total seconds).
     pub per_mode: BTreeMap<Mode, [f64; 7]>,
@@ -210,6 +251,9 @@ impl Tally {
             self.hazards += 1;
             self.hazards_undefined += usize::from(ub);
         }
+        self.ilp32 += usize::from(r.ilp32);
+        self.floats += usize::from(r.float.is_some());
+        self.applied += usize::from(r.applied.is_some());
         self.generator_failures += r.failures.iter().filter(|f| f.mode.is_none()).count();
         for (m, run, j) in &r.runs {
             let e = self.per_mode.entry(*m).or_default();
@@ -235,12 +279,15 @@ impl Tally {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "programs: {} (truth TRUE {}, FALSE {}; with a hazard {}, undefined on some input {}; gcc cross-checked {}; generator failures {})",
+            "programs: {} (truth TRUE {}, FALSE {}; with a hazard {}, undefined on some input {}; ILP32 {}, with floats {}, with const/pure calls {}; gcc cross-checked {}; generator failures {})",
             self.programs,
             self.truth_true,
             self.truth_false,
             self.hazards,
             self.hazards_undefined,
+            self.ilp32,
+            self.floats,
+            self.applied,
             self.gcc_checked,
             self.generator_failures
         );

@@ -133,10 +133,7 @@ fn main() {
                 Some(false) => "FALSE",
                 None => "?    ",
             },
-            match r.hazard {
-                Some((h, ub)) => format!(" [{h}{}]", if ub { ", UB" } else { "" }),
-                None => String::new(),
-            },
+            r.shapes(),
             verdicts.join(" "),
             if r.failures.is_empty() {
                 String::new()

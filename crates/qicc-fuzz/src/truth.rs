@@ -2,15 +2,26 @@
 //! combination, and a cross-check of those runs against the program compiled by gcc.
 
 use qicc_driver::Loaded;
+use qicc_frontend::DataModel;
 use qicc_frontend::{lower_source, Options};
-use qicc_interp::{run, InputOracle, Outcome, RunConfig};
-use qicc_ir::Program;
+use qicc_interp::{
+    run, AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Outcome, RandomOracle, RunConfig,
+};
+use qicc_ir::{EdgeId, FuncId, HavocKind, Program};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Lowers C text the way `qicc verify` lowers a file (LP64, UB checks on).
-pub fn lower(text: &str) -> Result<Loaded, String> {
-    let l = lower_source("fuzz.c", text, false, &Options::default()).map_err(|d| d.to_string())?;
+/// Lowers C text the way `qicc verify` lowers a file (UB checks on; `--32` when `ilp32`).
+pub fn lower(text: &str, ilp32: bool) -> Result<Loaded, String> {
+    let opts = Options {
+        data_model: if ilp32 {
+            DataModel::Ilp32
+        } else {
+            DataModel::Lp64
+        },
+        ..Options::default()
+    };
+    let l = lower_source("fuzz.c", text, false, &opts).map_err(|d| d.to_string())?;
     Ok(Loaded {
         program: l.program,
         source: PathBuf::from("fuzz.c"),
@@ -34,8 +45,48 @@ pub enum End {
 /// Steps allowed per run: generated programs take a few thousand at most.
 const MAX_STEPS: u64 = 2_000_000;
 
-pub fn run_once(program: &Program, inputs: &[i64]) -> End {
-    let mut oracle = InputOracle::new(inputs.iter().map(|v| *v as u64).collect(), 0);
+/// The values of one run, listed in advance: the program's inputs and the results of its
+/// body-less `const`/`pure` functions (`HavocKind::Applied`), in the order the run asks for
+/// them; everything else (uninitialised bytes, object numbers) from a fixed [`RandomOracle`].
+/// Unlike `qicc_interp::InputOracle`, a function's result is a listed value too: the truth
+/// must enumerate it like an input.
+struct ListOracle {
+    values: Vec<u64>,
+    next: usize,
+    other: RandomOracle,
+}
+
+impl Oracle for ListOracle {
+    fn havoc(&mut self, req: &HavocRequest) -> u64 {
+        if matches!(req.kind, HavocKind::Nondet(_) | HavocKind::Applied { .. }) {
+            if let Some(v) = self.values.get(self.next) {
+                self.next += 1;
+                return *v;
+            }
+        }
+        self.other.havoc(req)
+    }
+    fn uninit_byte(&mut self, addr: u64) -> u8 {
+        self.other.uninit_byte(addr)
+    }
+    fn havoc_bytes(&mut self, req: &HavocBytesRequest) -> Vec<u8> {
+        self.other.havoc_bytes(req)
+    }
+    fn alloc_id(&mut self, req: &AllocRequest) -> Option<u32> {
+        self.other.alloc_id(req)
+    }
+    fn choose(&mut self, func: FuncId, enabled: &[EdgeId]) -> usize {
+        self.other.choose(func, enabled)
+    }
+}
+
+/// Runs `program` on `values` (see [`ListOracle`]).
+pub fn run_once(program: &Program, values: &[i64]) -> End {
+    let mut oracle = ListOracle {
+        values: values.iter().map(|v| *v as u64).collect(),
+        next: 0,
+        other: RandomOracle::new(0),
+    };
     let r = run(
         program,
         &mut oracle,
@@ -102,14 +153,25 @@ pub fn exhaustive(program: &Program, combos: &[Vec<i64>], allow_ub: bool) -> Res
     })
 }
 
-/// Compiles the gcc rendering (`gcc -fwrapv`) in `dir` and compares, input by input, whether
-/// `reach_error` is reached with the interpreter's `errors`.
-pub fn gcc_check(gcc_text: &str, errors: &[bool], dir: &Path, tag: &str) -> Result<(), String> {
+/// Compiles the gcc rendering (`gcc -fwrapv`; for ILP32 `-m32` with SSE floats, the
+/// README's ILP32 semantics) in `dir` and compares, input by input, whether `reach_error` is
+/// reached with the interpreter's `errors`.
+pub fn gcc_check(
+    gcc_text: &str,
+    errors: &[bool],
+    dir: &Path,
+    tag: &str,
+    ilp32: bool,
+) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let src = dir.join(format!("{tag}.c"));
     let exe = dir.join(tag);
     std::fs::write(&src, gcc_text).map_err(|e| format!("{}: {e}", src.display()))?;
-    let out = Command::new("gcc")
+    let mut gcc = Command::new("gcc");
+    if ilp32 {
+        gcc.args(["-m32", "-msse2", "-mfpmath=sse"]);
+    }
+    let out = gcc
         .args(["-fwrapv", "-w", "-O0", "-o"])
         .arg(&exe)
         .arg(&src)

@@ -1,8 +1,10 @@
 //! The soundness fuzzer in CI: a fixed set of seeds (small programs), every program through
 //! `bmc`, and a rotating share through each other mode (`qicc` with 1 and 2 jobs, `qicc`
 //! without facts, `impulse`, `corral` and `corral` with abstraction and loops as procedures),
-//! every tenth program without a hazard cross-checked against gcc; about a third carry a
-//! hazard (`qicc_fuzz::build`), undefined behaviour on some inputs. Any verdict that
+//! every tenth program without a hazard or a body-less function cross-checked against gcc;
+//! about a third carry a hazard (`qicc_fuzz::build`), undefined behaviour on some inputs; a
+//! quarter are ILP32 programs, a tenth compute with floats, a fifth call a body-less
+//! `const`/`pure` function. Any verdict that
 //! contradicts the exhaustive ground truth, any panic or internal error, and any generator
 //! problem fails the test, with the program printed.
 
@@ -13,9 +15,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// The seeds: 500 programs.
+/// The seeds: 440 programs (fewer than the 500 of the integer-only generator: the float
+/// programs take the engines longer, and the test's share of CI time stays the same).
 const FIRST_SEED: u64 = 1;
-const PROGRAMS: u64 = 500;
+const PROGRAMS: u64 = 440;
 /// Seeds left out, with the reason (known engine bugs, see `found/`).
 const SKIP: &[(u64, &str)] = &[];
 /// Per engine run; UNKNOWN is allowed, so a slow machine costs verdicts, never correctness.
@@ -103,15 +106,23 @@ fn engines_never_contradict_the_ground_truth() {
         bmc[0],
         bmc[1]
     );
-    // Every tenth program goes to gcc, unless it carries a hazard (no reference there).
+    // Every tenth program goes to gcc, unless it carries a hazard or calls a body-less
+    // function (no reference there).
     let to_gcc = results
         .iter()
-        .filter(|r| (r.seed - FIRST_SEED) % 10 == 0 && r.hazard.is_none())
+        .filter(|r| (r.seed - FIRST_SEED) % 10 == 0 && r.hazard.is_none() && r.applied.is_none())
         .count();
     assert!(to_gcc >= 20 && tally.gcc_checked >= to_gcc);
     assert!(
         tally.hazards_undefined >= 50,
         "too few programs with undefined behaviour on some input: {}",
         tally.hazards_undefined
+    );
+    assert!(
+        tally.ilp32 >= 60 && tally.floats >= 25 && tally.applied >= 50,
+        "the generator's shapes are missing: ILP32 {}, floats {}, const/pure calls {}",
+        tally.ilp32,
+        tally.floats,
+        tally.applied
     );
 }
