@@ -123,6 +123,14 @@ pub struct VerifyArgs {
     /// counterexample is a FALSE. Proofs hold for wrap-around either way.
     #[arg(long, value_enum, value_name = "MEANING", default_value = "ub")]
     pub signed_overflow: SignedOverflow,
+    /// Treat functions without a body (declared, not defined: a library whose `.c` file is
+    /// not given) as arbitrary: a counterexample may choose what they return and how they
+    /// change globals and memory, and is then a FALSE with a note naming them. Default: such a
+    /// counterexample is no execution of the program as written, so the verdict is UNKNOWN
+    /// and names the functions. `__VERIFIER_nondet_*` and `nondet_*` are inputs either way;
+    /// a TRUE holds for every behaviour of the body-less functions either way.
+    #[arg(long)]
+    pub nondet_functions: bool,
     /// Qicc: the verifier X that checks each region: the built-in bounded model checker, or an
     /// installed CBMC, ESBMC or Ultimate Automizer (each region is emitted as a C file and the
     /// tool runs as a child process with the region's time limit).
@@ -249,6 +257,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         invariants: !args.no_invariants,
         progress,
         signed_overflow_wraps: args.signed_overflow == SignedOverflow::Wrap,
+        nondet_functions: args.nondet_functions,
         native: match args.native_cc.as_deref() {
             None => qicc_driver::NativeCompiler::Find,
             Some("off") => qicc_driver::NativeCompiler::Off,

@@ -120,7 +120,7 @@ impl Violation {
             .inputs
             .iter()
             .map(|i| i.function.clone())
-            .filter(|f| !f.starts_with("__VERIFIER_nondet") && f != qicc_ir::COMPUTED_NAN)
+            .filter(|f| qicc_ir::input_function_type(f).is_none() && f != qicc_ir::COMPUTED_NAN)
             .chain(
                 trace
                     .steps

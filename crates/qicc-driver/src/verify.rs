@@ -88,6 +88,11 @@ pub struct VerifyOptions {
     /// Signed overflow wraps around (`gcc -fwrapv`): a counterexample through one is a
     /// FALSE. Default (C): undefined behaviour, so such a counterexample gives UNKNOWN.
     pub signed_overflow_wraps: bool,
+    /// A counterexample may choose what body-less functions return and do (as if each were
+    /// arbitrary): such a counterexample is a FALSE that says so. Default: it is no execution
+    /// of the program as written (the real function may not behave so), so UNKNOWN, naming
+    /// the functions.
+    pub nondet_functions: bool,
     /// The C compiler of the native replay (`crate::native`).
     pub native: NativeCompiler,
 }
@@ -133,6 +138,7 @@ impl Default for VerifyOptions {
             region_timeout: None,
             facts: true,
             signed_overflow_wraps: false,
+            nondet_functions: false,
             external: None,
             impulse: true,
             corral: true,
@@ -600,6 +606,15 @@ fn report(
         }
     }
 
+    // A counterexample that chose what a body-less function returns or does is no execution
+    // of the program as written, unless the user says those functions are arbitrary.
+    let mut bodyless_only: Option<Vec<String>> = None;
+    if !opts.nondet_functions {
+        if let Some(v) = violation.take_if(|v| !v.assumes_bodyless.is_empty()) {
+            bodyless_only = Some(v.assumes_bodyless);
+        }
+    }
+
     let mut assertions = Vec::new();
     let mut ub = UbSummary {
         checks: 0,
@@ -620,6 +635,10 @@ fn report(
         if status == AssertionStatus::Violated && overflow_only.is_some() {
             status = AssertionStatus::Unknown(
                 "violated only through a signed overflow (undefined in C)".into(),
+            );
+        } else if status == AssertionStatus::Violated && bodyless_only.is_some() {
+            status = AssertionStatus::Unknown(
+                "violated only through choices for body-less functions".into(),
             );
         } else if status == AssertionStatus::Violated
             && violation.as_ref().map(|v| v.assertion) != Some(id.0)
@@ -676,6 +695,16 @@ fn report(
                     .unwrap_or_default()
             )
         });
+    } else if let Some(fns) = bodyless_only {
+        verdict = Verdict::Unknown;
+        reason = Some(format!(
+            "the counterexample depends on the behaviour of body-less functions {}: give \
+             their definitions, or --nondet-functions to treat them as arbitrary",
+            fns.iter()
+                .map(|f| format!("'{f}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     } else if let Some(at) = overflow_only {
         verdict = Verdict::Unknown;
         reason = Some(format!(

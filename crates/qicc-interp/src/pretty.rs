@@ -189,9 +189,7 @@ fn float_display(bits: u16, v: u64) -> String {
 /// Whether `__VERIFIER_nondet_<t>` returns a signed C type (`int`, `long`, `char`, ...);
 /// unsigned types, `bool`, pointers and `size_t` are not.
 pub(crate) fn nondet_is_signed(function: &str) -> bool {
-    let t = function
-        .strip_prefix("__VERIFIER_nondet_")
-        .unwrap_or(function);
+    let t = qicc_ir::input_function_type(function).unwrap_or(function);
     !(t.starts_with('u')
         || matches!(
             t,

@@ -609,6 +609,16 @@ pub const EXTERN_STUB_PREFIX: &str = "extern.";
 /// produces a NaN): a choice of the platform, not of a missing function body.
 pub const COMPUTED_NAN: &str = "computed NaN";
 
+/// The type part of an input function's name: `int` for SV-COMP's `__VERIFIER_nondet_int`
+/// and for CBMC's and ESBMC's `nondet_int` (a body-less `nondet_…` is an input there, as
+/// both tools define it); `None` for any other function. Inputs are no body-less functions:
+/// a counterexample may choose their values.
+pub fn input_function_type(name: &str) -> Option<&str> {
+    name.strip_prefix("__VERIFIER_nondet_")
+        .or_else(|| name.strip_prefix("nondet_"))
+        .filter(|t| !t.is_empty())
+}
+
 impl Function {
     /// Whether this is one of the front-end's C library models ([`LIBRARY_MODEL_PREFIX`]).
     pub fn is_library_model(&self) -> bool {

@@ -39,6 +39,26 @@ fn is_error_fn(name: &str) -> bool {
     matches!(name, "reach_error" | "__VERIFIER_error")
 }
 
+/// Assumptions: SV-COMP's, CBMC's and ESBMC's spelling (whatever the program defines).
+fn is_assume_fn(name: &str) -> bool {
+    matches!(
+        name,
+        "__VERIFIER_assume" | "__CPROVER_assume" | "__ESBMC_assume"
+    )
+}
+
+/// CBMC's and ESBMC's inputs: any function named `nondet_…` (when it has no body), as both
+/// tools define them.
+pub(super) fn is_tool_nondet(name: &str) -> bool {
+    name.starts_with("nondet_") && qicc_ir::input_function_type(name).is_some()
+}
+
+/// A CBMC or ESBMC intrinsic: modelled ones are handled by name, every other one is rejected
+/// as unsupported at its use (never an unknown function with arbitrary effects).
+fn is_tool_intrinsic(name: &str) -> bool {
+    name.starts_with("__CPROVER_") || name.starts_with("__ESBMC_")
+}
+
 /// How calls of `__VERIFIER_assert` are lowered: inline when it has no body or the standard
 /// one (`if (!(cond)) { [ERROR:] reach_error(); [abort();] } [return;]`).
 pub fn verifier_assert_mode(cx: &Ctx) -> AssertMode {
@@ -220,18 +240,43 @@ impl<'a> Ctx<'a> {
             self.assert_fail_here(AssertKind::AssertFail, text, at)?;
             return Ok(Val::R(RVal::void()));
         }
-        if name.starts_with("__VERIFIER_nondet_") {
+        // CBMC's and ESBMC's `nondet_T()`: an input, when the program gives no body.
+        if name.starts_with("__VERIFIER_nondet_") || (is_tool_nondet(name) && !has_body) {
             return self.nondet(name, func, args, at);
         }
-        if name == "__VERIFIER_assume" {
+        if is_assume_fn(name) {
             let [arg] = args.as_slice() else {
-                return Err(self.type_err(at, "__VERIFIER_assume takes one argument"));
+                return Err(self.type_err(at, format!("{name} takes one argument")));
             };
             let v = self.rvalue(arg)?;
             let v = self.param_conv(func, 0, v, arg.span.start)?;
             let c = self.truth(v, arg.span.start)?;
             self.emit(Op::Assume(c), at)?;
             return Ok(Val::R(RVal::void()));
+        }
+        // `__CPROVER_assert(cond, "message")` and `__ESBMC_assert`: the message names the
+        // assertion in reports (the condition's text when it is no string literal).
+        if matches!(name, "__CPROVER_assert" | "__ESBMC_assert") {
+            let [arg, msg] = args.as_slice() else {
+                return Err(self.type_err(at, format!("{name} takes two arguments")));
+            };
+            let text = match &msg.node {
+                Expression::StringLiteral(s) => self
+                    .string_literal(&s.node, at)
+                    .ok()
+                    .map(|(b, _, _)| {
+                        String::from_utf8_lossy(&b[..b.len().saturating_sub(1)]).into_owned()
+                    })
+                    .filter(|t| !t.is_empty()),
+                _ => {
+                    self.void_expr(msg)?;
+                    None
+                }
+            };
+            let text = text.unwrap_or_else(|| self.source_text(arg.span.start, arg.span.end));
+            let v = self.rvalue(arg)?;
+            let c = self.truth(v, arg.span.start)?;
+            return self.inline_assert(c, text, at);
         }
         if name == "__VERIFIER_assert" && self.assert_mode == AssertMode::Inline {
             let [arg] = args.as_slice() else {
@@ -241,24 +286,7 @@ impl<'a> Ctx<'a> {
             let v = self.rvalue(arg)?;
             let v = self.param_conv(func, 0, v, arg.span.start)?;
             let c = self.truth(v, arg.span.start)?;
-            let span = self.span(at);
-            let fid = self.fs(at)?.fid;
-            let k = self.program.add_assertion(qicc_ir::Assertion {
-                kind: AssertKind::VerifierAssert,
-                func: fid,
-                span,
-                text: Some(text),
-            });
-            let fs = self.fs(at)?;
-            fs.b.span = span;
-            let ok = fs.b.new_loc();
-            let bad = fs.b.new_loc();
-            let err = fs.b.func.err;
-            fs.b.branch(c, ok, bad);
-            fs.b.set_cur(bad);
-            fs.b.edge_to(Op::Error(k), err);
-            fs.b.set_cur(ok);
-            return Ok(Val::R(RVal::void()));
+            return self.inline_assert(c, text, at);
         }
         if has_body {
             let idx = func.expect("has_body implies a function");
@@ -280,6 +308,12 @@ impl<'a> Ctx<'a> {
             if let Some(&idx) = self.func_by_name.get(&model) {
                 return self.direct_call(idx, args, at);
             }
+        }
+        if is_tool_intrinsic(name) {
+            return Err(self.unsupported(
+                at,
+                format!("the verifier intrinsic '{name}' (modelled: __CPROVER_assume, __CPROVER_assert, __ESBMC_assume, __ESBMC_assert)"),
+            ));
         }
         match name {
             "abort" | "__builtin_abort" => {
@@ -534,11 +568,12 @@ impl<'a> Ctx<'a> {
         Ok(Val::R(RVal::void()))
     }
 
-    /// The type of an undeclared `__VERIFIER_nondet_T`, as SV-COMP's rules name them (never
+    /// The type of an undeclared `__VERIFIER_nondet_T` (or CBMC's `nondet_T`), as SV-COMP's
+    /// rules name them (never
     /// C90's implicit `int` for another type: a `ulong` input must range over 64 bits).
     pub(super) fn nondet_type(&mut self, name: &str, at: usize) -> R<CType> {
         use IntKind::*;
-        let suffix = name.strip_prefix("__VERIFIER_nondet_").unwrap_or(name);
+        let suffix = qicc_ir::input_function_type(name).unwrap_or(name);
         Ok(match suffix {
             "bool" | "_Bool" => CType::Int(Bool),
             "char" => CType::Int(Char),
@@ -609,6 +644,29 @@ impl<'a> Ctx<'a> {
             CType::Void => Ok(Val::R(RVal::void())),
             t => Err(self.unsupported(at, format!("{name} returning '{}'", self.types.show(t)))),
         }
+    }
+
+    /// An assertion here: a run where `c` is false reaches the error location. `text` names
+    /// it in reports.
+    fn inline_assert(&mut self, c: Expr, text: String, at: usize) -> R<Val> {
+        let span = self.span(at);
+        let fid = self.fs(at)?.fid;
+        let k = self.program.add_assertion(qicc_ir::Assertion {
+            kind: AssertKind::VerifierAssert,
+            func: fid,
+            span,
+            text: Some(text),
+        });
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let ok = fs.b.new_loc();
+        let bad = fs.b.new_loc();
+        let err = fs.b.func.err;
+        fs.b.branch(c, ok, bad);
+        fs.b.set_cur(bad);
+        fs.b.edge_to(Op::Error(k), err);
+        fs.b.set_cur(ok);
+        Ok(Val::R(RVal::void()))
     }
 
     /// A call of a function without a body (not the C library's, see `clib`): arguments are

@@ -202,7 +202,9 @@ impl<'a> Ctx<'a> {
                 },
                 _ => Err(self.type_err(at, "called object is not a function")),
             },
-            _ if name.starts_with("__VERIFIER_nondet_") => self.nondet_type(name, at),
+            _ if name.starts_with("__VERIFIER_nondet_") || super::call::is_tool_nondet(name) => {
+                self.nondet_type(name, at)
+            }
             _ => match super::builtin::result_type(name, self.types.size_t()) {
                 Some(super::builtin::ResultType::Fixed(t)) => Ok(t),
                 Some(super::builtin::ResultType::OfModel(model)) => {
@@ -225,7 +227,8 @@ impl<'a> Ctx<'a> {
             }
             "__builtin_expect" => CType::Int(IntKind::Long),
             "abort" | "exit" | "_exit" | "_Exit" | "free" | "reach_error" | "__VERIFIER_error"
-            | "__VERIFIER_assume" | "__VERIFIER_assert" | "__assert_fail" | "__builtin_abort" => {
+            | "__VERIFIER_assume" | "__VERIFIER_assert" | "__assert_fail" | "__builtin_abort"
+            | "__CPROVER_assume" | "__CPROVER_assert" | "__ESBMC_assume" | "__ESBMC_assert" => {
                 CType::Void
             }
             _ => CType::INT,
