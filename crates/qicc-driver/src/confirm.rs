@@ -344,10 +344,13 @@ pub(crate) fn without_inputs(program: &Program) -> bool {
     entry.params.is_empty()
         && program.functions.iter().all(|f| {
             f.edges.iter().all(|e| match &e.op {
-                Op::Havoc(_, HavocKind::Extern(n)) => n == qicc_ir::COMPUTED_NAN,
+                Op::Havoc(_, HavocKind::Platform(n)) => n == qicc_ir::COMPUTED_NAN,
                 Op::Havoc(
                     _,
-                    HavocKind::Nondet(_) | HavocKind::Region | HavocKind::Applied { .. },
+                    HavocKind::Nondet(_)
+                    | HavocKind::Region
+                    | HavocKind::Applied { .. }
+                    | HavocKind::Extern(_),
                 )
                 | Op::HavocMemory => false,
                 _ => true,

@@ -119,8 +119,8 @@ impl Violation {
         let mut assumes_bodyless: Vec<String> = trace
             .inputs
             .iter()
+            .filter(|i| i.bodyless)
             .map(|i| i.function.clone())
-            .filter(|f| qicc_ir::input_function_type(f).is_none() && f != qicc_ir::COMPUTED_NAN)
             .chain(
                 trace
                     .steps

@@ -320,6 +320,7 @@ impl FnEmitter<'_> {
                         format!("result of extern {n}")
                     }
                     HavocKind::Region => "region entry".into(),
+                    HavocKind::Platform(n) => format!("platform's choice: {n}"),
                 };
                 let call = nondet_call(self.program, self.var_ty(*v))?;
                 out.push(Line::plain(&format!(

@@ -324,6 +324,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
         }
         ["--abstraction"] => opts.abstraction = true,
         ["--loops-as-procedures"] => opts.loops_as_procedures = true,
+        ["--nondet-functions"] => opts.nondet_functions = true,
         _ => return Err(format!("unknown options `{}`", rest.join(" "))),
     }
     let loaded = qicc_driver::input::Loaded {

@@ -101,6 +101,10 @@ pub fn lower_source(
     run_guarded(file_name.to_string(), pp.text, pp.warnings, opts.clone())
 }
 
+/// How many declarations without a type (C89's implicit `int`) one translation unit may have:
+/// each costs a parse of the whole text.
+const MAX_IMPLICIT_INTS: usize = 64;
+
 /// Parses and lowers on a thread with a large stack; a panic there becomes an internal error.
 fn run_guarded(
     file: String,
@@ -123,9 +127,21 @@ fn run_guarded(
         .name("qicc-frontend".into())
         .stack_size(STACK_SIZE)
         .spawn(move || {
-            let map = source_map::SourceMap::new(&full, &f2);
-            let unit = parse::parse(&full, &map, &text, opts.data_model)?;
-            lower::lower_unit(&full, &map, &unit, &opts)
+            let mut full = full;
+            // Each round writes out one implicit `int` (C89) the parser stopped at.
+            let mut rounds = 0;
+            loop {
+                let map = source_map::SourceMap::new(&full, &f2);
+                let fix = rounds < MAX_IMPLICIT_INTS;
+                match parse::parse(&full, &map, &text, opts.data_model, fix) {
+                    Ok(unit) => return lower::lower_unit(&full, &map, &unit, &opts),
+                    Err(parse::Failure::ImplicitInt(fixed)) => {
+                        full = fixed;
+                        rounds += 1;
+                    }
+                    Err(parse::Failure::Diag(d)) => return Err(d),
+                }
+            }
         });
     let handle = match handle {
         Ok(h) => h,

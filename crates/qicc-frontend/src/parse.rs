@@ -61,18 +61,86 @@ fn too_deep(text: &str) -> Option<usize> {
     None
 }
 
+/// Why [`parse`] gave no translation unit.
+pub enum Failure {
+    /// Bad input (or input we do not support), with its diagnostic.
+    Diag(Diagnostic),
+    /// The text with C89's implicit `int` written out where the parser stopped at a
+    /// declaration without a type specifier: parse that instead (see [`implicit_int`]).
+    ImplicitInt(String),
+}
+
+impl From<Diagnostic> for Failure {
+    fn from(d: Diagnostic) -> Failure {
+        Failure::Diag(d)
+    }
+}
+
+/// C89's implicit `int`, which lang-c does not parse: at the parser's error offset `off`, an
+/// identifier that starts a declaration (after nothing but storage classes, qualifiers or
+/// `inline` since the last `;`, `{` or `}`) and is followed by `(` — a function defined or
+/// declared without a type, as in `main() { … }` or `static f(x) int x; { … }` — or, after a
+/// storage class, by `=`, `;`, `,` or `[` (`register i = 0;`). Returns the text with `int`
+/// inserted before the identifier, which moves to a line of its own that a line marker and
+/// indentation put back at its line and column: every position stays where it was.
+fn implicit_int(text: &str, map: &SourceMap, off: usize) -> Option<String> {
+    let head = text.get(..off)?;
+    let decl_start = head.rfind([';', '{', '}']).map_or(0, |i| i + 1);
+    let prefix = &head[decl_start..];
+    let specifiers_only = prefix.split_whitespace().all(|w| {
+        matches!(
+            w,
+            "static"
+                | "extern"
+                | "register"
+                | "auto"
+                | "const"
+                | "volatile"
+                | "inline"
+                | "__inline"
+                | "__inline__"
+        )
+    });
+    let rest = &text[off..];
+    let len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    if !specifiers_only || len == 0 || rest.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let after = rest[len..].trim_start();
+    let declarator = after.starts_with('(')
+        || (!prefix.trim().is_empty() && after.starts_with(['=', ';', ',', '[']));
+    if !declarator {
+        return None;
+    }
+    let pos = map.locate(text, off);
+    let file = map
+        .file_name(pos.file)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+    Some(format!(
+        "{head}int\n# {} \"{file}\"\n{}{rest}",
+        pos.line,
+        " ".repeat(pos.col.saturating_sub(1) as usize)
+    ))
+}
+
 /// Parses preprocessed text; a syntax error is reported at the parser's position. When gcc
 /// accepts the text that lang-c rejects (`original`: the text without our prelude), the
-/// construct is a GNU extension we do not support: an `Unsupported` diagnostic.
+/// construct is a GNU extension we do not support: an `Unsupported` diagnostic. With
+/// `fix_implicit_int`, an error where C89's implicit `int` would make the text parse gives
+/// [`Failure::ImplicitInt`] instead.
 pub fn parse(
     text: &str,
     map: &SourceMap,
     original: &str,
     data_model: DataModel,
-) -> Result<TranslationUnit, Diagnostic> {
+    fix_implicit_int: bool,
+) -> Result<TranslationUnit, Failure> {
     if let Some(off) = too_deep(text) {
         let pos = map.locate(text, off);
-        return Err(Diagnostic::new(
+        return Err(Failure::Diag(Diagnostic::new(
             DiagKind::Unsupported,
             map.file_name(pos.file),
             pos.line,
@@ -81,12 +149,15 @@ pub fn parse(
                 "parentheses and brackets nested more than {MAX_NESTING} deep (the parser's \
                  time grows with the square of the depth; C11 5.2.4.1 asks for 63)"
             ),
-        ));
+        )));
     }
     let config = Config::with_gcc();
     match parse_preprocessed(&config, text.to_string()) {
         Ok(p) => Ok(p.unit),
         Err(e) => {
+            if let Some(fixed) = implicit_int(text, map, e.offset).filter(|_| fix_implicit_int) {
+                return Err(Failure::ImplicitInt(fixed));
+            }
             let pos = map.locate(text, e.offset);
             let mut expected: Vec<&str> = e.expected.iter().copied().collect();
             expected.sort_unstable();
@@ -115,21 +186,21 @@ pub fn parse(
                 } else {
                     "a GNU C construct the parser does not handle (e.g. __int128, nested functions, computed goto)"
                 };
-                return Err(Diagnostic::new(
+                return Err(Failure::Diag(Diagnostic::new(
                     DiagKind::Unsupported,
                     map.file_name(pos.file),
                     pos.line,
                     pos.col,
                     format!("{what}: {msg}"),
-                ));
+                )));
             }
-            Err(Diagnostic::new(
+            Err(Failure::Diag(Diagnostic::new(
                 DiagKind::Syntax,
                 map.file_name(pos.file),
                 pos.line,
                 pos.col,
                 msg,
-            ))
+            )))
         }
     }
 }

@@ -494,9 +494,12 @@ impl<'i> Machine<'i, '_> {
                         *last = val;
                     }
                 }
-                // A body-less function's result is no value of the C program; a computed
-                // NaN's bits are the platform's choice of a value the program did compute.
-                if kind.function().is_some_and(|n| n != qicc_ir::COMPUTED_NAN) {
+                // A body-less function's result is no value of the C program, and the
+                // platform's other choices (which zero `fmin` gives, `__builtin_constant_p`,
+                // `argc`) are values a native run may choose differently; a computed NaN's
+                // bits are the platform's choice of a value the program did compute.
+                let platform = matches!(kind, HavocKind::Platform(n) if n != qicc_ir::COMPUTED_NAN);
+                if kind.function().is_some() || platform {
                     self.read_uninit = true;
                 }
                 self.set_var(*v, base, val, matches!(kind, HavocKind::Uninit));

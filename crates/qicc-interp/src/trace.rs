@@ -65,8 +65,12 @@ pub struct TraceStep {
 pub struct TraceInput {
     /// 1-based, in execution order.
     pub index: usize,
-    /// The `__VERIFIER_nondet_*` function, or the undefined function that returned the value.
+    /// The `__VERIFIER_nondet_*` function, or the undefined function that returned the value,
+    /// or what made a platform's choice ([`HavocKind::Platform`]).
     pub function: String,
+    /// A body-less function's result ([`HavocKind::function`]): no value of the program as
+    /// written, unless body-less functions are taken as arbitrary.
+    pub bodyless: bool,
     /// Decimal, in the input type's signedness (see the module documentation).
     pub value: String,
     pub file: String,
@@ -355,6 +359,7 @@ impl<'p> Builder<'p> {
                 match kind {
                     HavocKind::Nondet(func)
                     | HavocKind::Extern(func)
+                    | HavocKind::Platform(func)
                     | HavocKind::Applied { name: func, .. } => {
                         let signed = match kind {
                             HavocKind::Nondet(_) => nondet_is_signed(func),
@@ -381,6 +386,7 @@ impl<'p> Builder<'p> {
                         self.inputs.push(TraceInput {
                             index,
                             function: func.clone(),
+                            bodyless: kind.function().is_some(),
                             value: decimal,
                             file: self.file(span),
                             line: span.line,

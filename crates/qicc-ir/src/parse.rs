@@ -954,6 +954,7 @@ fn parse_op(ctx: &ExprCtx, c: &mut Cursor) -> Result<Op, ParseError> {
                     "nondet" => HavocKind::Nondet(c.utf8()?),
                     "uninit" => HavocKind::Uninit,
                     "extern" => HavocKind::Extern(c.utf8()?),
+                    "platform" => HavocKind::Platform(c.utf8()?),
                     "region" => HavocKind::Region,
                     k @ ("const" | "pure") => {
                         let reads_memory = k == "pure";

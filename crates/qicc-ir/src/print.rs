@@ -311,6 +311,9 @@ pub fn op_str(p: &Program, f: &Function, op: &Op) -> String {
             HavocKind::Nondet(name) => format!("havoc {} nondet {}", v(*d), quote(name.as_bytes())),
             HavocKind::Uninit => format!("havoc {} uninit", v(*d)),
             HavocKind::Extern(name) => format!("havoc {} extern {}", v(*d), quote(name.as_bytes())),
+            HavocKind::Platform(name) => {
+                format!("havoc {} platform {}", v(*d), quote(name.as_bytes()))
+            }
             HavocKind::Applied {
                 name,
                 args,

@@ -107,6 +107,12 @@ pub enum HavocKind {
     },
     /// Arbitrary entry state of an extracted region.
     Region,
+    /// A choice the C implementation or the environment makes among the values C allows,
+    /// named by what makes it: a computed NaN's sign and payload ([`COMPUTED_NAN`]), which
+    /// zero `fmin(+0, -0)` returns, `__builtin_constant_p` of an expression the compiler may
+    /// or may not fold, `main`'s `argc`/`argv`. Unlike [`HavocKind::Extern`], every value is
+    /// one a real execution of the program as written can take.
+    Platform(String),
 }
 
 impl HavocKind {
@@ -604,7 +610,7 @@ pub const LIBRARY_MODEL_PREFIX: &str = "__qicc_";
 /// for the calls of `f`: it makes globals, memory and the result arbitrary).
 pub const EXTERN_STUB_PREFIX: &str = "extern.";
 
-/// The name of the [`HavocKind::Extern`] choice of a computed NaN's sign and payload, which
+/// The name of the [`HavocKind::Platform`] choice of a computed NaN's sign and payload, which
 /// IEEE 754 leaves to the implementation (the front-end makes it where a float operation
 /// produces a NaN): a choice of the platform, not of a missing function body.
 pub const COMPUTED_NAN: &str = "computed NaN";

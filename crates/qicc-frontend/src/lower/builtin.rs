@@ -181,7 +181,7 @@ impl<'a> Ctx<'a> {
                         let t = fs.b.new_tmp(Ty::I8);
                         fs.b.havoc(
                             qicc_ir::VarRef::Local(t),
-                            qicc_ir::HavocKind::Extern(name.to_string()),
+                            qicc_ir::HavocKind::Platform(name.to_string()),
                         );
                         let bit = fold::to_bool(Expr::local(t), Ty::I8);
                         Val::R(RVal {

@@ -493,7 +493,7 @@ impl<'a> Ctx<'a> {
         let bits = fs.b.new_tmp(it);
         fs.b.havoc(
             VarRef::Local(bits),
-            HavocKind::Extern(qicc_ir::COMPUTED_NAN.to_string()),
+            HavocKind::Platform(qicc_ir::COMPUTED_NAN.to_string()),
         );
         let any = fold::bin(BinOp::Or, Expr::local(bits), Expr::konst(it, quiet));
         fs.b.emit(Op::Assign(
@@ -528,7 +528,7 @@ impl<'a> Ctx<'a> {
         let (l_open, l_det, join) = (fs.b.new_loc(), fs.b.new_loc(), fs.b.new_loc());
         fs.b.branch(open, l_open, l_det);
         fs.b.set_cur(l_open);
-        fs.b.havoc(VarRef::Local(pick), HavocKind::Extern(name.to_string()));
+        fs.b.havoc(VarRef::Local(pick), HavocKind::Platform(name.to_string()));
         let first = fold::to_bool(Expr::local(pick), Ty::I8);
         fs.b.emit(Op::Assign(
             VarRef::Local(r),

@@ -191,7 +191,7 @@ impl<'a> Ctx<'a> {
                     if is_main {
                         // argc, argv: whatever the environment gives.
                         fs.b.prologue_op(
-                            Op::Havoc(VarRef::Local(l), HavocKind::Extern("main".into())),
+                            Op::Havoc(VarRef::Local(l), HavocKind::Platform("main".into())),
                             span,
                         );
                     } else {
