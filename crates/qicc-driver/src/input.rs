@@ -52,6 +52,23 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, Diagnostic> {
         .and_then(|t| t.data_model)
         .or(opts.data_model)
         .unwrap_or(DataModel::Lp64);
+    // A task of format 1.x names no data model: say which one the verdict is for.
+    let mut warnings = Vec::new();
+    if let Some(t) = task.as_ref().filter(|t| t.data_model.is_none()) {
+        if opts.data_model.is_none() {
+            warnings.push(Diagnostic::new(
+                qicc_frontend::DiagKind::Warning,
+                &path.display().to_string(),
+                1,
+                1,
+                format!(
+                    "task format {} names no data model: verifying for {} (--32 or --64 to choose; SV-COMP ran such tasks as their category said)",
+                    t.format_version,
+                    data_model.name()
+                ),
+            ));
+        }
+    }
     let source = task
         .as_ref()
         .map(|t| t.input_file.clone())
@@ -63,10 +80,11 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, Diagnostic> {
         defines: opts.defines.clone(),
     };
     let lowered = qicc_frontend::lower_file(&source, &fe)?;
+    warnings.extend(lowered.warnings);
     Ok(Loaded {
         program: lowered.program,
         source,
         task,
-        warnings: lowered.warnings,
+        warnings,
     })
 }

@@ -1,4 +1,5 @@
-//! SV-COMP task definitions (format 2.0) and property files: which file to verify, the data
+//! SV-COMP task definitions (formats 2.0, and 1.0/1.1 still in SV-COMP's collection, which
+//! name no data model) and property files: which file to verify, the data
 //! model, the properties a task lists with their expected verdicts, and what a `.prp` file
 //! asks ([`load_property`]: qicc checks `unreach-call` only and names any other property).
 
@@ -13,6 +14,8 @@ pub struct Task {
     pub path: PathBuf,
     /// The program, resolved relative to the task file.
     pub input_file: PathBuf,
+    /// `format_version` as written (`2.0`; `1.0` and `1.1` name no data model).
+    pub format_version: String,
     pub data_model: Option<DataModel>,
     /// The task has the `unreach-call` property.
     pub unreach_call: bool,
@@ -78,21 +81,20 @@ pub fn load_task(path: &Path) -> Result<Task, Diagnostic> {
             .unwrap_or(1)
     };
     let get = |k: &str| doc.get(k);
-    if let Some(v) = get("format_version") {
-        let s = match v {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
-            _ => String::new(),
-        };
-        if !s.starts_with('2') {
-            return Err(Diagnostic::new(
-                DiagKind::Unsupported,
-                &shown,
-                line_of("format_version"),
-                1,
-                format!("task format version '{s}' (only 2.0 is supported)"),
-            ));
-        }
+    let format_version = match get("format_version") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(_) => String::new(),
+        None => "2.0".to_string(),
+    };
+    if !matches!(format_version.as_str(), "1.0" | "1.1" | "2.0") {
+        return Err(Diagnostic::new(
+            DiagKind::Unsupported,
+            &shown,
+            line_of("format_version"),
+            1,
+            format!("task format version '{format_version}' (supported: 1.0, 1.1 and 2.0)"),
+        ));
     }
     let inputs: Vec<String> = match get("input_files") {
         Some(Value::String(s)) => vec![s.clone()],
@@ -155,6 +157,7 @@ pub fn load_task(path: &Path) -> Result<Task, Diagnostic> {
     Ok(Task {
         path: path.to_path_buf(),
         input_file,
+        format_version,
         data_model,
         unreach_call,
         expected_verdict,
