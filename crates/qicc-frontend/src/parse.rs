@@ -87,7 +87,12 @@ fn implicit_int(text: &str, map: &SourceMap, off: usize) -> Option<String> {
     let head = text.get(..off)?;
     let decl_start = head.rfind([';', '{', '}']).map_or(0, |i| i + 1);
     let prefix = &head[decl_start..];
-    let specifiers_only = prefix.split_whitespace().all(|w| {
+    // Line markers (`# 5 "main.c"`) may stand between the last declaration and this one.
+    let mut words = prefix
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(str::split_whitespace);
+    let specifiers_only = words.all(|w| {
         matches!(
             w,
             "static"
@@ -101,6 +106,10 @@ fn implicit_int(text: &str, map: &SourceMap, off: usize) -> Option<String> {
                 | "__inline__"
         )
     });
+    let has_specifier = prefix
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .any(|l| !l.trim().is_empty());
     let rest = &text[off..];
     let len = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -109,8 +118,8 @@ fn implicit_int(text: &str, map: &SourceMap, off: usize) -> Option<String> {
         return None;
     }
     let after = rest[len..].trim_start();
-    let declarator = after.starts_with('(')
-        || (!prefix.trim().is_empty() && after.starts_with(['=', ';', ',', '[']));
+    let declarator =
+        after.starts_with('(') || (has_specifier && after.starts_with(['=', ';', ',', '[']));
     if !declarator {
         return None;
     }

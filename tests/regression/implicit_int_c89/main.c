@@ -6,6 +6,7 @@ twice();
 f(x) int x; { return x + 1; }
 static g(void) { register i = 3; return i - 1; }
 twice(v) { return 2 * v; }
+#include <stddef.h>
 main() {
   int x = __VERIFIER_nondet_int();
   static n;
