@@ -642,6 +642,12 @@ impl<'a> Ctx<'a> {
                 }))
             }
             CType::Void => Ok(Val::R(RVal::void())),
+            // An input struct or union: every byte arbitrary.
+            CType::Record(_) => {
+                let size = self.size_of(&ret, at)?;
+                let slot = self.copy_slot(size, at)?;
+                self.havoc_object(slot, size, &ret, at)
+            }
             t => Err(self.unsupported(at, format!("{name} returning '{}'", self.types.show(t)))),
         }
     }
@@ -774,6 +780,23 @@ impl<'a> Ctx<'a> {
                     "function '{name}' has no body; assuming it returns an arbitrary {result} and {effect}"
                 ),
             );
+        }
+        if let CType::Record(_) = &ft.ret {
+            // A struct or union result: every byte arbitrary, in a fresh object. The stub is
+            // called even for a const/pure function (whose memory it then over-approximates):
+            // it marks the call as a body-less function's in traces.
+            let size = self.size_of(&ft.ret, at)?;
+            let slot = self.copy_slot(size, at)?;
+            let span = self.span(at);
+            let callee = self.extern_stub(name, None, span);
+            let fs = self.fs(at)?;
+            fs.b.span = span;
+            fs.b.emit(Op::Call {
+                dst: None,
+                callee,
+                args: Vec::new(),
+            });
+            return self.havoc_object(slot, size, &ft.ret, at);
         }
         let ret_ty = match &ft.ret {
             CType::Void => None,
@@ -1153,6 +1176,22 @@ impl<'a> Ctx<'a> {
     }
 
     /// A stack object of this function for a struct argument or return value.
+    /// Makes the `size` bytes at `slot` arbitrary and returns them as a value of type `ty`.
+    fn havoc_object(&mut self, slot: Expr, size: u64, ty: &CType, at: usize) -> R<Val> {
+        let ptr = self.ptr_ty();
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        fs.b.emit(Op::HavocBytes {
+            dst: slot.clone(),
+            len: Expr::konst(ptr, size),
+        });
+        Ok(Val::L(LVal {
+            place: Place::Mem(slot),
+            ty: ty.clone(),
+        }))
+    }
+
     pub(super) fn copy_slot(&mut self, size: u64, at: usize) -> R<Expr> {
         let ptr = self.ptr_ty();
         let span = self.span(at);
