@@ -206,6 +206,85 @@ void __qicc_bzero(void *d, __qicc_size_t n) { __builtin_memset(d, 0, n); }
 
 void __qicc_explicit_bzero(void *d, __qicc_size_t n) { __builtin_memset(d, 0, n); }
 
+/* ASCII case folding: the "C" locale's, as glibc's str[n]casecmp use it. */
+static int __qicc_fold(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+int __qicc_strcasecmp(const char *a, const char *b) {
+  const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+  int r;
+  while ((r = __qicc_fold(*p) - __qicc_fold(*q)) == 0 && *p != 0) {
+    p++;
+    q++;
+  }
+  return r;
+}
+
+int __qicc_strncasecmp(const char *a, const char *b, __qicc_size_t n) {
+  const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+  for (; n != 0; n--, p++, q++) {
+    int r = __qicc_fold(*p) - __qicc_fold(*q);
+    if (r != 0 || *p == 0)
+      return r;
+  }
+  return 0;
+}
+
+/* glibc's algorithm: skip leading delimiters, cut at the next one, remember the rest. */
+char *__qicc_strtok_r(char *s, const char *delim, char **save) {
+  if (s == 0)
+    s = *save;
+  s += __qicc_strspn(s, delim);
+  if (*s == 0) {
+    *save = s;
+    return 0;
+  }
+  char *end = s + __qicc_strcspn(s, delim);
+  if (*end == 0) {
+    *save = end;
+    return s;
+  }
+  *end = 0;
+  *save = end + 1;
+  return s;
+}
+
+static char *__qicc_strtok_state;
+
+char *__qicc_strtok(char *s, const char *delim) {
+  return __qicc_strtok_r(s, delim, &__qicc_strtok_state);
+}
+
+char *__qicc_strsep(char **sp, const char *delim) {
+  char *begin = *sp;
+  if (begin == 0)
+    return 0;
+  char *end = begin + __qicc_strcspn(begin, delim);
+  if (*end != 0) {
+    *end = 0;
+    *sp = end + 1;
+  } else {
+    *sp = 0;
+  }
+  return begin;
+}
+
+char *__qicc_strchrnul(const char *s, int c) {
+  while (*s != 0 && *s != (char)c)
+    s++;
+  return (char *)s;
+}
+
+void *__qicc_memccpy(void *dst, const void *src, int c, __qicc_size_t n) {
+  unsigned char *d = (unsigned char *)dst;
+  const unsigned char *s = (const unsigned char *)src;
+  for (__qicc_size_t i = 0; i < n; i++) {
+    d[i] = s[i];
+    if (s[i] == (unsigned char)c)
+      return d + i + 1;
+  }
+  return 0;
+}
+
 /* ---- <stdlib.h> ---- */
 
 /* The new object's first bytes are the old object's: copying `n` bytes reads past the end of a
@@ -425,3 +504,35 @@ int __qicc_builtin_popcountll(unsigned long long x) { return __qicc_popcount64(x
 int __qicc_builtin_parity(unsigned int x) { return __qicc_popcount64(x) & 1; }
 int __qicc_builtin_parityl(unsigned long x) { return __qicc_popcount64(x) & 1; }
 int __qicc_builtin_parityll(unsigned long long x) { return __qicc_popcount64(x) & 1; }
+
+/* glibc's binary search (which of several equal elements it finds is its choice). */
+void *__qicc_bsearch(const void *key, const void *base, __qicc_size_t n, __qicc_size_t size,
+                     int (*cmp)(const void *, const void *)) {
+  __qicc_size_t l = 0, u = n;
+  while (l < u) {
+    __qicc_size_t i = (l + u) / 2;
+    const void *p = (const char *)base + i * size;
+    int r = cmp(key, p);
+    if (r < 0)
+      u = i;
+    else if (r > 0)
+      l = i + 1;
+    else
+      return (void *)p;
+  }
+  return 0;
+}
+
+/* A stable sort, as glibc's merge sort (C leaves the order of equal elements open; glibc's
+ * is stable whenever it can allocate its buffer): insertion by byte swaps. */
+void __qicc_qsort(void *base, __qicc_size_t n, __qicc_size_t size,
+                  int (*cmp)(const void *, const void *)) {
+  unsigned char *b = (unsigned char *)base;
+  for (__qicc_size_t i = 1; i < n; i++)
+    for (__qicc_size_t j = i; j > 0 && cmp(b + (j - 1) * size, b + j * size) > 0; j--)
+      for (__qicc_size_t k = 0; k < size; k++) {
+        unsigned char t = b[(j - 1) * size + k];
+        b[(j - 1) * size + k] = b[j * size + k];
+        b[j * size + k] = t;
+      }
+}

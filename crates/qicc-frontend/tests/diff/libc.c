@@ -1,6 +1,7 @@
 /* The C library models (clib_models.c) against glibc: strings over a small alphabet built from
  * the inputs go through <string.h>, <stdlib.h> and <ctype.h>; comparisons are reduced to their
  * sign (C specifies only the sign, and gcc folds calls with constant arguments to -1/0/1). */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,16 @@ static void fill(char *s, int n) {
 }
 
 static int sign(int r) { return (r > 0) - (r < 0); }
+
+static int by_value(const void *x, const void *y) {
+  int a = *(const int *)x, b = *(const int *)y;
+  return (a > b) - (a < b);
+}
+
+/* Orders by the low byte only, so equal elements keep their order in a stable sort. */
+static int by_low_byte(const void *x, const void *y) {
+  return (*(const int *)x & 0xff) - (*(const int *)y & 0xff);
+}
 
 int main(void) {
   char a[8], b[8], buf[32];
@@ -83,6 +94,36 @@ int main(void) {
   d = strndup(a, 2);
   h = h * 31 + (unsigned)strlen(d);
   free(d);
+  h = h * 31 + (unsigned)sign(strcasecmp(a, b)) + 3u * (unsigned)sign(strncasecmp(a, b, 2));
+  strcpy(buf, a);
+  strcat(buf, "-");
+  strcat(buf, b);
+  for (char *t = strtok(buf, " -9"); t; t = strtok(0, " -9"))
+    h = h * 31 + (unsigned)strlen(t) + (unsigned)(t - buf);
+  strcpy(buf, b);
+  char *save = 0;
+  for (char *t = strtok_r(buf, "xZ", &save); t; t = strtok_r(0, "xZ", &save))
+    h = h * 31 + (unsigned)(t - buf);
+  strcpy(buf, a);
+  char *rest = buf;
+  for (char *t; (t = strsep(&rest, "a+")) != 0;)
+    h = h * 31 + (unsigned)strlen(t);
+  h = h * 31 + (unsigned)(strchrnul(b, 'f') - b);
+  memset(buf, '.', sizeof buf);
+  p = memccpy(buf, a, 'Z', 6);
+  h = h * 31 + (unsigned)(p ? p - buf : 94) + (unsigned)buf[3];
+  int arr[6], keys[6];
+  for (int i = 0; i < 6; i++) {
+    arr[i] = __VERIFIER_nondet_int() % 5;
+    keys[i] = (__VERIFIER_nondet_int() & 0x300) | (i & 3);
+  }
+  qsort(arr, 6, sizeof arr[0], by_value);
+  qsort(keys, 6, sizeof keys[0], by_low_byte);
+  for (int i = 0; i < 6; i++)
+    h = h * 31 + (unsigned)arr[i] + 7u * (unsigned)keys[i];
+  int want = __VERIFIER_nondet_int() % 5;
+  int *found = bsearch(&want, arr, 6, sizeof arr[0], by_value);
+  h = h * 31 + (unsigned)(found ? found - arr : 93);
   int x = __VERIFIER_nondet_int();
   if (x != -2147483647 - 1)
     h = h * 31 + (unsigned)abs(x);
