@@ -1079,7 +1079,7 @@ impl<'a> Ctx<'a> {
         }
         let targets: Vec<Expr> = cands
             .iter()
-            .map(|&i| {
+            .map(|&(i, _)| {
                 let obj = self.fn_object(i);
                 fold::bin(BinOp::Eq, v.e.clone(), Expr::ObjAddr(obj))
             })
@@ -1103,7 +1103,7 @@ impl<'a> Ctx<'a> {
             fs.b.new_loc()
         };
         let last = cands.len() - 1;
-        for (k, (&i, is_i)) in cands.iter().zip(targets).enumerate() {
+        for (k, (&(_, callee), is_i)) in cands.iter().zip(targets).enumerate() {
             // The last candidate needs no test: every other value was ruled out above.
             let next = if k < last {
                 let fs = self.fs(at)?;
@@ -1116,7 +1116,7 @@ impl<'a> Ctx<'a> {
             } else {
                 None
             };
-            self.emit_call(i, vals.clone(), &offsets, &mut slot, at)?;
+            self.emit_call(callee, vals.clone(), &offsets, &mut slot, at)?;
             let fs = self.fs(at)?;
             fs.b.goto(done);
             if let Some(no) = next {
@@ -1131,9 +1131,16 @@ impl<'a> Ctx<'a> {
     /// declaration order: those used as a value somewhere in the unit (the only ones whose
     /// address a program can have) with a compatible type (same result type; with prototypes
     /// on both sides the same parameter types, else no more parameters than arguments).
-    /// A compatible function the dispatch cannot call like a defined function (no body, an
-    /// intrinsic, `main`) is rejected rather than mis-modelled.
-    fn fn_ptr_candidates(&mut self, ft: &FuncType, nargs: usize, at: usize) -> R<Vec<usize>> {
+    /// Each with the function the call runs: itself, or for a library function without a
+    /// body its model (`clib::callable_model`). A compatible function the dispatch cannot
+    /// call like a defined function (no body nor model, an intrinsic, `main`) is rejected
+    /// rather than mis-modelled.
+    fn fn_ptr_candidates(
+        &mut self,
+        ft: &FuncType,
+        nargs: usize,
+        at: usize,
+    ) -> R<Vec<(usize, usize)>> {
         let mut idxs: Vec<usize> = self
             .func_by_name
             .iter()
@@ -1161,6 +1168,13 @@ impl<'a> Ctx<'a> {
                 || name == "main"
                 || name == "__assert_fail"
                 || name.starts_with("__VERIFIER_");
+            let model = clib::callable_model(name)
+                .and_then(|m| self.func_by_name.get(&m).copied())
+                .filter(|&m| self.funcs[m].def.is_some());
+            if let (None, Some(m)) = (&self.funcs[i].def, model) {
+                out.push((i, m));
+                continue;
+            }
             if self.funcs[i].def.is_none() || special {
                 let what = if special { "" } else { "body-less " };
                 return Err(self.unsupported(
@@ -1170,7 +1184,7 @@ impl<'a> Ctx<'a> {
                     ),
                 ));
             }
-            out.push(i);
+            out.push((i, i));
         }
         Ok(out)
     }

@@ -105,6 +105,21 @@ pub fn model_name(name: &str) -> Option<String> {
         .then(|| format!("{}{base}", qicc_ir::LIBRARY_MODEL_PREFIX))
 }
 
+/// The built-in allocation functions (`call.rs` lowers their calls to the memory model's
+/// operations) as functions with a body, `__qicc_fn_NAME` in `clib_models.c`: what a pointer
+/// to one of them calls (a table of allocation hooks, as JSON libraries keep).
+const ADDRESS_WRAPPERS: &[&str] = &["malloc", "free", "calloc"];
+
+/// The function a call through a pointer to library function `name` runs: its model, or the
+/// wrapper of a built-in one ([`ADDRESS_WRAPPERS`]); `None`: it has neither.
+pub fn callable_model(name: &str) -> Option<String> {
+    model_name(name).or_else(|| {
+        ADDRESS_WRAPPERS
+            .contains(&name)
+            .then(|| format!("{}fn_{name}", qicc_ir::LIBRARY_MODEL_PREFIX))
+    })
+}
+
 /// The text parsed in front of every program: `__qicc_size_t` for the data model, glibc's
 /// "C" locale <ctype.h> tables, then `clib_models.c`. Only the models a program calls are
 /// lowered (the front-end lowers what `main` reaches), so the rest costs parsing only.

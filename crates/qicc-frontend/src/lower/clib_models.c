@@ -536,3 +536,15 @@ void __qicc_qsort(void *base, __qicc_size_t n, __qicc_size_t size,
         b[j * size + k] = t;
       }
 }
+
+/* ---- the built-in allocation functions as functions, for pointers to them (clib.rs) ---- */
+
+void *__qicc_fn_malloc(__qicc_size_t n) { return __builtin_malloc(n); }
+
+void __qicc_fn_free(void *p) { __builtin_free(p); }
+
+void *__qicc_fn_calloc(__qicc_size_t n, __qicc_size_t size) {
+  void *p = __builtin_malloc(n * size);
+  __builtin_memset(p, 0, n * size);
+  return p;
+}
