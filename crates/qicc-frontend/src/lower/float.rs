@@ -369,14 +369,20 @@ impl<'a> Ctx<'a> {
                 float(Expr::konst(ft, if inf { f.inf(false) } else { f.nan() }))
             }
             Math::Nan => {
-                // Only the payload-free `nan("")` is modelled: a payload is the
-                // implementation's choice.
-                let empty = matches!(&args[0].node, Expression::StringLiteral(s)
-                        if s.node.iter().all(|p| p == "\"\""));
-                if !empty {
-                    return Err(self.unsupported(at, format!("{name} with a payload string")));
-                }
-                float(Expr::konst(ft, Format::of(w).nan()))
+                // A string literal's payload as glibc's `nan` and gcc's `__builtin_nan` read
+                // it: the whole string as an integer (C's base prefixes), its low fraction
+                // bits under the quiet bit; a string that is no number gives payload 0.
+                let Expression::StringLiteral(lit) = &args[0].node else {
+                    return Err(
+                        self.unsupported(at, format!("{name} of a string that is not a literal"))
+                    );
+                };
+                let (bytes, _, _) = self.string_literal(&lit.node, at)?;
+                let text =
+                    String::from_utf8_lossy(&bytes[..bytes.len().saturating_sub(1)]).into_owned();
+                let f = Format::of(w);
+                let payload = nan_payload(&text) & ((1u64 << f.frac) - 1);
+                float(Expr::konst(ft, f.nan() | payload))
             }
             Math::Unary(op) => float(self.computed(un(op, &xs[0]), &ty, at)?),
             Math::Binary(op @ (FpOp::Min | FpOp::Max)) => {
@@ -591,6 +597,19 @@ enum MathTy {
 /// The exactly defined `<math.h>` function `name` (a builtin's name with `__builtin_`
 /// stripped). `long double` variants (`…l`) are not listed: they stay unmodelled library
 /// functions, rejected.
+/// The payload `nan(s)` gives (glibc's `strtoull(s, &end, 0)` when it reads all of `s`, else
+/// 0); `fn math_fn` masks it to the format's fraction.
+fn nan_payload(s: &str) -> u64 {
+    let (digits, radix) = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        (h, 16)
+    } else if s.len() > 1 && s.starts_with('0') {
+        (&s[1..], 8)
+    } else {
+        (s, 10)
+    };
+    u64::from_str_radix(digits, radix).unwrap_or(0)
+}
+
 fn math_fn(name: &str) -> Option<(Math, MathTy)> {
     if let Some(m) = math_double(name) {
         return Some((m, MathTy::Named(FloatKind::Double)));
