@@ -149,6 +149,18 @@ impl<'a> Ctx<'a> {
     /// A call of builtin `name` that this module lowers, or `None` when `name` is no builtin
     /// of this module (the caller goes on with the C library and, for any other
     /// `__builtin_*`, rejects the call).
+    /// `*p` as a place, for a builtin that reads or writes through its pointer argument.
+    fn pointee(&mut self, p: &'a Node<Expression>, at: usize) -> R<LVal> {
+        let pv = self.rvalue(p)?;
+        match &pv.ty {
+            CType::Pointer(t) => Ok(LVal {
+                place: Place::Mem(pv.e),
+                ty: (**t).clone(),
+            }),
+            _ => Err(self.type_err(at, "a pointer argument is needed")),
+        }
+    }
+
     pub fn builtin_call(
         &mut self,
         name: &str,
@@ -166,6 +178,24 @@ impl<'a> Ctx<'a> {
                 .check(Expr::bool(false), UbKind::BuiltinUndefined, at)
                 .map(|()| Val::R(RVal::void())),
             "__builtin_trap" => self.halt(None, at),
+            // Clang's non-temporal accesses: a cache hint on an ordinary load and store.
+            "__builtin_nontemporal_load" => match args {
+                [p] => self.pointee(p, at).and_then(|lv| {
+                    let v = self.to_rvalue(Val::L(lv), at)?;
+                    Ok(Val::R(v))
+                }),
+                _ => Err(self.type_err(at, format!("{name} takes one argument"))),
+            },
+            "__builtin_nontemporal_store" => match args {
+                [v, p] => (|| {
+                    let val = self.rvalue(v)?;
+                    let lv = self.pointee(p, at)?;
+                    let e = self.convert(val, &lv.ty, v.span.start)?;
+                    self.write(&lv, e, at)?;
+                    Ok(Val::R(RVal::void()))
+                })(),
+                _ => Err(self.type_err(at, format!("{name} takes two arguments"))),
+            },
             // 1 for an integer constant expression. For any other argument gcc answers 0 at
             // -O0 and may answer 1 where its optimiser folds the value (a `const` global at
             // -O1): the compiler's choice, so 0 or 1, chosen per call (never evaluated).

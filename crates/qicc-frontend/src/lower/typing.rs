@@ -202,6 +202,15 @@ impl<'a> Ctx<'a> {
                 },
                 _ => Err(self.type_err(at, "called object is not a function")),
             },
+            // Clang's: a load of `*p` (its type) and a store.
+            _ if name == "__builtin_nontemporal_load" => match c.node.arguments.first() {
+                Some(p) => match decay(self.expr_type(p)?) {
+                    CType::Pointer(t) => Ok((*t).clone()),
+                    _ => Err(self.type_err(at, format!("{name} needs a pointer"))),
+                },
+                None => Err(self.type_err(at, format!("{name} takes one argument"))),
+            },
+            _ if name == "__builtin_nontemporal_store" => Ok(CType::Void),
             _ if name.starts_with("__VERIFIER_nondet_") || super::call::is_tool_nondet(name) => {
                 self.nondet_type(name, at)
             }
