@@ -55,19 +55,27 @@ impl Mode {
     /// The equivalent command line, for reports.
     pub fn command(self) -> &'static str {
         match self {
-            Mode::Bmc => "qicc verify --engine bmc",
-            Mode::QiccJ1 => "qicc verify --engine qicc --jobs 1",
-            Mode::QiccJ2 => "qicc verify --engine qicc --jobs 2",
-            Mode::QiccNoFacts => "qicc verify --engine qicc --jobs 1 --no-facts",
-            Mode::Impulse => "qicc verify --engine impulse",
-            Mode::Corral => "qicc verify --engine corral",
-            Mode::CorralX => "qicc verify --engine corral --abstraction --loops-as-procedures",
-            Mode::Invariants => "qicc verify --engine invariants",
+            Mode::Bmc => "qicc verify --nondet-functions --engine bmc",
+            Mode::QiccJ1 => "qicc verify --nondet-functions --engine qicc --jobs 1",
+            Mode::QiccJ2 => "qicc verify --nondet-functions --engine qicc --jobs 2",
+            Mode::QiccNoFacts => "qicc verify --nondet-functions --engine qicc --jobs 1 --no-facts",
+            Mode::Impulse => "qicc verify --nondet-functions --engine impulse",
+            Mode::Corral => "qicc verify --nondet-functions --engine corral",
+            Mode::CorralX => {
+                "qicc verify --nondet-functions --engine corral --abstraction --loops-as-procedures"
+            }
+            Mode::Invariants => "qicc verify --nondet-functions --engine invariants",
         }
     }
 
+    /// The options of this mode. Body-less functions (the `const`/`pure` calls `build` adds)
+    /// are arbitrary, as the truth takes them (`--nondet-functions`): their results are
+    /// enumerated like inputs, so a FALSE that chose them is a FALSE of the truth too.
     pub fn options(self) -> VerifyOptions {
-        let mut o = VerifyOptions::default();
+        let mut o = VerifyOptions {
+            nondet_functions: true,
+            ..VerifyOptions::default()
+        };
         match self {
             Mode::Bmc => o.engine = Engine::Bmc,
             Mode::QiccJ1 => o.jobs = Some(1),

@@ -4,10 +4,8 @@
 use qicc_driver::Loaded;
 use qicc_frontend::DataModel;
 use qicc_frontend::{lower_source, Options};
-use qicc_interp::{
-    run, AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Outcome, RandomOracle, RunConfig,
-};
-use qicc_ir::{EdgeId, FuncId, HavocKind, Program};
+use qicc_interp::{run, InputOracle, Outcome, RunConfig};
+use qicc_ir::Program;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -45,48 +43,12 @@ pub enum End {
 /// Steps allowed per run: generated programs take a few thousand at most.
 const MAX_STEPS: u64 = 2_000_000;
 
-/// The values of one run, listed in advance: the program's inputs and the results of its
-/// body-less `const`/`pure` functions (`HavocKind::Applied`), in the order the run asks for
-/// them; everything else (uninitialised bytes, object numbers) from a fixed [`RandomOracle`].
-/// Unlike `qicc_interp::InputOracle`, a function's result is a listed value too: the truth
-/// must enumerate it like an input.
-struct ListOracle {
-    values: Vec<u64>,
-    next: usize,
-    other: RandomOracle,
-}
-
-impl Oracle for ListOracle {
-    fn havoc(&mut self, req: &HavocRequest) -> u64 {
-        if matches!(req.kind, HavocKind::Nondet(_) | HavocKind::Applied { .. }) {
-            if let Some(v) = self.values.get(self.next) {
-                self.next += 1;
-                return *v;
-            }
-        }
-        self.other.havoc(req)
-    }
-    fn uninit_byte(&mut self, addr: u64) -> u8 {
-        self.other.uninit_byte(addr)
-    }
-    fn havoc_bytes(&mut self, req: &HavocBytesRequest) -> Vec<u8> {
-        self.other.havoc_bytes(req)
-    }
-    fn alloc_id(&mut self, req: &AllocRequest) -> Option<u32> {
-        self.other.alloc_id(req)
-    }
-    fn choose(&mut self, func: FuncId, enabled: &[EdgeId]) -> usize {
-        self.other.choose(func, enabled)
-    }
-}
-
-/// Runs `program` on `values` (see [`ListOracle`]).
+/// Runs `program` on `values`: the program's inputs and the results of its body-less
+/// `const`/`pure` functions, in the order the run asks for them (the truth enumerates those
+/// results like inputs); everything else from a fixed random oracle.
 pub fn run_once(program: &Program, values: &[i64]) -> End {
-    let mut oracle = ListOracle {
-        values: values.iter().map(|v| *v as u64).collect(),
-        next: 0,
-        other: RandomOracle::new(0),
-    };
+    let values = values.iter().map(|v| *v as u64).collect();
+    let mut oracle = InputOracle::new(values, 0).with_applied();
     let r = run(
         program,
         &mut oracle,

@@ -254,6 +254,9 @@ pub struct InputOracle {
     inputs: Vec<u64>,
     next: usize,
     fallback: RandomOracle,
+    /// The results of body-less `const`/`pure` functions (`HavocKind::Applied`) are listed
+    /// too, in run order among the inputs ([`InputOracle::with_applied`]).
+    applied: bool,
 }
 
 impl InputOracle {
@@ -262,13 +265,26 @@ impl InputOracle {
             inputs,
             next: 0,
             fallback: RandomOracle::new(fallback_seed),
+            applied: false,
         }
+    }
+
+    /// Also hands the listed values to `const`/`pure` function results, in the order the
+    /// run asks (for a reference run that enumerates those results like inputs).
+    pub fn with_applied(mut self) -> InputOracle {
+        self.applied = true;
+        self
     }
 }
 
 impl Oracle for InputOracle {
     fn havoc(&mut self, req: &HavocRequest) -> u64 {
-        if let HavocKind::Nondet(_) = req.kind {
+        let listed = match req.kind {
+            HavocKind::Nondet(_) => true,
+            HavocKind::Applied { .. } => self.applied,
+            _ => false,
+        };
+        if listed {
             if let Some(v) = self.inputs.get(self.next) {
                 self.next += 1;
                 return *v;
