@@ -207,7 +207,7 @@ pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
     let mut sk = generate(seed, profile);
     let mut fl = Rng::new(seed ^ 0x0f10_a700_0000_0001);
     let float = fl
-        .chance(FLOAT_PERCENT)
+        .chance(profile.float_percent)
         .then(|| float_block(&mut fl, &mut sk));
     let mut combos = combos(&sk.inputs);
     let mut rng = Rng::new(seed.wrapping_mul(31).wrapping_add(7));
@@ -302,10 +302,9 @@ pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
     })
 }
 
-/// How many programs in 100 get a floating-point computation (few: symbolic floats are slow,
-/// and most of these programs end UNKNOWN at the fuzzer's timeouts), and how many the calls
-/// of a body-less `const`/`pure` function.
-const FLOAT_PERCENT: u64 = 10;
+/// How many programs in 100 get the calls of a body-less `const`/`pure` function (the share
+/// with a floating-point block is the profile's: few, as symbolic floats are slow and most of
+/// those programs end UNKNOWN at the fuzzer's timeouts).
 const APPLIED_PERCENT: u64 = 20;
 
 /// The value a generated fragment computes from: the first input reduced to `0..64` (or 1).

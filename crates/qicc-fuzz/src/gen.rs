@@ -427,6 +427,8 @@ pub struct Profile {
     pub expr_depth: u32,
     /// Helper functions (besides an optional recursive one): `0..helpers`.
     pub helpers: u64,
+    /// How many programs in 100 get a floating-point block (`crate::build`).
+    pub float_percent: u64,
 }
 
 impl Profile {
@@ -435,12 +437,22 @@ impl Profile {
         statements: (3, 8),
         expr_depth: 2,
         helpers: 2,
+        float_percent: 10,
+    };
+    /// For the CI test: [`Profile::SMALL`] without floating-point blocks. One CI-style run of
+    /// 440 programs with them crashed inside Z3 (`smt::context::cache_generation`, SIGSEGV,
+    /// in a `qicc-j1` worker, not reproduced in two more runs nor in a 300-program campaign);
+    /// until that is understood, the float programs run in campaigns only.
+    pub const CI: Profile = Profile {
+        float_percent: 0,
+        ..Profile::SMALL
     };
     /// For campaigns.
     pub const NORMAL: Profile = Profile {
         statements: (5, 12),
         expr_depth: 2,
         helpers: 3,
+        float_percent: 10,
     };
 }
 
