@@ -229,14 +229,7 @@ impl<'a> Ctx<'a> {
             return Ok(Val::R(RVal::void()));
         }
         if name == "__assert_fail" {
-            let text = match args.first().map(|a| &a.node) {
-                Some(Expression::StringLiteral(s)) => {
-                    self.string_literal(&s.node, at).ok().map(|(b, _, _)| {
-                        String::from_utf8_lossy(&b[..b.len().saturating_sub(1)]).into_owned()
-                    })
-                }
-                _ => None,
-            };
+            let text = args.first().and_then(|a| self.literal_text(a));
             self.assert_fail_here(AssertKind::AssertFail, text, at)?;
             return Ok(Val::R(RVal::void()));
         }
@@ -260,15 +253,9 @@ impl<'a> Ctx<'a> {
             let [arg, msg] = args.as_slice() else {
                 return Err(self.type_err(at, format!("{name} takes two arguments")));
             };
-            let text = match &msg.node {
-                Expression::StringLiteral(s) => self
-                    .string_literal(&s.node, at)
-                    .ok()
-                    .map(|(b, _, _)| {
-                        String::from_utf8_lossy(&b[..b.len().saturating_sub(1)]).into_owned()
-                    })
-                    .filter(|t| !t.is_empty()),
-                _ => {
+            let text = match self.literal_text(msg) {
+                Some(t) => Some(t).filter(|t| !t.is_empty()),
+                None => {
                     self.void_expr(msg)?;
                     None
                 }
@@ -276,7 +263,8 @@ impl<'a> Ctx<'a> {
             let text = text.unwrap_or_else(|| self.source_text(arg.span.start, arg.span.end));
             let v = self.rvalue(arg)?;
             let c = self.truth(v, arg.span.start)?;
-            return self.inline_assert(c, text, at);
+            self.assert_here(c, AssertKind::VerifierAssert, Some(text), at)?;
+            return Ok(Val::R(RVal::void()));
         }
         if name == "__VERIFIER_assert" && self.assert_mode == AssertMode::Inline {
             let [arg] = args.as_slice() else {
@@ -286,7 +274,8 @@ impl<'a> Ctx<'a> {
             let v = self.rvalue(arg)?;
             let v = self.param_conv(func, 0, v, arg.span.start)?;
             let c = self.truth(v, arg.span.start)?;
-            return self.inline_assert(c, text, at);
+            self.assert_here(c, AssertKind::VerifierAssert, Some(text), at)?;
+            return Ok(Val::R(RVal::void()));
         }
         if has_body {
             let idx = func.expect("has_body implies a function");
@@ -569,8 +558,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// The type of an undeclared `__VERIFIER_nondet_T` (or CBMC's `nondet_T`), as SV-COMP's
-    /// rules name them (never
-    /// C90's implicit `int` for another type: a `ulong` input must range over 64 bits).
+    /// rules name them (never C90's implicit `int` for another type: a `ulong` input must
+    /// range over 64 bits).
     pub(super) fn nondet_type(&mut self, name: &str, at: usize) -> R<CType> {
         use IntKind::*;
         let suffix = qicc_ir::input_function_type(name).unwrap_or(name);
@@ -650,29 +639,6 @@ impl<'a> Ctx<'a> {
             }
             t => Err(self.unsupported(at, format!("{name} returning '{}'", self.types.show(t)))),
         }
-    }
-
-    /// An assertion here: a run where `c` is false reaches the error location. `text` names
-    /// it in reports.
-    fn inline_assert(&mut self, c: Expr, text: String, at: usize) -> R<Val> {
-        let span = self.span(at);
-        let fid = self.fs(at)?.fid;
-        let k = self.program.add_assertion(qicc_ir::Assertion {
-            kind: AssertKind::VerifierAssert,
-            func: fid,
-            span,
-            text: Some(text),
-        });
-        let fs = self.fs(at)?;
-        fs.b.span = span;
-        let ok = fs.b.new_loc();
-        let bad = fs.b.new_loc();
-        let err = fs.b.func.err;
-        fs.b.branch(c, ok, bad);
-        fs.b.set_cur(bad);
-        fs.b.edge_to(Op::Error(k), err);
-        fs.b.set_cur(ok);
-        Ok(Val::R(RVal::void()))
     }
 
     /// A call of a function without a body (not the C library's, see `clib`): arguments are

@@ -980,6 +980,16 @@ impl<'a> Ctx<'a> {
     }
 
     /// The bytes of a string literal (NUL included), its element type and its length.
+    /// The text of `e` when it is a string literal (without its terminating NUL; bytes that
+    /// are not UTF-8 replaced), as messages and `nan`'s payload read it.
+    pub fn literal_text(&self, e: &Node<Expression>) -> Option<String> {
+        let Expression::StringLiteral(s) = &e.node else {
+            return None;
+        };
+        let (b, _, _) = self.string_literal(&s.node, e.span.start).ok()?;
+        Some(String::from_utf8_lossy(&b[..b.len().saturating_sub(1)]).into_owned())
+    }
+
     pub fn string_literal(&self, pieces: &[String], at: usize) -> R<(Vec<u8>, CType, u64)> {
         let mut kind = "";
         let mut units: Vec<u32> = Vec::new();

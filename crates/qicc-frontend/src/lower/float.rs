@@ -372,14 +372,11 @@ impl<'a> Ctx<'a> {
                 // A string literal's payload as glibc's `nan` and gcc's `__builtin_nan` read
                 // it: the whole string as an integer (C's base prefixes), its low fraction
                 // bits under the quiet bit; a string that is no number gives payload 0.
-                let Expression::StringLiteral(lit) = &args[0].node else {
+                let Some(text) = self.literal_text(&args[0]) else {
                     return Err(
                         self.unsupported(at, format!("{name} of a string that is not a literal"))
                     );
                 };
-                let (bytes, _, _) = self.string_literal(&lit.node, at)?;
-                let text =
-                    String::from_utf8_lossy(&bytes[..bytes.len().saturating_sub(1)]).into_owned();
                 let f = Format::of(w);
                 let payload = nan_payload(&text) & ((1u64 << f.frac) - 1);
                 float(Expr::konst(ft, f.nan() | payload))

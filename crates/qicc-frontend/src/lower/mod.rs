@@ -446,7 +446,6 @@ impl<'a> Ctx<'a> {
         if !self.opts.ub_checks || ok.is_true() {
             return Ok(());
         }
-        let span = self.span(offset);
         if self.const_depth > 0 || self.fs.is_none() {
             return Err(self.type_err(
                 offset,
@@ -460,12 +459,25 @@ impl<'a> Ctx<'a> {
             .iter()
             .rev()
             .fold(ok, |acc, g| fold::bin(BinOp::Or, fold::not(g.clone()), acc));
+        self.assert_here(ok, AssertKind::Ub(kind), None, offset)
+    }
+
+    /// A new assertion of `kind` here (named by `text` in reports): runs where `ok` is false
+    /// take an edge to the error location, the others go on.
+    pub fn assert_here(
+        &mut self,
+        ok: Expr,
+        kind: AssertKind,
+        text: Option<String>,
+        offset: usize,
+    ) -> R<()> {
+        let span = self.span(offset);
         let fid = self.fs(offset)?.fid;
         let k = self.program.add_assertion(Assertion {
-            kind: AssertKind::Ub(kind),
+            kind,
             func: fid,
             span,
-            text: None,
+            text,
         });
         let fs = self.fs(offset)?;
         fs.b.span = span;
