@@ -70,12 +70,6 @@ pub enum Failure {
     ImplicitInt(String),
 }
 
-impl From<Diagnostic> for Failure {
-    fn from(d: Diagnostic) -> Failure {
-        Failure::Diag(d)
-    }
-}
-
 /// C89's implicit `int`, which lang-c does not parse: at the parser's error offset `off`, an
 /// identifier that starts a declaration (after nothing but storage classes, qualifiers or
 /// `inline` since the last `;`, `{` or `}`) and is followed by `(` — a function defined or
@@ -88,13 +82,14 @@ fn implicit_int(text: &str, map: &SourceMap, off: usize) -> Option<String> {
     let decl_start = head.rfind([';', '{', '}']).map_or(0, |i| i + 1);
     let prefix = &head[decl_start..];
     // Line markers (`# 5 "main.c"`) may stand between the last declaration and this one.
-    let mut words = prefix
+    let words: Vec<&str> = prefix
         .lines()
         .filter(|l| !l.trim_start().starts_with('#'))
-        .flat_map(str::split_whitespace);
-    let specifiers_only = words.all(|w| {
+        .flat_map(str::split_whitespace)
+        .collect();
+    let specifiers_only = words.iter().all(|w| {
         matches!(
-            w,
+            *w,
             "static"
                 | "extern"
                 | "register"
@@ -106,10 +101,7 @@ fn implicit_int(text: &str, map: &SourceMap, off: usize) -> Option<String> {
                 | "__inline__"
         )
     });
-    let has_specifier = prefix
-        .lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .any(|l| !l.trim().is_empty());
+    let has_specifier = !words.is_empty();
     let rest = &text[off..];
     let len = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
