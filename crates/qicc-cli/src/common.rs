@@ -1,4 +1,4 @@
-//! Arguments and output shared by the subcommands: the input file and its front-end options,
+//! Arguments and output shared by the subcommands: the input files and their front-end options,
 //! the output format, and the one-line error report for bad input.
 
 use clap::{Args, ValueEnum};
@@ -9,9 +9,11 @@ use std::path::PathBuf;
 
 #[derive(Args, Clone)]
 pub struct InputArgs {
-    /// The program: a .c file (preprocessed with gcc -E), a preprocessed .i file, or an SV-COMP
-    /// task .yml.
-    pub file: PathBuf,
+    /// The program: .c files (preprocessed with gcc -E) and preprocessed .i files, each a
+    /// translation unit, linked as C links them (a harness and the library it calls); or one
+    /// SV-COMP task .yml.
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
     /// ILP32 data model: int, long and pointers are 32 bits (gcc -m32). A task's data_model wins.
     #[arg(long = "32", conflicts_with = "m64")]
     pub m32: bool,
@@ -45,7 +47,7 @@ impl InputArgs {
             None
         };
         load(
-            &self.file,
+            &self.files,
             &LoadOptions {
                 data_model,
                 ub_checks: !self.no_ub_checks,

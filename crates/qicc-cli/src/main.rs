@@ -33,11 +33,13 @@ that replays), or UNKNOWN (with the reason).
 
 qicc reads SV-COMP style programs: assertions are reach_error(), __VERIFIER_assert(cond) and \
 assert(cond); inputs come from __VERIFIER_nondet_<type>(); __VERIFIER_assume(cond) restricts \
-them. Give it a .c file, a preprocessed .i file, or an SV-COMP task .yml (its data_model and \
+them. Give it .c files and preprocessed .i files (each a translation unit, linked as C links \
+them: a harness and the library it calls), or an SV-COMP task .yml (its data_model and \
 input_files are used).
 
 Examples:
   qicc verify prog.c                      verify with the default engine (qicc)
+  qicc verify harness.c lib.c -I include  a harness and the library it calls
   qicc verify --engine bmc --unwind 10 prog.c
   qicc verify --engine impulse prog.c     look for deep bugs only
   qicc verify --format json task.yml      machine-readable result

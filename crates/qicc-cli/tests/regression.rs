@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! CORE                      level: CORE (always run) or KNOWNBUG (listed, not run)
-//! main.c                    the input, relative to the directory
+//! main.c                    the input, relative to the directory (several files:
+//!                           separated by spaces, each a translation unit)
 //! verify --unwind 3         the qicc arguments (the input file is appended); several runs
 //!                           separated by ` ;; ` (e.g. one per engine) must each match
 //! ^EXIT=10$                 regexes that must each match a line of the output
@@ -106,7 +107,7 @@ fn regression_suite() {
 fn check_run(name: &str, dir: &Path, desc: &Desc, args: &[String], failures: &mut Vec<String>) {
     let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
         .args(args)
-        .arg(&desc.file)
+        .args(desc.file.split_whitespace())
         .current_dir(dir)
         .output()
         .expect("qicc runs");

@@ -18,7 +18,7 @@ use qicc_engine::{AssertionStatus, Budget, EngineResult};
 use qicc_interp::oracle::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, WitnessOracle};
 use qicc_interp::{Outcome, Run, RunConfig};
 use qicc_ir::{AssertKind, AssertionId, EdgeId, FuncId, HavocKind, Op, Program, UbKind, Witness};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -110,16 +110,16 @@ impl Confirmation {
 /// Confirms witnesses of one program, once each.
 pub(crate) struct Confirmer<'a> {
     program: &'a Program,
-    source: &'a Path,
+    sources: &'a [PathBuf],
     native: Option<Native>,
     done: Mutex<Vec<(Witness, Arc<Confirmation>)>>,
 }
 
 impl<'a> Confirmer<'a> {
-    pub fn new(program: &'a Program, source: &'a Path, native: Option<Native>) -> Self {
+    pub fn new(program: &'a Program, sources: &'a [PathBuf], native: Option<Native>) -> Self {
         Confirmer {
             program,
-            source,
+            sources,
             native,
             done: Mutex::new(Vec::new()),
         }
@@ -188,7 +188,7 @@ impl<'a> Confirmer<'a> {
                 // a dead object's address): the machine's layout decides it otherwise.
                 && !stops_at_layout_check(self.program, &run.outcome);
             let outcome = native.replay(
-                self.source,
+                self.sources,
                 self.program.data_model,
                 &inputs,
                 NATIVE_TIME,
@@ -237,7 +237,7 @@ impl<'a> Confirmer<'a> {
             return result;
         };
         let outcome = native.replay(
-            self.source,
+            self.sources,
             self.program.data_model,
             &[],
             NATIVE_TIME,
@@ -477,7 +477,7 @@ int main(void) { if (__VERIFIER_nondet_int() == 5) reach_error(); return 0; }
 ",
         )
         .expect("the program is written");
-        let l = load(&path, &LoadOptions::default()).expect("the program lowers");
+        let l = load(std::slice::from_ref(&path), &LoadOptions::default()).expect("the program lowers");
         let w = Witness {
             havocs: vec![5],
             ..Default::default()
@@ -506,7 +506,7 @@ int main(void) { if (__VERIFIER_nondet_int() == 5) reach_error(); return 0; }
         });
         assert_eq!(c.disagreement(&l.program), None);
         // The real native run agrees.
-        let confirmer = Confirmer::new(&l.program, &l.source, Native::find(false));
+        let confirmer = Confirmer::new(&l.program, &l.sources, Native::find(false));
         let real = confirmer.check(&w);
         assert!(real.native.as_ref().is_some_and(|n| n.faithful));
         assert_eq!(real.disagreement(&l.program), None);

@@ -1,5 +1,6 @@
-//! Loading what the user named: a `.c` file, a preprocessed `.i` file, or an SV-COMP task
-//! `.yml` (whose `data_model` overrides the command line, as SV-COMP requires), and the
+//! Loading what the user named: `.c` files and preprocessed `.i` files (each a translation
+//! unit, linked as C links them), or one SV-COMP task `.yml` (whose `input_files` are the
+//! units and whose `data_model` overrides the command line, as SV-COMP requires), and the
 //! property file to check (`--property`): one qicc does not check stops the load, before any
 //! verdict could be given for the wrong property.
 
@@ -21,8 +22,8 @@ pub struct LoadOptions {
 /// A lowered program and what it came from.
 pub struct Loaded {
     pub program: Program,
-    /// The C (or `.i`) file that was lowered.
-    pub source: PathBuf,
+    /// The C (or `.i`) files that were lowered, in order (at least one).
+    pub sources: Vec<PathBuf>,
     pub task: Option<task::Task>,
     pub warnings: Vec<Diagnostic>,
 }
@@ -34,7 +35,26 @@ fn is_task(path: &Path) -> bool {
     )
 }
 
-pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, Diagnostic> {
+/// Loads the program of `paths`: one task file, or one or more C files.
+pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic> {
+    let Some(path) = paths.first() else {
+        return Err(Diagnostic::new(
+            qicc_frontend::DiagKind::Io,
+            "qicc",
+            1,
+            1,
+            "no input file",
+        ));
+    };
+    if let Some(t) = paths.iter().find(|p| is_task(p)).filter(|_| paths.len() > 1) {
+        return Err(Diagnostic::new(
+            qicc_frontend::DiagKind::Unsupported,
+            &t.display().to_string(),
+            1,
+            1,
+            "a task file with other input files (a task names its own input_files)",
+        ));
+    }
     // First: an unsupported property is the answer whatever the program holds.
     if let Some(prp) = &opts.property {
         task::load_property(prp)?;
@@ -69,21 +89,21 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Loaded, Diagnostic> {
             ));
         }
     }
-    let source = task
+    let sources = task
         .as_ref()
-        .map(|t| t.input_file.clone())
-        .unwrap_or_else(|| path.to_path_buf());
+        .map(|t| t.input_files.clone())
+        .unwrap_or_else(|| paths.to_vec());
     let fe = Options {
         data_model,
         ub_checks: opts.ub_checks,
         include_dirs: opts.include_dirs.clone(),
         defines: opts.defines.clone(),
     };
-    let lowered = qicc_frontend::lower_file(&source, &fe)?;
+    let lowered = qicc_frontend::lower_files(&sources, &fe)?;
     warnings.extend(lowered.warnings);
     Ok(Loaded {
         program: lowered.program,
-        source,
+        sources,
         task,
         warnings,
     })

@@ -103,11 +103,11 @@ impl Native {
         })
     }
 
-    /// Compiles `source` with the runtime feeding `inputs` and runs it until it ends, `limit`
-    /// passes or `budget` is exhausted.
+    /// Compiles `sources` (the program's files) with the runtime feeding `inputs` and runs
+    /// it until it ends, `limit` passes or `budget` is exhausted.
     pub fn replay(
         &self,
-        source: &Path,
+        sources: &[PathBuf],
         data_model: DataModel,
         inputs: &[u64],
         limit: Duration,
@@ -117,7 +117,7 @@ impl Native {
             Ok(d) => d,
             Err(e) => return NativeOutcome::Unavailable(format!("no scratch directory: {e}")),
         };
-        let out = self.build_and_run(&dir, source, data_model, inputs, limit, budget);
+        let out = self.build_and_run(&dir, sources, data_model, inputs, limit, budget);
         let _ = std::fs::remove_dir_all(&dir);
         out
     }
@@ -125,18 +125,21 @@ impl Native {
     fn build_and_run(
         &self,
         dir: &Path,
-        source: &Path,
+        sources: &[PathBuf],
         data_model: DataModel,
         inputs: &[u64],
         limit: Duration,
         budget: &Budget,
     ) -> NativeOutcome {
-        let source = match source.canonicalize() {
-            Ok(s) => s,
-            Err(e) => {
-                return NativeOutcome::Unavailable(format!("{}: {e}", source.display()));
+        let mut files = Vec::new();
+        for source in sources {
+            match source.canonicalize() {
+                Ok(s) => files.push(path_arg(&s)),
+                Err(e) => {
+                    return NativeOutcome::Unavailable(format!("{}: {e}", source.display()));
+                }
             }
-        };
+        }
         let header = dir.join("qicc_weak.h");
         let runtime = dir.join("qicc_runtime.c");
         let exe = dir.join("program");
@@ -176,6 +179,8 @@ impl Native {
                 "-fno-optimize-sibling-calls",
                 "-fno-strict-aliasing",
                 "-fno-delete-null-pointer-checks",
+                // Tentative definitions in several files merge, as qicc links them.
+                "-fcommon",
                 "-fsanitize=address",
                 "-fsanitize-undefined-trap-on-error",
             ]
@@ -197,7 +202,9 @@ impl Native {
             // forced header would be ignored.
             "-x".into(),
             "c".into(),
-            path_arg(&source),
+        ]);
+        args.extend(files);
+        args.extend([
             "-x".into(),
             "none".into(),
             path_arg(&runtime_obj),
@@ -444,7 +451,7 @@ mod tests {
     }
 
     fn loaded(source: &str) -> Loaded {
-        load(&write(source), &LoadOptions::default()).expect("the program lowers")
+        load(&[write(source)], &LoadOptions::default()).expect("the program lowers")
     }
 
     const FALSE_PROGRAM: &str = "extern int __VERIFIER_nondet_int(void);
@@ -461,7 +468,7 @@ int main(void) {
 
     fn run(source: &str, inputs: &[u64], limit: Duration) -> NativeOutcome {
         gcc().replay(
-            &write(source),
+            &[write(source)],
             DataModel::Ilp32,
             inputs,
             limit,
@@ -476,7 +483,7 @@ int main(void) {
         let l = loaded(FALSE_PROGRAM);
         let r = qicc_bmc::verify(&l.program, &Default::default(), &Budget::unlimited());
         let (a, w) = r.violation.expect("the BMC finds x == 5, y == -3");
-        let c = Confirmer::new(&l.program, &l.source, Some(gcc()));
+        let c = Confirmer::new(&l.program, &l.sources, Some(gcc()));
         let check = c.check(&w);
         let native = check.native.as_ref().expect("natively replayed");
         assert!(
@@ -550,7 +557,7 @@ int main(void) {
             ..gcc()
         };
         let out = wrapping.replay(
-            &write(src),
+            &[write(src)],
             DataModel::Ilp32,
             &[0x7fff_ffff],
             Duration::from_secs(20),
@@ -566,7 +573,7 @@ int main(void) {
             wraps: false,
         };
         let out = none.replay(
-            &write(FALSE_PROGRAM),
+            &[write(FALSE_PROGRAM)],
             DataModel::Ilp32,
             &[5, 0xffff_fffd],
             Duration::from_secs(5),

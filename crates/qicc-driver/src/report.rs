@@ -160,7 +160,10 @@ pub struct InternalError {
 pub struct Report {
     pub verdict: Verdict,
     pub reason: Option<String>,
+    /// The program's first file (the one file of most programs).
     pub file: String,
+    /// Every file of the program, in order: its translation units.
+    pub files: Vec<String>,
     pub task: Option<String>,
     pub expected_verdict: Option<bool>,
     pub engine: String,
@@ -229,7 +232,9 @@ impl Report {
         let _ = writeln!(
             out,
             "qicc: {} ({}), engine {}",
-            self.file, self.data_model, self.engine
+            self.files.join(" "),
+            self.data_model,
+            self.engine
         );
         if let Some(v) = &self.violation {
             let _ = writeln!(out, "\nCounterexample:");

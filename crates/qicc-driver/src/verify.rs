@@ -446,13 +446,13 @@ pub fn abandoned_report(
         reason: Some(reason.to_string()),
         stats: Default::default(),
     };
-    let confirmer = Confirmer::new(&loaded.program, &loaded.source, None);
+    let confirmer = Confirmer::new(&loaded.program, &loaded.sources, None);
     report(loaded, opts, &confirmer, EngineRun::of(result, None), start)
 }
 
 fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
     let native = opts.native.native(opts.signed_overflow_wraps);
-    Confirmer::new(&loaded.program, &loaded.source, native)
+    Confirmer::new(&loaded.program, &loaded.sources, native)
 }
 
 /// Whether a witness is a counterexample the report will give as FALSE: its replay reaches a
@@ -747,7 +747,16 @@ fn report(
     Report {
         verdict,
         reason,
-        file: loaded.source.display().to_string(),
+        file: loaded
+            .sources
+            .first()
+            .map(|s| s.display().to_string())
+            .unwrap_or_default(),
+        files: loaded
+            .sources
+            .iter()
+            .map(|s| s.display().to_string())
+            .collect(),
         task: loaded.task.as_ref().map(|t| t.path.display().to_string()),
         expected_verdict: loaded.task.as_ref().and_then(|t| t.expected_verdict),
         engine: opts.engine.name().to_string(),
@@ -797,7 +806,7 @@ int main(void) {
         let path = dir.join("t.c");
         std::fs::write(&path, source).unwrap();
         load(
-            &path,
+            std::slice::from_ref(&path),
             &LoadOptions {
                 ub_checks: true,
                 ..Default::default()

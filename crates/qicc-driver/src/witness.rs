@@ -121,7 +121,15 @@ pub fn to_witness(report: &Report, version: &str) -> Result<Option<String>, Witn
     let bytes =
         std::fs::read(&report.file).map_err(|e| WitnessError::Input(report.file.clone(), e))?;
     let source = String::from_utf8_lossy(&bytes).into_owned();
-    let hash = format!("{:x}", Sha256::digest(&bytes));
+    // Every translation unit is an input file of the task, with its hash.
+    let mut hashes = BTreeMap::new();
+    for f in &report.files {
+        let b = std::fs::read(f).map_err(|e| WitnessError::Input(f.clone(), e))?;
+        hashes.insert(f.clone(), format!("{:x}", Sha256::digest(&b)));
+    }
+    hashes
+        .entry(report.file.clone())
+        .or_insert_with(|| format!("{:x}", Sha256::digest(&bytes)));
     let metadata = Metadata {
         format_version: "2.0",
         uuid: uuid::Uuid::new_v4().to_string(),
@@ -131,8 +139,12 @@ pub fn to_witness(report: &Report, version: &str) -> Result<Option<String>, Witn
             version: version.to_string(),
         },
         task: Task {
-            input_files: vec![report.file.clone()],
-            input_file_hashes: BTreeMap::from([(report.file.clone(), hash)]),
+            input_files: if report.files.is_empty() {
+                vec![report.file.clone()]
+            } else {
+                report.files.clone()
+            },
+            input_file_hashes: hashes,
             specification: SPECIFICATION,
             data_model: if report.data_model.eq_ignore_ascii_case("lp64") {
                 "LP64"

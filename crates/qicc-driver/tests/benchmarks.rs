@@ -60,7 +60,7 @@ fn never_wrong(opts: &VerifyOptions) {
             .display()
             .to_string();
         let loaded = match load(
-            path,
+            std::slice::from_ref(path),
             &LoadOptions {
                 ub_checks: true,
                 ..Default::default()

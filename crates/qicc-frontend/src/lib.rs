@@ -59,22 +59,35 @@ const STACK_SIZE: usize = 512 << 20;
 
 /// Lowers a `.c` file (preprocessed with `gcc -E`) or a `.i` file (already preprocessed).
 pub fn lower_file(path: &Path, opts: &Options) -> Result<Lowered, Diagnostic> {
-    let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
-        Diagnostic::new(DiagKind::Io, &shown, 1, 1, format!("cannot read file: {e}"))
-    })?;
-    let text = parse::check_text(&shown, &bytes)?;
-    let preprocessed = path.extension().and_then(|e| e.to_str()) == Some("i");
-    if preprocessed {
-        return run_guarded(shown, text, Vec::new(), opts.clone());
+    lower_files(&[path.to_path_buf()], opts)
+}
+
+/// Lowers a program of several files (`.c`, preprocessed with `gcc -E`, or `.i`), each its
+/// own translation unit, linked as C links them (external definitions shared, `static`
+/// ones per file, tentative definitions merged; two definitions of one name are an error).
+pub fn lower_files(paths: &[PathBuf], opts: &Options) -> Result<Lowered, Diagnostic> {
+    let mut units = Vec::new();
+    let mut warnings = Vec::new();
+    for path in paths {
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| {
+            Diagnostic::new(DiagKind::Io, &shown, 1, 1, format!("cannot read file: {e}"))
+        })?;
+        let text = parse::check_text(&shown, &bytes)?;
+        if path.extension().and_then(|e| e.to_str()) == Some("i") {
+            units.push((shown, text));
+            continue;
+        }
+        let mut pp = preprocess::preprocess(
+            preprocess::Input::File(path),
+            opts.data_model,
+            &opts.include_dirs,
+            &opts.defines,
+        )?;
+        warnings.append(&mut pp.warnings);
+        units.push((shown, pp.text));
     }
-    let pp = preprocess::preprocess(
-        preprocess::Input::File(path),
-        opts.data_model,
-        &opts.include_dirs,
-        &opts.defines,
-    )?;
-    run_guarded(shown, pp.text, pp.warnings, opts.clone())
+    run_guarded(units, warnings, opts.clone())
 }
 
 /// Lowers C source text; `preprocessed`: the text is already the output of a preprocessor
@@ -87,7 +100,7 @@ pub fn lower_source(
 ) -> Result<Lowered, Diagnostic> {
     let text = parse::check_text(file_name, text.as_bytes())?;
     if preprocessed {
-        return run_guarded(file_name.to_string(), text, Vec::new(), opts.clone());
+        return run_guarded(vec![(file_name.to_string(), text)], Vec::new(), opts.clone());
     }
     let pp = preprocess::preprocess(
         preprocess::Input::Text {
@@ -98,50 +111,30 @@ pub fn lower_source(
         &opts.include_dirs,
         &opts.defines,
     )?;
-    run_guarded(file_name.to_string(), pp.text, pp.warnings, opts.clone())
+    run_guarded(vec![(file_name.to_string(), pp.text)], pp.warnings, opts.clone())
 }
 
 /// How many declarations without a type (C89's implicit `int`) one translation unit may have:
 /// each costs a parse of the whole text.
 const MAX_IMPLICIT_INTS: usize = 64;
 
-/// Parses and lowers on a thread with a large stack; a panic there becomes an internal error.
+/// Parses and lowers the units (file name, text) on a thread with a large stack; a panic
+/// there becomes an internal error.
 fn run_guarded(
-    file: String,
-    text: String,
+    units: Vec<(String, String)>,
     mut warnings: Vec<Diagnostic>,
     opts: Options,
 ) -> Result<Lowered, Diagnostic> {
-    let f2 = file.clone();
-    // glibc's <stddef.h> for i386 names `__float128`, which lang-c does not know: declare it
-    // (as a floating-point type, so that any use is reported as unsupported). The line marker
-    // after the prelude keeps line numbers of marker-less text right.
-    // The C library's models come next (before the program, so that none of the program's
-    // declarations can change how they parse; see `lower::clib`).
-    let full = format!(
-        "typedef long double __float128;\n{}\n# 1 \"{}\"\n{text}",
-        lower::clib::models_source(opts.data_model),
-        file.replace('\\', "\\\\").replace('"', "\\\"")
-    );
+    let file = units.first().map(|u| u.0.clone()).unwrap_or_default();
     let handle = std::thread::Builder::new()
         .name("qicc-frontend".into())
         .stack_size(STACK_SIZE)
         .spawn(move || {
-            let mut full = full;
-            // Each round writes out one implicit `int` (C89) the parser stopped at.
-            let mut rounds = 0;
-            loop {
-                let map = source_map::SourceMap::new(&full, &f2);
-                let fix = rounds < MAX_IMPLICIT_INTS;
-                match parse::parse(&full, &map, &text, opts.data_model, fix) {
-                    Ok(unit) => return lower::lower_unit(&full, &map, &unit, &opts),
-                    Err(parse::Failure::ImplicitInt(fixed)) => {
-                        full = fixed;
-                        rounds += 1;
-                    }
-                    Err(parse::Failure::Diag(d)) => return Err(d),
-                }
+            let mut parsed = Vec::new();
+            for (i, (file, text)) in units.into_iter().enumerate() {
+                parsed.push(parse_unit(&file, text, i == 0, opts.data_model)?);
             }
+            lower::lower_units(&parsed, &opts)
         });
     let handle = match handle {
         Ok(h) => h,
@@ -175,6 +168,48 @@ fn run_guarded(
                 1,
                 format!("the front-end panicked (a bug): {msg}"),
             ))
+        }
+    }
+}
+
+/// Parses one translation unit. glibc's <stddef.h> for i386 names `__float128`, which lang-c
+/// does not know: it is declared first (as a floating-point type, so that any use is reported
+/// as unsupported). The first unit also gets the C library's models (before the program, so
+/// that none of the program's declarations can change how they parse; see `lower::clib`).
+/// The line marker after the prelude keeps line numbers of marker-less text right.
+fn parse_unit(
+    file: &str,
+    text: String,
+    with_models: bool,
+    data_model: DataModel,
+) -> Result<lower::ParsedUnit, Diagnostic> {
+    let models = if with_models {
+        lower::clib::models_source(data_model)
+    } else {
+        String::new()
+    };
+    let mut full = format!(
+        "typedef long double __float128;\n{models}\n# 1 \"{}\"\n{text}",
+        file.replace('\\', "\\\\").replace('"', "\\\"")
+    );
+    // Each round writes out one implicit `int` (C89) the parser stopped at.
+    let mut rounds = 0;
+    loop {
+        let map = source_map::SourceMap::new(&full, file);
+        let fix = rounds < MAX_IMPLICIT_INTS;
+        match parse::parse(&full, &map, &text, data_model, fix) {
+            Ok(unit) => {
+                return Ok(lower::ParsedUnit {
+                    text: full,
+                    map,
+                    unit,
+                })
+            }
+            Err(parse::Failure::ImplicitInt(fixed)) => {
+                full = fixed;
+                rounds += 1;
+            }
+            Err(parse::Failure::Diag(d)) => return Err(d),
         }
     }
 }

@@ -12,8 +12,11 @@ use std::path::{Path, PathBuf};
 pub struct Task {
     /// The task file itself.
     pub path: PathBuf,
-    /// The program, resolved relative to the task file.
+    /// The program (its first file), resolved relative to the task file.
     pub input_file: PathBuf,
+    /// Every file of the program (`input_files`, in order), resolved relative to the task
+    /// file: each a translation unit.
+    pub input_files: Vec<PathBuf>,
     /// `format_version` as written (`2.0`; `1.0` and `1.1` name no data model).
     pub format_version: String,
     pub data_model: Option<DataModel>,
@@ -104,21 +107,11 @@ pub fn load_task(path: &Path) -> Result<Task, Diagnostic> {
             .collect(),
         _ => return Err(bad("task file has no 'input_files'")),
     };
-    let input = match inputs.as_slice() {
-        [one] => one.clone(),
-        [] => return Err(bad("task file has no 'input_files'")),
-        _ => {
-            return Err(Diagnostic::new(
-                DiagKind::Unsupported,
-                &shown,
-                line_of("input_files"),
-                1,
-                format!("tasks with several input files ({})", inputs.len()),
-            ))
-        }
-    };
     let dir = path.parent().unwrap_or(Path::new(""));
-    let input_file = dir.join(&input);
+    let input_files: Vec<PathBuf> = inputs.iter().map(|i| dir.join(i)).collect();
+    let Some(input_file) = input_files.first().cloned() else {
+        return Err(bad("task file has no 'input_files'"));
+    };
     let data_model = match get("options").and_then(|o| o.get("data_model")) {
         Some(Value::String(s)) => Some(DataModel::from_name(s).ok_or_else(|| {
             Diagnostic::new(
@@ -157,6 +150,7 @@ pub fn load_task(path: &Path) -> Result<Task, Diagnostic> {
     Ok(Task {
         path: path.to_path_buf(),
         input_file,
+        input_files,
         format_version,
         data_model,
         unreach_call,
@@ -373,8 +367,9 @@ mod tests {
             "m.yml",
             "format_version: '2.0'\ninput_files:\n  - a.c\n  - b.c\nproperties: []\n",
         );
-        let d = load_task(&p).unwrap_err();
-        assert_eq!((d.kind, d.line), (DiagKind::Unsupported, 2));
+        let t = load_task(&p).unwrap();
+        assert_eq!(t.input_files, vec![dir.join("a.c"), dir.join("b.c")]);
+        assert_eq!(t.input_file, dir.join("a.c"));
 
         let p = write(&dir, "bad.yml", "input_files: [unclosed\n");
         assert_eq!(load_task(&p).unwrap_err().kind, DiagKind::Syntax);

@@ -294,6 +294,59 @@ impl Types {
         &self.records[id.0]
     }
 
+    /// C's compatible types as far as qicc needs them: equal types, where two records are
+    /// the same when they are one record or, declared in different translation units (or
+    /// twice in one), have the same kind, tag and members (names, offsets and, recursively,
+    /// types) — C11 6.2.7's rule for types of different translation units. Qualifiers are
+    /// already dropped.
+    pub fn same_type(&self, a: &CType, b: &CType) -> bool {
+        self.same_type_in(a, b, &mut Vec::new())
+    }
+
+    fn same_type_in(&self, a: &CType, b: &CType, assumed: &mut Vec<(RecordId, RecordId)>) -> bool {
+        match (a, b) {
+            (CType::Pointer(x), CType::Pointer(y)) => self.same_type_in(x, y, assumed),
+            (CType::Array(x, n), CType::Array(y, m)) => n == m && self.same_type_in(x, y, assumed),
+            (CType::Record(x), CType::Record(y)) => self.same_record_in(*x, *y, assumed),
+            (CType::Func(f), CType::Func(g)) => {
+                f.variadic == g.variadic
+                    && f.prototyped == g.prototyped
+                    && f.params.len() == g.params.len()
+                    && self.same_type_in(&f.ret, &g.ret, assumed)
+                    && f.params
+                        .iter()
+                        .zip(&g.params)
+                        .all(|(p, q)| self.same_type_in(p, q, assumed))
+            }
+            _ => a == b,
+        }
+    }
+
+    /// One record, or two alike (see [`Types::same_type`]). A pair being compared is assumed
+    /// alike while its members are (records that point to themselves).
+    fn same_record_in(&self, x: RecordId, y: RecordId, assumed: &mut Vec<(RecordId, RecordId)>) -> bool {
+        if x == y || assumed.contains(&(x, y)) {
+            return true;
+        }
+        let (r, s) = (self.record(x), self.record(y));
+        if r.kind != s.kind || r.tag != s.tag {
+            return false;
+        }
+        // An incomplete declaration of the tag is compatible with any completion of it.
+        if !r.complete || !s.complete {
+            return r.tag.is_some();
+        }
+        if r.size != s.size || r.align != s.align || r.fields.len() != s.fields.len() {
+            return false;
+        }
+        assumed.push((x, y));
+        let alike = r.fields.iter().zip(&s.fields).all(|(f, g)| {
+            f.name == g.name && f.offset == g.offset && self.same_type_in(&f.ty, &g.ty, assumed)
+        });
+        assumed.pop();
+        alike
+    }
+
     pub fn ptr_bytes(&self) -> u64 {
         self.dm.pointer_bits() as u64 / 8
     }

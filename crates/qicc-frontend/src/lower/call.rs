@@ -883,7 +883,7 @@ impl<'a> Ctx<'a> {
             match ft.params.get(i) {
                 Some(CType::Record(r)) => {
                     let pt = CType::Record(*r);
-                    if v.ty != pt {
+                    if !self.types.same_type(&v.ty, &pt) {
                         return Err(self.type_err(a_at, "argument of the wrong struct type"));
                     }
                     // By value: the callee gets its own copy.
@@ -1107,22 +1107,24 @@ impl<'a> Ctx<'a> {
         nargs: usize,
         at: usize,
     ) -> R<Vec<(usize, usize)>> {
-        let mut idxs: Vec<usize> = self
-            .func_by_name
-            .iter()
-            .filter(|(name, _)| self.used_as_value.contains(*name))
-            .map(|(_, &i)| i)
+        // Every unit's functions, each once (linked declarations stand for their definition).
+        let idxs: Vec<usize> = (0..self.funcs.len())
+            .filter(|&i| {
+                self.funcs[i].link.is_none() && self.used_as_value.contains(&self.funcs[i].name)
+            })
             .collect();
-        idxs.sort_unstable();
         let mut out = Vec::new();
         for i in idxs {
             // A function whose declaration has an error cannot be a target of this type.
             let Ok(t) = self.funcs[i].ty.clone() else {
                 continue;
             };
-            let compatible = t.ret == ft.ret
+            let same = |a: &CType, b: &CType| self.types.same_type(a, b);
+            let compatible = same(&t.ret, &ft.ret)
                 && if t.prototyped && ft.prototyped {
-                    t.params == ft.params && t.variadic == ft.variadic
+                    t.params.len() == ft.params.len()
+                        && t.params.iter().zip(&ft.params).all(|(p, q)| same(p, q))
+                        && t.variadic == ft.variadic
                 } else {
                     t.params.len() <= nargs
                 };

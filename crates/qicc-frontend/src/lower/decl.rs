@@ -824,17 +824,20 @@ impl<'a> Ctx<'a> {
                     }
                     let ty = self.definition_signature(fd).map(|(t, _)| t);
                     let offset = declarator_offset(&fd.node.declarator);
-                    self.declare_function(&name, ty, Some(fd), offset);
+                    let internal = storage_of(&fd.node.specifiers) == Storage::Static;
+                    let i = self.declare_function(&name, ty, Some(fd), offset, internal);
+                    self.funcs[i].inline = fd.node.specifiers.iter().any(|s| {
+                        matches!(&s.node, DeclarationSpecifier::Function(f)
+                            if matches!(f.node, FunctionSpecifier::Inline))
+                    });
                 }
                 ExternalDeclaration::StaticAssert(_) => {}
             }
         }
         // gcc runs these before or after main whether main calls them or not.
         for (name, at) in outside_main {
-            if self
-                .func_by_name
-                .get(&name)
-                .is_some_and(|&i| self.funcs[i].def.is_some())
+            if matches!(self.scopes.lookup_file(&name), Some(Sym::Func(i))
+                if self.funcs[*i].def.is_some())
             {
                 return Err(
                     self.unsupported(at, format!("constructor/destructor functions ('{name}')"))
@@ -878,7 +881,8 @@ impl<'a> Ctx<'a> {
                     CType::Func(f) => Ok(f),
                     _ => Err(self.internal(offset, "function declarator without function type")),
                 });
-                let i = self.declare_function(name, fty, None, offset);
+                let i =
+                    self.declare_function(name, fty, None, offset, storage == Storage::Static);
                 let declared = |names: &[&str]| {
                     has_attribute(&decl.node.extensions, names)
                         || specs_have_attribute(&d.node.specifiers, names)
@@ -893,20 +897,29 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let defined = storage != Storage::Extern || id.node.initializer.is_some();
-            self.declare_global(name, ty, id.node.initializer.as_ref(), defined, offset);
+            let internal = storage == Storage::Static;
+            self.declare_global(name, ty, id.node.initializer.as_ref(), defined, offset, internal);
         }
         Ok(())
     }
 
-    /// Records a function declaration or definition (merging with earlier ones).
+    /// Records a function declaration or definition (merging with this unit's earlier ones;
+    /// `internal`: declared `static`). A declaration in a block that this unit's file scope
+    /// does not have is the external function's (see [`Ctx::link`]).
     pub fn declare_function(
         &mut self,
         name: &str,
         ty: R<Rc<FuncType>>,
         def: Option<&'a Node<FunctionDefinition>>,
         offset: usize,
+        internal: bool,
     ) -> usize {
-        if let Some(&i) = self.func_by_name.get(name) {
+        let earlier = match self.scopes.lookup_file(name) {
+            Some(Sym::Func(i)) => Some(*i),
+            _ if !self.scopes.at_file_scope() => self.func_by_name.get(name).copied(),
+            _ => None,
+        };
+        if let Some(i) = earlier {
             let f = &mut self.funcs[i];
             if def.is_some() {
                 f.def = def;
@@ -935,9 +948,16 @@ impl<'a> Ctx<'a> {
             offset,
             side_effect_free: false,
             reads_memory: false,
+            unit: self.cur_unit,
+            internal,
+            inline: false,
+            ir_name: name.to_string(),
+            link: None,
         });
         let i = self.funcs.len() - 1;
-        self.func_by_name.insert(name.to_string(), i);
+        if !internal {
+            self.func_by_name.entry(name.to_string()).or_insert(i);
+        }
         self.scopes.define(name, Sym::Func(i));
         i
     }
@@ -950,6 +970,7 @@ impl<'a> Ctx<'a> {
         init: Option<&'a Node<Initializer>>,
         defined: bool,
         offset: usize,
+        internal: bool,
     ) {
         if let Some(Sym::Var(VarId::Global(i))) = self.scopes.lookup_file(name).cloned() {
             let g = &mut self.globals[i];
@@ -976,6 +997,9 @@ impl<'a> Ctx<'a> {
             offset,
             storage: None,
             file_scope: true,
+            unit: self.cur_unit,
+            internal,
+            link: None,
         });
         let i = self.globals.len() - 1;
         self.scopes.define(name, Sym::Var(VarId::Global(i)));

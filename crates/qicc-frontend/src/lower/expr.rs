@@ -672,7 +672,7 @@ impl<'a> Ctx<'a> {
                 Ok(fold::resize(v.e, ta, tb, a.is_signed()))
             }
             (CType::Pointer(_), CType::Pointer(_)) => Ok(v.e),
-            (CType::Record(a), CType::Record(b)) if a == b => Ok(v.e),
+            (CType::Record(_), CType::Record(_)) if self.types.same_type(from, to) => Ok(v.e),
             (CType::Array(..) | CType::Vla(..), CType::Pointer(_)) => Ok(v.e),
             (CType::Func(_), _) => Err(self.internal(at, "function designator not decayed")),
             _ => Err(self.type_err(
@@ -1688,7 +1688,7 @@ impl<'a> Ctx<'a> {
             CType::Array(..) => Err(self.type_err(at, "array type is not assignable")),
             CType::Record(_) => {
                 let r = self.rvalue(rhs)?;
-                if r.ty != lv.ty {
+                if !self.types.same_type(&r.ty, &lv.ty) {
                     return Err(self.type_err(
                         at,
                         format!(
@@ -1851,7 +1851,7 @@ impl<'a> Ctx<'a> {
             (CType::Pointer(_), CType::Int(_)) => a.clone(),
             (CType::Int(_), CType::Pointer(_)) => b.clone(),
             (CType::Void, _) | (_, CType::Void) => CType::Void,
-            (CType::Record(x), CType::Record(y)) if x == y => a.clone(),
+            (CType::Record(_), CType::Record(_)) if self.types.same_type(a, b) => a.clone(),
             (CType::Float(_), _) | (_, CType::Float(_)) => self.float_common(a, b, at)?,
             _ => {
                 return Err(self.type_err(

@@ -97,7 +97,7 @@ impl<'a> Ctx<'a> {
                     Expression::Statement(_) => ty.clone(),
                     _ => self.expr_type(e)?,
                 };
-                if &et != ty {
+                if !self.types.same_type(&et, ty) {
                     return Err(self.type_err(
                         at,
                         format!(
@@ -375,7 +375,10 @@ impl<'a> Ctx<'a> {
                         string_expr(e).is_some()
                             && (is_char_array(ty) || is_wide_array(ty).is_some())
                     }
-                    CType::Record(_) => self.expr_type(e)? == *ty,
+                    CType::Record(_) => {
+                        let et = self.expr_type(e)?;
+                        self.types.same_type(&et, ty)
+                    }
                     _ => true,
                 };
                 if aggregate && !whole {
@@ -509,7 +512,10 @@ impl<'a> Ctx<'a> {
     fn has_type(&mut self, e: &'a Node<Expression>, ty: &CType) -> R<bool> {
         match &e.node {
             Expression::Statement(_) => Ok(true),
-            _ => Ok(self.expr_type(e)? == *ty),
+            _ => {
+                let et = self.expr_type(e)?;
+                Ok(self.types.same_type(&et, ty))
+            }
         }
     }
 
@@ -548,7 +554,7 @@ impl<'a> Ctx<'a> {
         let covered = match leaves.as_slice() {
             [leaf] if leaf.offset == 0 => match &leaf.init {
                 LeafInit::Bytes(b) => Some(b.len() as u64) == self.types.size_of(ty),
-                LeafInit::Expr(_) => leaf.ty.is_record() && leaf.ty == *ty,
+                LeafInit::Expr(_) => leaf.ty.is_record() && self.types.same_type(&leaf.ty, ty),
             },
             _ => false,
         };
@@ -579,7 +585,7 @@ impl<'a> Ctx<'a> {
                 LeafInit::Expr(e) => {
                     if leaf.ty.is_record() {
                         let v = self.rvalue(e)?;
-                        if v.ty != leaf.ty {
+                        if !self.types.same_type(&v.ty, &leaf.ty) {
                             return Err(self.type_err(
                                 leaf.at,
                                 format!(
@@ -686,6 +692,13 @@ impl<'a> Ctx<'a> {
     /// Creates the storage of a file-scope or static variable on first use.
     pub fn materialize_global(&mut self, i: usize) -> R<GStorage> {
         if let Some(s) = self.globals[i].storage {
+            return Ok(s);
+        }
+        // Another unit's declaration holds the storage: made there, from its definition.
+        if let Some(d) = self.globals[i].link {
+            let u = self.globals[d].unit;
+            let s = self.in_unit(u, |cx| cx.materialize_global(d))?;
+            self.globals[i].storage = Some(s);
             return Ok(s);
         }
         let mut ty = self.globals[i].ty.clone()?;

@@ -119,6 +119,7 @@ pub mod float;
 pub mod fold;
 pub mod init;
 pub mod layout;
+pub mod link;
 pub mod scope;
 pub mod stmt;
 pub mod typing;
@@ -163,6 +164,13 @@ pub struct GlobalVar<'a> {
     /// The initialiser refers to file-scope names only (file-scope variables); static locals
     /// are initialised while their function's scopes are live.
     pub file_scope: bool,
+    /// The translation unit that declares it (index into [`Ctx::units`]).
+    pub unit: usize,
+    /// Declared `static` at file scope, or a static local: not shared with other units.
+    pub internal: bool,
+    /// Another unit's declaration of the same external variable, which holds its storage
+    /// (the definition); set by [`Ctx::link`].
+    pub link: Option<usize>,
 }
 
 /// A function known by name.
@@ -177,6 +185,27 @@ pub struct FuncInfo<'a> {
     pub side_effect_free: bool,
     /// Declared `pure` and not `const`: its result may depend on memory and globals too.
     pub reads_memory: bool,
+    /// The translation unit that declares it (index into [`Ctx::units`]).
+    pub unit: usize,
+    /// Declared `static`: not shared with other units.
+    pub internal: bool,
+    /// Defined `inline` (C99: not an external definition; several units may have one).
+    pub inline: bool,
+    /// The IR function's name: the C name, with the unit's name added to a `static`
+    /// function whose name another unit uses too.
+    pub ir_name: String,
+    /// Another unit's declaration of the same external function, which stands for this one
+    /// (the definition, if any); set by [`Ctx::link`].
+    pub link: Option<usize>,
+}
+
+/// One translation unit: its preprocessed text, where its positions come from, and its file
+/// scope while another unit is being lowered.
+pub struct UnitView<'a> {
+    pub text: &'a str,
+    pub map: &'a SourceMap,
+    /// The unit's file scope, kept here while the unit is not the current one.
+    file: Scopes,
 }
 
 /// How a local variable of the function being lowered is stored.
@@ -205,6 +234,9 @@ pub struct FnState {
     pub b: FnBuilder,
     pub fid: FuncId,
     pub c_name: String,
+    /// The IR function's name (see [`FuncInfo::ir_name`]): its static locals' names start
+    /// with it.
+    pub ir_name: String,
     pub vars: Vec<LocalVar>,
     pub ret_ty: CType,
     /// The IR return variable (non-void, non-struct returns).
@@ -250,16 +282,24 @@ pub enum AssertMode {
 }
 
 pub struct Ctx<'a> {
+    /// The current translation unit's text and source map (see [`Ctx::in_unit`]).
     pub text: &'a str,
     pub map: &'a SourceMap,
+    /// Every translation unit of the program; unit 0 also holds the C library's models.
+    pub units: Vec<UnitView<'a>>,
+    pub cur_unit: usize,
+    /// The declaration of each external variable that holds its storage (by C name).
+    pub extern_globals: HashMap<String, usize>,
     pub opts: &'a Options,
     pub types: Types,
     pub scopes: Scopes,
     pub globals: Vec<GlobalVar<'a>>,
     pub funcs: Vec<FuncInfo<'a>>,
+    /// The declaration standing for each function with external linkage (by C name).
     pub func_by_name: HashMap<String, usize>,
     pub program: Program,
-    file_ids: HashMap<u32, u16>,
+    /// The IR file of each (unit, source-map file).
+    file_ids: HashMap<(usize, u32), u16>,
     pub warnings: Vec<Diagnostic>,
     pub warned: HashSet<String>,
     worklist: VecDeque<usize>,
@@ -299,6 +339,13 @@ impl<'a> Ctx<'a> {
         Ctx {
             text,
             map,
+            units: vec![UnitView {
+                text,
+                map,
+                file: Scopes::default(),
+            }],
+            cur_unit: 0,
+            extern_globals: HashMap::new(),
             opts,
             types: Types::new(opts.data_model),
             scopes: Scopes::default(),
@@ -351,18 +398,57 @@ impl<'a> Ctx<'a> {
         self.warnings.push(d);
     }
 
-    /// The IR span of a byte offset (registering the file in the program).
+    /// The IR span of a byte offset of the current unit (registering the file in the
+    /// program).
     pub fn span(&mut self, offset: usize) -> Span {
-        let p = self.map.locate(self.text, offset);
-        let fid = match self.file_ids.get(&p.file) {
+        self.span_in(self.cur_unit, offset)
+    }
+
+    /// The IR span of a byte offset of unit `u`.
+    pub fn span_in(&mut self, u: usize, offset: usize) -> Span {
+        let (text, map) = match self.units.get(u) {
+            Some(v) => (v.text, v.map),
+            None => (self.text, self.map),
+        };
+        let p = map.locate(text, offset);
+        let fid = match self.file_ids.get(&(u, p.file)) {
             Some(f) => *f,
             None => {
-                let f = self.program.add_file(self.map.file_name(p.file));
-                self.file_ids.insert(p.file, f);
+                let name = map.file_name(p.file);
+                // Two units including one header name one file.
+                let f = match self.program.files.iter().position(|f| f == name) {
+                    Some(i) => i as u16,
+                    None => self.program.add_file(name),
+                };
+                self.file_ids.insert((u, p.file), f);
                 f
             }
         };
         Span::new(fid, p.line, p.col)
+    }
+
+    /// Runs `f` with unit `u` current: its text, source map and file scope (the inner
+    /// scopes of a function being lowered stay), then makes the previous unit current again.
+    /// What a unit's declarations refer to (a function body, a variable's initialiser) is
+    /// lowered in that unit.
+    pub fn in_unit<T>(&mut self, u: usize, f: impl FnOnce(&mut Self) -> T) -> T {
+        if u == self.cur_unit || u >= self.units.len() {
+            return f(self);
+        }
+        let prev = self.cur_unit;
+        self.switch_unit(u);
+        let r = f(self);
+        self.switch_unit(prev);
+        r
+    }
+
+    fn switch_unit(&mut self, u: usize) {
+        let cur = self.cur_unit;
+        self.scopes.swap_file(&mut self.units[cur].file);
+        self.scopes.swap_file(&mut self.units[u].file);
+        self.text = self.units[u].text;
+        self.map = self.units[u].map;
+        self.cur_unit = u;
     }
 
     /// The source text of a node (for assertion texts), whitespace-normalised.
@@ -519,11 +605,12 @@ impl<'a> Ctx<'a> {
     /// The IR function of a defined C function, created (and queued for lowering) on first
     /// use.
     pub fn func_id(&mut self, idx: usize) -> FuncId {
+        let idx = self.funcs[idx].link.unwrap_or(idx);
         if let Some(id) = self.funcs[idx].ir {
             return id;
         }
-        let span = self.span(self.funcs[idx].offset);
-        let name = self.funcs[idx].name.clone();
+        let span = self.span_in(self.funcs[idx].unit, self.funcs[idx].offset);
+        let name = self.funcs[idx].ir_name.clone();
         let id = self
             .program
             .add_function(qicc_ir::Function::new(name, span));
@@ -606,12 +693,13 @@ impl<'a> Ctx<'a> {
     /// it with the candidates' objects (`call::fn_ptr_call`); the function itself is lowered
     /// only when such a call may reach it.
     pub fn fn_object(&mut self, idx: usize) -> ObjectId {
+        let idx = self.funcs[idx].link.unwrap_or(idx);
         if let Some(id) = self.fn_objects.get(&idx) {
             return *id;
         }
-        let span = self.span(self.funcs[idx].offset);
+        let span = self.span_in(self.funcs[idx].unit, self.funcs[idx].offset);
         let id = self.program.add_object(Object {
-            name: format!("fn.{}", self.funcs[idx].name),
+            name: format!("fn.{}", self.funcs[idx].ir_name),
             size: 1,
             readonly: true,
             zeroed: true,
@@ -624,16 +712,43 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Lowers a parsed translation unit.
-pub fn lower_unit(
-    text: &str,
-    map: &SourceMap,
-    unit: &TranslationUnit,
-    opts: &Options,
-) -> R<Lowered> {
-    let mut cx = Ctx::new(text, map, opts);
-    addr::collect(&mut cx, unit);
-    cx.collect_file_scope(unit)?;
+/// A parsed translation unit: its preprocessed text, where its positions come from, and its
+/// syntax tree.
+pub struct ParsedUnit {
+    pub text: String,
+    pub map: SourceMap,
+    pub unit: TranslationUnit,
+}
+
+/// Lowers a program of one or more translation units (the first also holds the C library's
+/// models), linked as C links them: see [`Ctx::link`].
+pub fn lower_units(units: &[ParsedUnit], opts: &Options) -> R<Lowered> {
+    let Some(first) = units.first() else {
+        return Err(Diagnostic::new(
+            DiagKind::Io,
+            "qicc",
+            1,
+            1,
+            "no input file",
+        ));
+    };
+    let map = &first.map;
+    let mut cx = Ctx::new(&first.text, map, opts);
+    cx.units = units
+        .iter()
+        .map(|u| UnitView {
+            text: &u.text,
+            map: &u.map,
+            file: Scopes::default(),
+        })
+        .collect();
+    for (u, parsed) in units.iter().enumerate() {
+        cx.in_unit(u, |cx| {
+            addr::collect(cx, &parsed.unit);
+            cx.collect_file_scope(&parsed.unit)
+        })?;
+    }
+    cx.link()?;
     cx.assert_mode = call::verifier_assert_mode(&cx);
     let main = match cx.func_by_name.get("main") {
         Some(&i) if cx.funcs[i].def.is_some() => i,

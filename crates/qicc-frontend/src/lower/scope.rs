@@ -1,7 +1,8 @@
 //! Name resolution: C's nested scopes for ordinary identifiers (variables, functions,
 //! typedef names, enumeration constants) and, separately, for struct/union/enum tags.
 //!
-//! Invariant: there is always at least the file scope; lookups search innermost first.
+//! Invariant: there is always at least the file scope; lookups search innermost first. Each
+//! translation unit has its own file scope (see `Ctx::in_unit`).
 
 use crate::types::{CType, RecordId};
 use std::collections::HashMap;
@@ -56,6 +57,23 @@ impl Scopes {
         if self.ord.len() > 1 {
             self.ord.pop();
             self.tags.pop();
+        }
+    }
+
+    /// Exchanges the file scopes of `self` and `other` (the inner scopes stay): how the
+    /// lowering moves between translation units.
+    pub fn swap_file(&mut self, other: &mut Scopes) {
+        std::mem::swap(&mut self.ord[0], &mut other.ord[0]);
+        std::mem::swap(&mut self.tags[0], &mut other.tags[0]);
+    }
+
+    /// Replaces, in the file scope, each function index `i` by `to(i)` (the linker's choice
+    /// of the declaration that stands for every unit's).
+    pub fn relink_functions(&mut self, to: impl Fn(usize) -> usize) {
+        for sym in self.ord[0].values_mut() {
+            if let Sym::Func(i) = sym {
+                *i = to(*i);
+            }
         }
     }
 

@@ -75,8 +75,14 @@ fn collect_cases<'a>(s: &'a Node<Statement>, out: &mut Vec<(usize, CaseKind<'a>,
 }
 
 impl<'a> Ctx<'a> {
-    /// Lowers the definition of function `idx` into its IR function.
+    /// Lowers the definition of function `idx` into its IR function, in the translation
+    /// unit that defines it.
     pub fn lower_function(&mut self, idx: usize) -> R<()> {
+        let u = self.funcs[idx].unit;
+        self.in_unit(u, |cx| cx.lower_function_here(idx))
+    }
+
+    fn lower_function_here(&mut self, idx: usize) -> R<()> {
         let fd = self.funcs[idx].def.ok_or_else(|| {
             self.internal(self.funcs[idx].offset, "queued a function without body")
         })?;
@@ -94,10 +100,12 @@ impl<'a> Ctx<'a> {
         let span = self.span(decl_at);
         let ptr = self.ptr_ty();
         let addr_taken = self.fn_addr_taken.get(&name).cloned().unwrap_or_default();
+        let ir_name = self.funcs[idx].ir_name.clone();
         self.fs = Some(FnState {
-            b: FnBuilder::new(&name, span),
+            b: FnBuilder::new(&ir_name, span),
             fid,
             c_name: name.clone(),
+            ir_name,
             vars: Vec::new(),
             ret_ty: ft.ret.clone(),
             ret_var: None,
@@ -587,7 +595,7 @@ impl<'a> Ctx<'a> {
                 CType::Void => self.void_expr(e)?,
                 CType::Record(_) => {
                     let v = self.rvalue(e)?;
-                    if v.ty != ret_ty {
+                    if !self.types.same_type(&v.ty, &ret_ty) {
                         return Err(self.type_err(at, "returning a value of the wrong struct type"));
                     }
                     let size = self.size_of(&ret_ty, at)?;
@@ -695,7 +703,7 @@ impl<'a> Ctx<'a> {
                 return Err(self.unsupported(at, "the cleanup attribute"));
             }
             if let CType::Func(ft) = &ty {
-                self.declare_function(name, Ok(ft.clone()), None, at);
+                self.declare_function(name, Ok(ft.clone()), None, at, false);
                 continue;
             }
             if ty.is_vla() && matches!(storage, Storage::Extern | Storage::Static) {
@@ -709,6 +717,8 @@ impl<'a> Ctx<'a> {
                     let gi = match self.scopes.lookup_file(name) {
                         Some(Sym::Var(VarId::Global(i))) => *i,
                         _ => {
+                            // Another unit's variable, or one no unit defines.
+                            let link = self.extern_globals.get(name).copied();
                             self.globals.push(GlobalVar {
                                 name: name.to_string(),
                                 c_name: name.to_string(),
@@ -718,8 +728,15 @@ impl<'a> Ctx<'a> {
                                 offset: at,
                                 storage: None,
                                 file_scope: true,
+                                unit: self.cur_unit,
+                                internal: false,
+                                link,
                             });
-                            self.globals.len() - 1
+                            let gi = self.globals.len() - 1;
+                            if link.is_none() {
+                                self.extern_globals.insert(name.to_string(), gi);
+                            }
+                            gi
                         }
                     };
                     self.scopes.define(name, Sym::Var(VarId::Global(gi)));
@@ -728,9 +745,9 @@ impl<'a> Ctx<'a> {
                     let fs = self.fs(at)?;
                     let n = fs.static_names.entry(name.to_string()).or_insert(0);
                     let ir_name = if *n == 0 {
-                        format!("{}.{name}", fs.c_name)
+                        format!("{}.{name}", fs.ir_name)
                     } else {
-                        format!("{}.{name}.{n}", fs.c_name)
+                        format!("{}.{name}.{n}", fs.ir_name)
                     };
                     *n += 1;
                     self.globals.push(GlobalVar {
@@ -742,6 +759,9 @@ impl<'a> Ctx<'a> {
                         offset: at,
                         storage: None,
                         file_scope: false,
+                        unit: self.cur_unit,
+                        internal: true,
+                        link: None,
                     });
                     let gi = self.globals.len() - 1;
                     self.scopes.define(name, Sym::Var(VarId::Global(gi)));
