@@ -548,3 +548,192 @@ void *__qicc_fn_calloc(__qicc_size_t n, __qicc_size_t size) {
   __builtin_memset(p, 0, n * size);
   return p;
 }
+
+/* ---- <math.h>: the functions IEEE 754 defines exactly, from the exact operations the
+ * front-end lowers (`__builtin_fmod`, `__builtin_round`, …). NaN results propagate an
+ * argument NaN; an out-of-range `lround`/`lrint` gives LONG_MIN, as glibc on x86 (its
+ * `cvttsd2si`): C leaves the value unspecified. ---- */
+
+double __qicc_fdim(double x, double y) {
+  if (__builtin_isnan(x) || __builtin_isnan(y))
+    return x + y;
+  return x > y ? x - y : 0.0;
+}
+
+float __qicc_fdimf(float x, float y) {
+  if (__builtin_isnan(x) || __builtin_isnan(y))
+    return x + y;
+  return x > y ? x - y : 0.0f;
+}
+
+/* fdlibm's e_remainder.c: fmod by 2|y| (exact), then at most two exact subtractions. */
+double __qicc_remainder(double x, double y) {
+  if (__builtin_isnan(x) || __builtin_isnan(y))
+    return x + y;
+  if (__builtin_isinf(x) || y == 0)
+    return (x - x) / (x - x);
+  if (__builtin_isinf(y))
+    return x;
+  int neg = __builtin_signbit(x) != 0;
+  double p = __builtin_fabs(y);
+  if (p <= 0x1.fffffffffffffp+1022)
+    x = __builtin_fmod(x, p + p);
+  if (__builtin_fabs(x) == p)
+    return neg ? -0.0 : 0.0;
+  x = __builtin_fabs(x);
+  if (p < 0x1p-1021) {
+    if (x + x > p) {
+      x -= p;
+      if (x + x >= p)
+        x -= p;
+    }
+  } else {
+    double h = 0.5 * p;
+    if (x > h) {
+      x -= p;
+      if (x >= h)
+        x -= p;
+    }
+  }
+  return neg ? -x : x;
+}
+
+float __qicc_remainderf(float x, float y) {
+  if (__builtin_isnan(x) || __builtin_isnan(y))
+    return x + y;
+  if (__builtin_isinf(x) || y == 0)
+    return (x - x) / (x - x);
+  if (__builtin_isinf(y))
+    return x;
+  int neg = __builtin_signbit(x) != 0;
+  float p = __builtin_fabsf(y);
+  if (p <= 0x1.fffffep+126f)
+    x = __builtin_fmodf(x, p + p);
+  if (__builtin_fabsf(x) == p)
+    return neg ? -0.0f : 0.0f;
+  x = __builtin_fabsf(x);
+  if (p < 0x1p-125f) {
+    if (x + x > p) {
+      x -= p;
+      if (x + x >= p)
+        x -= p;
+    }
+  } else {
+    float h = 0.5f * p;
+    if (x > h) {
+      x -= p;
+      if (x >= h)
+        x -= p;
+    }
+  }
+  return neg ? -x : x;
+}
+
+/* An integral double to long / long long: LONG_MIN (LLONG_MIN) when out of range or NaN. */
+static long __qicc_to_long(double r) {
+  long max = (long)(~0UL >> 1);
+  long min = -max - 1;
+  if (!(r >= (double)min && r < -(double)min))
+    return min;
+  return (long)r;
+}
+
+static long long __qicc_to_llong(double r) {
+  long long max = (long long)(~0ULL >> 1);
+  long long min = -max - 1;
+  if (!(r >= (double)min && r < -(double)min))
+    return min;
+  return (long long)r;
+}
+
+long __qicc_lround(double x) { return __qicc_to_long(__builtin_round(x)); }
+long __qicc_lroundf(float x) { return __qicc_to_long(__builtin_roundf(x)); }
+long long __qicc_llround(double x) { return __qicc_to_llong(__builtin_round(x)); }
+long long __qicc_llroundf(float x) { return __qicc_to_llong(__builtin_roundf(x)); }
+long __qicc_lrint(double x) { return __qicc_to_long(__builtin_rint(x)); }
+long __qicc_lrintf(float x) { return __qicc_to_long(__builtin_rintf(x)); }
+long long __qicc_llrint(double x) { return __qicc_to_llong(__builtin_rint(x)); }
+long long __qicc_llrintf(float x) { return __qicc_to_llong(__builtin_rintf(x)); }
+
+double __qicc_modf(double x, double *ip) {
+  double t = __builtin_trunc(x);
+  *ip = t;
+  if (__builtin_isinf(x))
+    return __builtin_copysign(0.0, x);
+  return __builtin_copysign(x - t, x);
+}
+
+float __qicc_modff(float x, float *ip) {
+  float t = __builtin_truncf(x);
+  *ip = t;
+  if (__builtin_isinf(x))
+    return __builtin_copysignf(0.0f, x);
+  return __builtin_copysignf(x - t, x);
+}
+
+/* The significand in [0.5, 1) and the exponent, read from the bits (subnormals scaled by
+ * 2^54 first, exactly). Zero, infinities and NaN come back unchanged with exponent 0. */
+double __qicc_frexp(double x, int *e) {
+  *e = 0;
+  if (x == 0 || __builtin_isnan(x) || __builtin_isinf(x))
+    return x + x;
+  int k = 0;
+  if (__builtin_fabs(x) < 0x1p-1022) {
+    x *= 0x1p54;
+    k = -54;
+  }
+  union { double d; unsigned long long u; } v;
+  v.d = x;
+  *e = (int)((v.u >> 52) & 0x7ff) - 1022 + k;
+  v.u = (v.u & ~(0x7ffULL << 52)) | (0x3feULL << 52);
+  return v.d;
+}
+
+float __qicc_frexpf(float x, int *e) {
+  *e = 0;
+  if (x == 0 || __builtin_isnan(x) || __builtin_isinf(x))
+    return x + x;
+  int k = 0;
+  if (__builtin_fabsf(x) < 0x1p-126f) {
+    x *= 0x1p25f;
+    k = -25;
+  }
+  union { float f; unsigned int u; } v;
+  v.f = x;
+  *e = (int)((v.u >> 23) & 0xff) - 126 + k;
+  v.u = (v.u & ~(0xffU << 23)) | (0x7eU << 23);
+  return v.f;
+}
+
+/* The next representable value from x towards y: one step of the bits' magnitude. */
+double __qicc_nextafter(double x, double y) {
+  if (__builtin_isnan(x) || __builtin_isnan(y))
+    return x + y;
+  if (x == y)
+    return y;
+  if (x == 0)
+    return y > 0 ? 0x1p-1074 : -0x1p-1074;
+  union { double d; unsigned long long u; } v;
+  v.d = x;
+  if ((x < y) == (x > 0))
+    v.u++;
+  else
+    v.u--;
+  return v.d;
+}
+
+float __qicc_nextafterf(float x, float y) {
+  if (__builtin_isnan(x) || __builtin_isnan(y))
+    return x + y;
+  if (x == y)
+    return y;
+  if (x == 0)
+    return y > 0 ? 0x1p-149f : -0x1p-149f;
+  union { float f; unsigned int u; } v;
+  v.f = x;
+  if ((x < y) == (x > 0))
+    v.u++;
+  else
+    v.u--;
+  return v.f;
+}
