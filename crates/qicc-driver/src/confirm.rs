@@ -477,7 +477,8 @@ int main(void) { if (__VERIFIER_nondet_int() == 5) reach_error(); return 0; }
 ",
         )
         .expect("the program is written");
-        let l = load(std::slice::from_ref(&path), &LoadOptions::default()).expect("the program lowers");
+        let l =
+            load(std::slice::from_ref(&path), &LoadOptions::default()).expect("the program lowers");
         let w = Witness {
             havocs: vec![5],
             ..Default::default()

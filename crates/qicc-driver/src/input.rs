@@ -46,7 +46,11 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
             "no input file",
         ));
     };
-    if let Some(t) = paths.iter().find(|p| is_task(p)).filter(|_| paths.len() > 1) {
+    if let Some(t) = paths
+        .iter()
+        .find(|p| is_task(p))
+        .filter(|_| paths.len() > 1)
+    {
         return Err(Diagnostic::new(
             qicc_frontend::DiagKind::Unsupported,
             &t.display().to_string(),

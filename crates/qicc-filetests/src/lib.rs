@@ -329,7 +329,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
     }
     let loaded = qicc_driver::input::Loaded {
         program: p,
-        source: path.to_path_buf(),
+        sources: vec![path.to_path_buf()],
         task: None,
         warnings: Vec::new(),
     };

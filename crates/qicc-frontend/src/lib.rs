@@ -100,7 +100,11 @@ pub fn lower_source(
 ) -> Result<Lowered, Diagnostic> {
     let text = parse::check_text(file_name, text.as_bytes())?;
     if preprocessed {
-        return run_guarded(vec![(file_name.to_string(), text)], Vec::new(), opts.clone());
+        return run_guarded(
+            vec![(file_name.to_string(), text)],
+            Vec::new(),
+            opts.clone(),
+        );
     }
     let pp = preprocess::preprocess(
         preprocess::Input::Text {
@@ -111,7 +115,11 @@ pub fn lower_source(
         &opts.include_dirs,
         &opts.defines,
     )?;
-    run_guarded(vec![(file_name.to_string(), pp.text)], pp.warnings, opts.clone())
+    run_guarded(
+        vec![(file_name.to_string(), pp.text)],
+        pp.warnings,
+        opts.clone(),
+    )
 }
 
 /// How many declarations without a type (C89's implicit `int`) one translation unit may have:

@@ -324,7 +324,12 @@ impl Types {
 
     /// One record, or two alike (see [`Types::same_type`]). A pair being compared is assumed
     /// alike while its members are (records that point to themselves).
-    fn same_record_in(&self, x: RecordId, y: RecordId, assumed: &mut Vec<(RecordId, RecordId)>) -> bool {
+    fn same_record_in(
+        &self,
+        x: RecordId,
+        y: RecordId,
+        assumed: &mut Vec<(RecordId, RecordId)>,
+    ) -> bool {
         if x == y || assumed.contains(&(x, y)) {
             return true;
         }

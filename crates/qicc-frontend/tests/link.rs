@@ -41,8 +41,15 @@ fn both(tag: &str, files: &[(&str, &str)]) -> (u64, i32) {
         .args(&paths)
         .output()
         .expect("gcc runs");
-    assert!(out.status.success(), "{tag}: gcc: {}", String::from_utf8_lossy(&out.stderr));
-    let code = Command::new(&exe).status().expect("the program runs").code();
+    assert!(
+        out.status.success(),
+        "{tag}: gcc: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let code = Command::new(&exe)
+        .status()
+        .expect("the program runs")
+        .code();
     (ir & 0xff, code.expect("the program exits"))
 }
 
@@ -57,7 +64,8 @@ fn static_names_stay_per_unit_and_externals_are_shared() {
     let a = "static int count = 1;\nstatic int bump(void) { return count += 10; }\n\
              int total;\nint lib(void);\nint get_count(void);\n\
              int main(void) { bump(); lib(); lib(); return count + total * 3 + get_count() * 7; }";
-    let b = "static int count = 100;\nstatic int bump(void) { static int calls; return ++calls; }\n\
+    let b =
+        "static int count = 100;\nstatic int bump(void) { static int calls; return ++calls; }\n\
              int total;\nint get_count(void) { return count / 100; }\n\
              int lib(void) { count++; total += bump(); return total; }";
     // count 11 in a; b's count 102, get_count 1; total 1 + 2 = 3.
@@ -106,7 +114,10 @@ fn two_definitions_are_an_error_naming_both() {
     let paths = write(
         "dup",
         &[
-            ("a.c", "int f(void) { return 1; }\nint main(void) { return f(); }"),
+            (
+                "a.c",
+                "int f(void) { return 1; }\nint main(void) { return f(); }",
+            ),
             ("b.c", "\nint f(void) { return 2; }"),
         ],
     );
@@ -130,7 +141,10 @@ fn two_definitions_are_an_error_naming_both() {
 
 #[test]
 fn a_missing_main_is_an_error() {
-    let paths = write("nomain", &[("a.c", "int f(void) { return 1; }"), ("b.c", "int g;")]);
+    let paths = write(
+        "nomain",
+        &[("a.c", "int f(void) { return 1; }"), ("b.c", "int g;")],
+    );
     let d = lower_files(&paths, &Options::default()).expect_err("no main");
     assert!(d.message.contains("no function 'main'"), "{d}");
 }

@@ -22,7 +22,7 @@ pub fn lower(text: &str, ilp32: bool) -> Result<Loaded, String> {
     let l = lower_source("fuzz.c", text, false, &opts).map_err(|d| d.to_string())?;
     Ok(Loaded {
         program: l.program,
-        source: PathBuf::from("fuzz.c"),
+        sources: vec![PathBuf::from("fuzz.c")],
         task: None,
         warnings: l.warnings,
     })

@@ -881,8 +881,7 @@ impl<'a> Ctx<'a> {
                     CType::Func(f) => Ok(f),
                     _ => Err(self.internal(offset, "function declarator without function type")),
                 });
-                let i =
-                    self.declare_function(name, fty, None, offset, storage == Storage::Static);
+                let i = self.declare_function(name, fty, None, offset, storage == Storage::Static);
                 let declared = |names: &[&str]| {
                     has_attribute(&decl.node.extensions, names)
                         || specs_have_attribute(&d.node.specifiers, names)
@@ -898,7 +897,14 @@ impl<'a> Ctx<'a> {
             }
             let defined = storage != Storage::Extern || id.node.initializer.is_some();
             let internal = storage == Storage::Static;
-            self.declare_global(name, ty, id.node.initializer.as_ref(), defined, offset, internal);
+            self.declare_global(
+                name,
+                ty,
+                id.node.initializer.as_ref(),
+                defined,
+                offset,
+                internal,
+            );
         }
         Ok(())
     }

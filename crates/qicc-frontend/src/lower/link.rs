@@ -57,7 +57,11 @@ impl<'a> Ctx<'a> {
                 .filter(|&i| !self.funcs[i].inline)
                 .collect();
             if let [first, second, ..] = strong.as_slice() {
-                return Err(self.duplicate(&name, (self.funcs[*first].unit, self.funcs[*first].offset), (self.funcs[*second].unit, self.funcs[*second].offset)));
+                return Err(self.duplicate(
+                    &name,
+                    (self.funcs[*first].unit, self.funcs[*first].offset),
+                    (self.funcs[*second].unit, self.funcs[*second].offset),
+                ));
             }
             let chosen = strong
                 .first()
@@ -127,7 +131,11 @@ impl<'a> Ctx<'a> {
                 .collect();
             if let [first, second, ..] = inits.as_slice() {
                 // One unit's repeated declarations merge before linking: these are two units'.
-                return Err(self.duplicate(&name, (self.globals[*first].unit, self.globals[*first].offset), (self.globals[*second].unit, self.globals[*second].offset)));
+                return Err(self.duplicate(
+                    &name,
+                    (self.globals[*first].unit, self.globals[*first].offset),
+                    (self.globals[*second].unit, self.globals[*second].offset),
+                ));
             }
             let chosen = inits
                 .first()
@@ -171,7 +179,11 @@ impl<'a> Ctx<'a> {
         };
         let mut taken: HashSet<String> = self.funcs.iter().map(|f| f.name.clone()).collect();
         taken.extend(self.globals.iter().map(|g| g.name.clone()));
-        let tags: Vec<String> = self.units.iter().map(|u| unit_tag(u.map.file_name(0))).collect();
+        let tags: Vec<String> = self
+            .units
+            .iter()
+            .map(|u| unit_tag(u.map.file_name(0)))
+            .collect();
         let fresh = |taken: &mut HashSet<String>, name: &str, unit: usize| {
             let mut n = format!("{name}.{}", tags[unit]);
             if taken.contains(&n) {
@@ -225,7 +237,13 @@ fn unit_tag(file: &str) -> String {
         .unwrap_or("unit");
     let tag: String = stem
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if tag.is_empty() {
         "unit".into()

@@ -724,13 +724,7 @@ pub struct ParsedUnit {
 /// models), linked as C links them: see [`Ctx::link`].
 pub fn lower_units(units: &[ParsedUnit], opts: &Options) -> R<Lowered> {
     let Some(first) = units.first() else {
-        return Err(Diagnostic::new(
-            DiagKind::Io,
-            "qicc",
-            1,
-            1,
-            "no input file",
-        ));
+        return Err(Diagnostic::new(DiagKind::Io, "qicc", 1, 1, "no input file"));
     };
     let map = &first.map;
     let mut cx = Ctx::new(&first.text, map, opts);
