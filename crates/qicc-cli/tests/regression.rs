@@ -63,19 +63,40 @@ fn parse_desc(path: &Path) -> Result<Desc, String> {
     })
 }
 
-fn regression_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/regression")
+fn tests_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests").join(name)
 }
 
 #[test]
 fn regression_suite() {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(regression_dir())
-        .expect("tests/regression exists")
+    run_suite("regression", &tests_dir("regression"));
+}
+
+/// The harnesses over `../shared/realcode`'s libraries (`tests/realcode/*/test.desc`: each
+/// accepted, and no verdict but the expected one or UNKNOWN within its time limit). Their
+/// verdicts and times beside ESBMC's: `bench/realcode.py`.
+#[test]
+fn realcode_harnesses() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/realcode");
+    if !shared.is_dir() {
+        eprintln!(
+            "realcode: {} is missing; the harnesses were not run",
+            shared.display()
+        );
+        return;
+    }
+    run_suite("realcode", &tests_dir("realcode"));
+}
+
+/// Runs every test directory under `root` (each with a `test.desc`).
+fn run_suite(suite: &str, root: &Path) {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.join("test.desc").exists())
         .collect();
     dirs.sort();
-    assert!(!dirs.is_empty(), "no regression tests found");
+    assert!(!dirs.is_empty(), "no {suite} tests found");
     let mut failures = Vec::new();
     let mut ran = 0;
     for dir in &dirs {
@@ -91,7 +112,7 @@ fn regression_suite() {
             }
         };
         if desc.level == "KNOWNBUG" {
-            eprintln!("regression {name}: KNOWNBUG, skipped");
+            eprintln!("{suite} {name}: KNOWNBUG, skipped");
             continue;
         }
         ran += 1;
@@ -99,7 +120,7 @@ fn regression_suite() {
             check_run(&name, dir, &desc, args, &mut failures);
         }
     }
-    eprintln!("regression: {ran} tests run, {} failures", failures.len());
+    eprintln!("{suite}: {ran} tests run, {} failures", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

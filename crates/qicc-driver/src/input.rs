@@ -24,6 +24,8 @@ pub struct Loaded {
     pub program: Program,
     /// The C (or `.i`) files that were lowered, in order (at least one).
     pub sources: Vec<PathBuf>,
+    /// The preprocessor options they were read with (`-I DIR`, `-D NAME`), for a compiler.
+    pub cflags: Vec<String>,
     pub task: Option<task::Task>,
     pub warnings: Vec<Diagnostic>,
 }
@@ -105,9 +107,17 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
     };
     let lowered = qicc_frontend::lower_files(&sources, &fe)?;
     warnings.extend(lowered.warnings);
+    let mut cflags = Vec::new();
+    for d in &opts.include_dirs {
+        cflags.push(format!("-I{}", d.display()));
+    }
+    for d in &opts.defines {
+        cflags.push(format!("-D{d}"));
+    }
     Ok(Loaded {
         program: lowered.program,
         sources,
+        cflags,
         task,
         warnings,
     })

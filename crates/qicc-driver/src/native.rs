@@ -89,6 +89,9 @@ pub struct Native {
     pub compiler: PathBuf,
     /// `--signed-overflow wrap`: `-fwrapv` instead of trapping on signed overflow.
     pub wraps: bool,
+    /// The preprocessor options the front-end read the program with (`-I`, `-D`), so that
+    /// the compiler sees the same program.
+    pub cflags: Vec<String>,
 }
 
 impl Native {
@@ -99,7 +102,11 @@ impl Native {
             std::env::split_paths(&path)
                 .map(|d| d.join(name))
                 .find(|p| p.is_file())
-                .map(|compiler| Native { compiler, wraps })
+                .map(|compiler| Native {
+                    compiler,
+                    wraps,
+                    cflags: Vec::new(),
+                })
         })
     }
 
@@ -195,6 +202,7 @@ impl Native {
                 "-fsanitize=signed-integer-overflow,shift-exponent,integer-divide-by-zero".into(),
             );
         }
+        args.extend(self.cflags.iter().cloned());
         args.extend([
             "-include".into(),
             path_arg(&header),
@@ -571,6 +579,7 @@ int main(void) {
         let none = Native {
             compiler: PathBuf::from("/nonexistent/qicc-test-cc"),
             wraps: false,
+            cflags: Vec::new(),
         };
         let out = none.replay(
             &[write(FALSE_PROGRAM)],

@@ -116,6 +116,7 @@ impl NativeCompiler {
             NativeCompiler::Path(p) => Some(crate::native::Native {
                 compiler: p.clone(),
                 wraps,
+                cflags: Vec::new(),
             }),
             NativeCompiler::Off => None,
         }
@@ -451,7 +452,13 @@ pub fn abandoned_report(
 }
 
 fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
-    let native = opts.native.native(opts.signed_overflow_wraps);
+    let native = opts
+        .native
+        .native(opts.signed_overflow_wraps)
+        .map(|n| crate::native::Native {
+            cflags: loaded.cflags.clone(),
+            ..n
+        });
     Confirmer::new(&loaded.program, &loaded.sources, native)
 }
 

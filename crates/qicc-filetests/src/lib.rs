@@ -330,6 +330,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
     let loaded = qicc_driver::input::Loaded {
         program: p,
         sources: vec![path.to_path_buf()],
+        cflags: Vec::new(),
         task: None,
         warnings: Vec::new(),
     };

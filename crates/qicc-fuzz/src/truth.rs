@@ -23,6 +23,7 @@ pub fn lower(text: &str, ilp32: bool) -> Result<Loaded, String> {
     Ok(Loaded {
         program: l.program,
         sources: vec![PathBuf::from("fuzz.c")],
+        cflags: Vec::new(),
         task: None,
         warnings: l.warnings,
     })
