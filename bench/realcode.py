@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The realcode harnesses (tests/realcode/*: a harness over one of ../shared/realcode's
+libraries, its files and flags in test.desc) with qicc and ESBMC side by side, in one run.
+
+usage: realcode.py [--qicc PATH] [--esbmc PATH] [--timeout SECS] [--unwind K]
+                   [--select GLOB] [--json OUT] [--markdown OUT]
+
+Per harness, four configurations, each with the same wall-clock limit:
+  qicc           qicc verify (default engine)
+  qicc-bmc       qicc verify --engine bmc
+  esbmc-unwind   ESBMC 8.4, --unwind K --no-unwinding-assertions (how library harnesses are
+                 verified in practice: a bounded proof, printed as VERIFICATION SUCCESSFUL)
+  esbmc-kind     ESBMC 8.4 in its SV-COMP k-induction configuration (run_tasks.ESBMC_FLAGS)
+The expected verdict comes from test.desc (`^EXIT=(10|5)$`: the property is false; `0|5`:
+true). A TRUE from esbmc-unwind is bounded, so it is shown as `true(K)`: not a proof.
+Every child runs in its own process group, killed as a whole at the limit (run_tasks.run_child).
+"""
+
+import argparse, fnmatch, json, os, re, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import run_tasks  # noqa: E402
+
+
+class Harness:
+    def __init__(self, name, dir, files, flags, expected):
+        self.name, self.dir, self.files, self.flags, self.expected = name, dir, files, flags, expected
+
+
+def load_harnesses(root, select=()):
+    out = []
+    for name in sorted(os.listdir(root)):
+        d = os.path.join(root, name)
+        desc = os.path.join(d, 'test.desc')
+        if not os.path.isfile(desc) or (select and not any(fnmatch.fnmatch(name, g) for g in select)):
+            continue
+        lines = open(desc).read().splitlines()
+        files = [os.path.normpath(os.path.join(d, f)) for f in lines[1].split()]
+        args = lines[2].split(' ;; ')[0].split()
+        flags = []
+        for i, a in enumerate(args):
+            if a in ('-I', '-D') and i + 1 < len(args):
+                value = args[i + 1]
+                flags += [a, os.path.normpath(os.path.join(d, value)) if a == '-I' else value]
+        expected = 'false' if any(re.match(r'\^EXIT=\(10\|5\)\$', l) for l in lines) else 'true'
+        out.append(Harness(name, d, files, flags, expected))
+    return out
+
+
+def run_qicc(qicc, h, engine, timeout):
+    cmd = [qicc, 'verify', '--timeout', '%g' % timeout, '--format', 'json', '--quiet']
+    if engine:
+        cmd += ['--engine', engine]
+    r = run_tasks.run_child(cmd + h.flags + h.files, timeout + 15, cwd=h.dir)
+    try:
+        verdict = json.loads(r['stdout']).get('verdict') or 'none'
+    except ValueError:
+        verdict = 'rejected' if r['exit_code'] == 6 else ('timeout' if r['killed'] else 'error')
+    return verdict, r['wall']
+
+
+def run_esbmc(esbmc, h, extra, timeout):
+    cmd = [esbmc, '--64'] + extra + h.flags + h.files
+    r = run_tasks.run_child(cmd, timeout, cwd=h.dir, keep=1 << 18)
+    if r['killed']:
+        return 'timeout', r['wall']
+    return run_tasks.esbmc_verdict(r['stdout'] + r['stderr'], r['exit_code']), r['wall']
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--qicc', default=os.path.join(REPO, 'target', 'release', 'qicc'))
+    ap.add_argument('--esbmc', default=None)
+    ap.add_argument('--timeout', type=float, default=60)
+    ap.add_argument('--unwind', type=int, default=8)
+    ap.add_argument('--select', action='append', default=[])
+    ap.add_argument('--root', default=os.path.join(REPO, 'tests', 'realcode'))
+    ap.add_argument('--json')
+    ap.add_argument('--markdown')
+    a = ap.parse_args(argv)
+    esbmc = a.esbmc or run_tasks.find_esbmc()
+    configs = [
+        ('qicc', lambda h: run_qicc(a.qicc, h, None, a.timeout)),
+        ('qicc-bmc', lambda h: run_qicc(a.qicc, h, 'bmc', a.timeout)),
+        ('esbmc-unwind', lambda h: run_esbmc(
+            esbmc, h, ['--unwind', str(a.unwind), '--no-unwinding-assertions'], a.timeout)),
+        ('esbmc-kind', lambda h: run_esbmc(esbmc, h, run_tasks.ESBMC_FLAGS, a.timeout)),
+    ]
+    rows = []
+    for h in load_harnesses(a.root, a.select):
+        row = {'harness': h.name, 'expected': h.expected}
+        for label, run in configs:
+            verdict, wall = run(h)
+            if label == 'esbmc-unwind' and verdict == 'true':
+                verdict = 'true(%d)' % a.unwind
+            row[label] = {'verdict': verdict, 'wall_s': round(wall, 2)}
+            print('%-24s %-13s %-10s %6.1f s' % (h.name, label, verdict, wall), flush=True)
+        rows.append(row)
+    names = [c[0] for c in configs]
+    md = ['| harness | expected | ' + ' | '.join(names) + ' |',
+          '|---|---|' + '---|' * len(names)]
+    for r in rows:
+        md.append('| %s | %s | ' % (r['harness'], r['expected']) + ' | '.join(
+            '%s %.1f s' % (r[n]['verdict'], r[n]['wall_s']) for n in names) + ' |')
+    base = lambda v: v.split('(')[0]  # a bounded `true(K)` is wrong on a false property too
+    wrong = {n: sum(1 for r in rows if base(r[n]['verdict']) in ('true', 'false')
+                    and base(r[n]['verdict']) != r['expected']) for n in names}
+    right = {n: sum(1 for r in rows if base(r[n]['verdict']) == r['expected'])
+             for n in names}
+    md.append('| **correct / wrong** | | ' + ' | '.join(
+        '%d / %d' % (right[n], wrong[n]) for n in names) + ' |')
+    text = '\n'.join(md)
+    print(text)
+    if a.markdown:
+        open(a.markdown, 'w').write(text + '\n')
+    if a.json:
+        json.dump({'timeout': a.timeout, 'unwind': a.unwind, 'rows': rows}, open(a.json, 'w'),
+                  indent=1)
+    # A wrong verdict of qicc's fails the run; ESBMC's are only reported.
+    return 1 if wrong['qicc'] + wrong['qicc-bmc'] > 0 else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
