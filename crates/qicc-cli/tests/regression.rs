@@ -64,7 +64,9 @@ fn parse_desc(path: &Path) -> Result<Desc, String> {
 }
 
 fn tests_dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests")
+        .join(name)
 }
 
 #[test]

@@ -200,17 +200,23 @@ fn parse_unit(
         "typedef long double __float128;\n{models}\n# 1 \"{}\"\n{text}",
         file.replace('\\', "\\\\").replace('"', "\\\"")
     );
+    // GNU's `x ?: y`, written out for the parser (positions kept).
+    if full.contains('?') {
+        let map = source_map::SourceMap::new(&full, file);
+        full = parse::write_out_elvis(&full, &map);
+    }
     // Each round writes out one implicit `int` (C89) the parser stopped at.
     let mut rounds = 0;
     loop {
         let map = source_map::SourceMap::new(&full, file);
         let fix = rounds < MAX_IMPLICIT_INTS;
         match parse::parse(&full, &map, &text, data_model, fix) {
-            Ok(unit) => {
+            Ok((unit, record_attrs)) => {
                 return Ok(lower::ParsedUnit {
                     text: full,
                     map,
                     unit,
+                    record_attrs,
                 })
             }
             Err(parse::Failure::ImplicitInt(fixed)) => {

@@ -6,6 +6,7 @@ use crate::source_map::{raw_line_col, SourceMap};
 use lang_c::ast::TranslationUnit;
 use lang_c::driver::{parse_preprocessed, Config};
 use qicc_ir::DataModel;
+use std::collections::HashMap;
 
 /// Raw file contents as text, or a syntax error at the first byte that cannot be C source.
 pub fn check_text(file: &str, bytes: &[u8]) -> Result<String, Diagnostic> {
@@ -59,6 +60,178 @@ fn too_deep(text: &str) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+/// The offsets of `text`'s code bytes: those outside string and character literals (a
+/// literal counts by its opening quote) and outside line markers (`# 12 "f.c"`), in order.
+/// The text is preprocessed: no comments.
+fn code_offsets(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' if line_start => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            q @ (b'"' | b'\'') => {
+                // The opening quote stands for the literal (a token); its contents are not code.
+                out.push(i);
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                line_start = false;
+            }
+            b'\n' => {
+                line_start = true;
+                out.push(i);
+            }
+            b' ' | b'\t' => out.push(i),
+            _ => {
+                line_start = false;
+                out.push(i);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The identifier standing for GNU's omitted middle operand of `?:` (`x ?: y`, which is
+/// `x ? x : y` with `x` evaluated once): lang-c does not parse the omitted operand, so
+/// [`write_out_elvis`] writes this name there and the lowering recognises it.
+pub const ELVIS: &str = "__qicc_elvis";
+
+/// The text with [`ELVIS`] written between every `?` and a `:` that follows it with only
+/// whitespace in between. Each insertion ends a line, and a line marker and indentation put
+/// the `:` back at its line and column: every position stays where it was.
+pub fn write_out_elvis(text: &str, map: &SourceMap) -> String {
+    let code = code_offsets(text);
+    let bytes = text.as_bytes();
+    let mut colons = Vec::new();
+    for (k, &i) in code.iter().enumerate() {
+        if bytes[i] != b'?' {
+            continue;
+        }
+        let next = code[k + 1..]
+            .iter()
+            .find(|&&j| !bytes[j].is_ascii_whitespace());
+        if let Some(&j) = next.filter(|&&j| bytes[j] == b':') {
+            colons.push(j);
+        }
+    }
+    if colons.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 64 * colons.len());
+    let mut from = 0;
+    for c in colons {
+        let pos = map.locate(text, c);
+        let file = map
+            .file_name(pos.file)
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
+        out.push_str(&text[from..c]);
+        out.push_str(&format!(
+            " {ELVIS}\n# {} \"{file}\"\n{}",
+            pos.line,
+            " ".repeat(pos.col.saturating_sub(1) as usize)
+        ));
+        from = c;
+    }
+    out.push_str(&text[from..]);
+    out
+}
+
+/// Attributes written between `struct`/`union` and the tag (`struct __attribute__((packed))
+/// S { … }`), which gcc accepts and lang-c does not: they are blanked out (same length, so
+/// every offset stays) and returned by the offset of their `struct`/`union` keyword, for the
+/// lowering to apply to the record (`Ctx::record_type`).
+pub fn take_record_attributes(text: &str) -> (String, HashMap<usize, String>) {
+    let mut attrs = HashMap::new();
+    let code = code_offsets(text);
+    let bytes = text.as_bytes();
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    let word_at = |i: usize, w: &str| {
+        text.get(i..).is_some_and(|r| r.starts_with(w))
+            && (i == 0 || !is_ident_byte(bytes[i - 1]))
+            && !bytes.get(i + w.len()).copied().is_some_and(is_ident_byte)
+    };
+    for &i in &code {
+        let kw = if word_at(i, "struct") {
+            6
+        } else if word_at(i, "union") {
+            5
+        } else {
+            continue;
+        };
+        let mut j = i + kw;
+        let mut found = String::new();
+        loop {
+            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            let name = ["__attribute__", "__attribute"]
+                .into_iter()
+                .find(|w| word_at(j, w));
+            let Some(name) = name else { break };
+            let mut k = j + name.len();
+            while k < bytes.len() && bytes[k].is_ascii_whitespace() {
+                k += 1;
+            }
+            if bytes.get(k) != Some(&b'(') {
+                break;
+            }
+            let mut depth = 0usize;
+            let start = k;
+            while k < bytes.len() {
+                match bytes[k] {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                k += 1;
+            }
+            if k >= bytes.len() {
+                break;
+            }
+            found.push_str(&text[start..=k]);
+            blank.push((j, k + 1));
+            j = k + 1;
+        }
+        if !found.is_empty() {
+            attrs.insert(i, found);
+        }
+    }
+    if blank.is_empty() {
+        return (text.to_string(), attrs);
+    }
+    let mut out = text.as_bytes().to_vec();
+    for (a, b) in blank {
+        for x in &mut out[a..b] {
+            if *x != b'\n' {
+                *x = b' ';
+            }
+        }
+    }
+    (
+        String::from_utf8(out).unwrap_or_else(|_| text.to_string()),
+        attrs,
+    )
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// Why [`parse`] gave no translation unit.
@@ -138,7 +311,7 @@ pub fn parse(
     original: &str,
     data_model: DataModel,
     fix_implicit_int: bool,
-) -> Result<TranslationUnit, Failure> {
+) -> Result<(TranslationUnit, HashMap<usize, String>), Failure> {
     if let Some(off) = too_deep(text) {
         let pos = map.locate(text, off);
         return Err(Failure::Diag(Diagnostic::new(
@@ -153,8 +326,9 @@ pub fn parse(
         )));
     }
     let config = Config::with_gcc();
-    match parse_preprocessed(&config, text.to_string()) {
-        Ok(p) => Ok(p.unit),
+    let (parsed_text, record_attrs) = take_record_attributes(text);
+    match parse_preprocessed(&config, parsed_text) {
+        Ok(p) => Ok((p.unit, record_attrs)),
         Err(e) => {
             if let Some(fixed) = implicit_int(text, map, e.offset).filter(|_| fix_implicit_int) {
                 return Err(Failure::ImplicitInt(fixed));
@@ -252,5 +426,53 @@ mod tests {
         assert_eq!(too_deep(&quoted), None);
         let escaped = format!("s = \"\\\"{}\";", "[".repeat(2 * MAX_NESTING));
         assert_eq!(too_deep(&escaped), None);
+    }
+}
+
+#[cfg(test)]
+mod rewrite_tests {
+    use super::*;
+
+    fn elvis(text: &str) -> String {
+        write_out_elvis(text, &SourceMap::new(text, "t.c"))
+    }
+
+    #[test]
+    fn only_an_omitted_middle_operand_is_written_out() {
+        let t = "int a = c ? \"?\" : ':'; int b = c ? '?' : x ? y : z;";
+        assert_eq!(elvis(t), t);
+        let out = elvis("int a = f() ?: 3;\nint b = x ? : y;");
+        assert_eq!(out.matches(ELVIS).count(), 2, "{out}");
+        // The colon after each insertion is back at its line and column.
+        let map = SourceMap::new(&out, "t.c");
+        let colons: Vec<_> = out
+            .match_indices(": ")
+            .map(|(i, _)| {
+                let p = map.locate(&out, i);
+                (p.line, p.col)
+            })
+            .collect();
+        assert_eq!(colons, vec![(1, 14), (2, 13)], "{out}");
+    }
+
+    #[test]
+    fn record_attributes_are_blanked_and_kept_by_keyword() {
+        let t = "struct __attribute__((packed, aligned(4))) S { int x; };\n\
+                 union __attribute__ ((x)) __attribute__((y(1))) U { int y; };\n\
+                 struct T { char *s; } v = { \"struct __attribute__((z))\" };";
+        let (out, attrs) = take_record_attributes(t);
+        assert_eq!(out.len(), t.len());
+        assert!(
+            !out[..out.find("v =").unwrap()].contains("attribute"),
+            "{out}"
+        );
+        assert!(out.contains("\"struct __attribute__((z))\""), "{out}");
+        assert_eq!(
+            attrs.get(&0).map(String::as_str),
+            Some("((packed, aligned(4)))")
+        );
+        let u = t.find("union").unwrap();
+        assert_eq!(attrs.get(&u).map(String::as_str), Some("((x))((y(1)))"));
+        assert_eq!(attrs.len(), 2);
     }
 }

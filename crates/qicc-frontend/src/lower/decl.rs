@@ -50,6 +50,52 @@ struct Attrs {
     aligned: u64,
     /// `__attribute__((mode(..)))`: the integer size in bytes.
     mode: Option<u64>,
+    /// Where `__attribute__((vector_size(N)))` makes a GCC vector type (unsupported).
+    vector_at: Option<usize>,
+}
+
+/// The layout attributes of `((packed, aligned(8)))`-style text (the attributes written
+/// between `struct` and the tag): `packed`, `aligned(N)` (a decimal or hex constant; plain
+/// `aligned` is the largest alignment, 16). Others (`may_alias`, …) change no layout. An
+/// `aligned` argument that is no number is returned as the error.
+fn record_attributes_from_text(text: &str, attrs: &mut Attrs) -> Result<(), String> {
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        match w.trim_matches('_') {
+            "packed" => attrs.packed = true,
+            "aligned" => {
+                let rest = text.split(w).nth(1).unwrap_or("").trim_start();
+                let n = if rest.starts_with('(') {
+                    let v = words.get(i + 1).copied().unwrap_or("");
+                    let n = v
+                        .strip_prefix("0x")
+                        .map(|h| u64::from_str_radix(h, 16).ok())
+                        .unwrap_or_else(|| v.parse().ok());
+                    match n {
+                        Some(n)
+                            if rest[1..]
+                                .trim_start()
+                                .strip_prefix(v)
+                                .is_some_and(|a| a.trim_start().starts_with(')')) =>
+                        {
+                            n
+                        }
+                        _ => {
+                            return Err(format!("aligned{}", rest.split(')').next().unwrap_or("")))
+                        }
+                    }
+                } else {
+                    16
+                };
+                attrs.aligned = attrs.aligned.max(n);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Whether any of the extensions is `__attribute__((name))` for one of `names`.
@@ -89,6 +135,7 @@ impl<'a> Ctx<'a> {
                 let name = a.name.node.trim_matches('_');
                 match name {
                     "packed" => attrs.packed = true,
+                    "vector_size" => attrs.vector_at = Some(e.span.start),
                     "aligned" => {
                         let n = a
                             .arguments
@@ -119,8 +166,11 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn apply_mode(&self, ty: CType, attrs: Attrs) -> CType {
-        match (attrs.mode, &ty) {
+    fn apply_mode(&self, ty: CType, attrs: Attrs) -> R<CType> {
+        if let Some(at) = attrs.vector_at {
+            return Err(self.unsupported(at, "vector types (__attribute__((vector_size)))"));
+        }
+        Ok(match (attrs.mode, &ty) {
             (Some(size), CType::Int(k)) => {
                 let signed = k.is_signed();
                 let kind = match size {
@@ -132,7 +182,7 @@ impl<'a> Ctx<'a> {
                 CType::Int(if signed { kind } else { kind.to_unsigned() })
             }
             _ => ty,
-        }
+        })
     }
 
     /// The base type and storage class of declaration specifiers.
@@ -162,7 +212,7 @@ impl<'a> Ctx<'a> {
             }
         }
         let ty = self.base_type(&tss, attrs)?;
-        Ok((self.apply_mode(ty, attrs), storage))
+        Ok((self.apply_mode(ty, attrs)?, storage))
     }
 
     /// The type of specifier-qualifier lists (type names, struct members).
@@ -177,7 +227,7 @@ impl<'a> Ctx<'a> {
             }
         }
         let ty = self.base_type(&tss, attrs)?;
-        Ok(self.apply_mode(ty, attrs))
+        self.apply_mode(ty, attrs)
     }
 
     fn base_type(&mut self, tss: &[&'a Node<TypeSpecifier>], attrs: Attrs) -> R<CType> {
@@ -366,7 +416,7 @@ impl<'a> Ctx<'a> {
         }
         let mut attrs = Attrs::default();
         self.attrs_of(&d.node.extensions, &mut attrs);
-        let ty = self.apply_mode(ty, attrs);
+        let ty = self.apply_mode(ty, attrs)?;
         match &d.node.kind.node {
             DeclaratorKind::Declarator(inner) => self.declarator_type(ty, inner, param),
             _ => Ok(ty),
@@ -546,7 +596,23 @@ impl<'a> Ctx<'a> {
         Ok((ft, params))
     }
 
-    fn record_type(&mut self, st: &'a Node<StructType>, attrs: Attrs) -> R<CType> {
+    fn record_type(&mut self, st: &'a Node<StructType>, mut attrs: Attrs) -> R<CType> {
+        // `struct __attribute__((packed)) S { … }`: the parser saw them blanked out.
+        if let Some(text) = self
+            .units
+            .get(self.cur_unit)
+            .and_then(|u| u.record_attrs)
+            .and_then(|m| m.get(&st.span.start))
+        {
+            if let Err(a) = record_attributes_from_text(text, &mut attrs) {
+                return Err(self.unsupported(
+                    st.span.start,
+                    format!(
+                        "the attribute {a}) between struct and its tag (a number is understood)"
+                    ),
+                ));
+            }
+        }
         let kind = match st.node.kind.node {
             StructKind::Struct => RecordKind::Struct,
             StructKind::Union => RecordKind::Union,

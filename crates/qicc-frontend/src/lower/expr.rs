@@ -111,13 +111,19 @@ pub fn is_simple(e: &Node<Expression>) -> bool {
             ok_op && is_simple(&b.node.lhs) && is_simple(&b.node.rhs)
         }
         Expression::Conditional(c) => {
-            is_simple(&c.node.condition)
+            !is_elvis(&c.node.then_expression)
+                && is_simple(&c.node.condition)
                 && is_simple(&c.node.then_expression)
                 && is_simple(&c.node.else_expression)
         }
         Expression::Comma(es) => es.iter().all(is_simple),
         _ => false,
     }
+}
+
+/// Whether `e` is the omitted middle operand of GNU's `x ?: y` (see `parse::ELVIS`).
+pub fn is_elvis(e: &Node<Expression>) -> bool {
+    matches!(&e.node, Expression::Identifier(id) if id.node.name == crate::parse::ELVIS)
 }
 
 /// Whether evaluating `e` may change a variable or memory (assignments, `++`/`--`, calls,
@@ -1262,6 +1268,11 @@ impl<'a> Ctx<'a> {
             self.void_expr(&c.node.expression)?;
             return Ok(Val::R(RVal::void()));
         }
+        if let CType::Record(r) = &ty {
+            if self.types.record(*r).kind == crate::types::RecordKind::Union && self.in_function() {
+                return self.cast_to_union(ty.clone(), *r, &c.node.expression, at);
+            }
+        }
         if !ty.is_scalar() {
             return Err(self.unsupported(
                 at,
@@ -1271,6 +1282,61 @@ impl<'a> Ctx<'a> {
         let v = self.rvalue(&c.node.expression)?;
         let e = self.convert(v, &ty, at)?;
         Ok(Val::R(RVal { e, ty }))
+    }
+
+    /// GNU's cast to a union type, `(union u)x`: a new union object whose member of `x`'s
+    /// type holds `x` (the other bytes are indeterminate, as in gcc).
+    fn cast_to_union(
+        &mut self,
+        ty: CType,
+        r: crate::types::RecordId,
+        e: &'a Node<Expression>,
+        at: usize,
+    ) -> R<Val> {
+        let et = decay(self.expr_type(e)?);
+        let member = self
+            .types
+            .record(r)
+            .fields
+            .iter()
+            .find(|f| self.types.same_type(&f.ty, &et))
+            .map(|f| (f.ty.clone(), f.offset));
+        let Some((mty, moff)) = member else {
+            return Err(self.type_err(
+                at,
+                format!(
+                    "cast to union type '{}' from type '{}', which none of its members has",
+                    self.types.show(&ty),
+                    self.types.show(&et)
+                ),
+            ));
+        };
+        let size = self.size_of(&ty, at)?;
+        let v = self.rvalue(e)?;
+        let n = self.lit_counter;
+        self.lit_counter += 1;
+        let ptr = self.ptr_ty();
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        let p =
+            fs.b.stack_object_exact(&format!("lit.{n}"), size, ptr, span);
+        fs.stack_sizes.insert(p, size);
+        let addr = fold::bin(BinOp::Add, Expr::local(p), Expr::konst(ptr, moff));
+        if mty.is_record() {
+            let msize = self.size_of(&mty, at)?;
+            self.copy_bytes(addr, v.e, msize, at)?;
+        } else {
+            let x = self.convert(v, &mty, at)?;
+            let lv = LVal {
+                place: Place::Mem(addr),
+                ty: mty,
+            };
+            self.write(&lv, x, at)?;
+        }
+        Ok(Val::L(LVal {
+            place: Place::Mem(Expr::local(p)),
+            ty,
+        }))
     }
 
     // ---- binary operators ----
@@ -1721,6 +1787,9 @@ impl<'a> Ctx<'a> {
             &c.node.then_expression,
             &c.node.else_expression,
         );
+        if is_elvis(te) {
+            return self.elvis(ce, ee, at);
+        }
         let tt = decay(self.expr_type(te)?);
         let et = decay(self.expr_type(ee)?);
         let ty = self.cond_type(&tt, &et, at)?;
@@ -1771,6 +1840,42 @@ impl<'a> Ctx<'a> {
                 ty,
             },
             None => RVal::void(),
+        }))
+    }
+
+    /// GNU's `x ?: y`: `x` evaluated once; its value (converted) when nonzero, else `y`.
+    fn elvis(&mut self, ce: &'a Node<Expression>, ee: &'a Node<Expression>, at: usize) -> R<Val> {
+        let tt = decay(self.expr_type(ce)?);
+        let et = decay(self.expr_type(ee)?);
+        let ty = self.cond_type(&tt, &et, at)?;
+        if !ty.is_scalar() {
+            return Err(
+                self.unsupported(at, "`?:` without a middle operand on non-scalar operands")
+            );
+        }
+        let cv = self.rvalue(ce)?;
+        let cv = self.stab(cv, ce.span.start)?;
+        let cb = self.truth(cv.clone(), ce.span.start)?;
+        let irty = self.irty(&ty, at)?;
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let tmp = fs.b.new_tmp(irty);
+        let (t, f, join) = (fs.b.new_loc(), fs.b.new_loc(), fs.b.new_loc());
+        fs.b.branch(cb, t, f);
+        fs.b.set_cur(t);
+        let a = self.convert(cv, &ty, at)?;
+        self.emit(Op::Assign(VarRef::Local(tmp), a), at)?;
+        self.fs(at)?.b.goto(join);
+        self.fs(at)?.b.set_cur(f);
+        let b = self.rvalue(ee)?;
+        let b = self.convert(b, &ty, ee.span.start)?;
+        self.emit(Op::Assign(VarRef::Local(tmp), b), ee.span.start)?;
+        self.fs(at)?.b.goto(join);
+        self.fs(at)?.b.set_cur(join);
+        Ok(Val::R(RVal {
+            e: Expr::local(tmp),
+            ty,
         }))
     }
 

@@ -204,6 +204,7 @@ pub struct FuncInfo<'a> {
 pub struct UnitView<'a> {
     pub text: &'a str,
     pub map: &'a SourceMap,
+    pub record_attrs: Option<&'a HashMap<usize, String>>,
     /// The unit's file scope, kept here while the unit is not the current one.
     file: Scopes,
 }
@@ -342,6 +343,7 @@ impl<'a> Ctx<'a> {
             units: vec![UnitView {
                 text,
                 map,
+                record_attrs: None,
                 file: Scopes::default(),
             }],
             cur_unit: 0,
@@ -718,6 +720,9 @@ pub struct ParsedUnit {
     pub text: String,
     pub map: SourceMap,
     pub unit: TranslationUnit,
+    /// Attributes written between `struct`/`union` and the tag, by the keyword's offset
+    /// (see `parse::take_record_attributes`).
+    pub record_attrs: HashMap<usize, String>,
 }
 
 /// Lowers a program of one or more translation units (the first also holds the C library's
@@ -733,6 +738,7 @@ pub fn lower_units(units: &[ParsedUnit], opts: &Options) -> R<Lowered> {
         .map(|u| UnitView {
             text: &u.text,
             map: &u.map,
+            record_attrs: Some(&u.record_attrs),
             file: Scopes::default(),
         })
         .collect();

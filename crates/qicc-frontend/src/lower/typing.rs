@@ -164,7 +164,13 @@ impl<'a> Ctx<'a> {
                 }
             }
             Expression::Conditional(c) => {
-                let a = decay(self.expr_type(&c.node.then_expression)?);
+                // `x ?: y` has `x`'s value in the middle.
+                let middle = if super::expr::is_elvis(&c.node.then_expression) {
+                    &c.node.condition
+                } else {
+                    &c.node.then_expression
+                };
+                let a = decay(self.expr_type(middle)?);
                 let b = decay(self.expr_type(&c.node.else_expression)?);
                 self.cond_type(&a, &b, at)
             }
