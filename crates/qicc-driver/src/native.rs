@@ -362,8 +362,8 @@ const NONDET: &[(&str, &str)] = &[
 /// [`REACHED_EXIT`].
 fn runtime_source(inputs: &[u64]) -> String {
     let mut c = String::from(
-        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\
-         #include <stdint.h>\n",
+        "#define time qicc_libc_time\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\
+         #include <unistd.h>\n#include <stdint.h>\n#undef time\n",
     );
     let _ = write!(
         c,
@@ -412,6 +412,10 @@ __attribute__((noinline)) void __assert_fail(const char *a, const char *f, unsig
   qicc_reached(__builtin_return_address(0), __builtin_return_address(1));
 }
 __attribute__((weak)) void __VERIFIER_assume(int c) { if (!c) _exit(0); }
+/* The environment functions qicc models as inputs (clib_models.c), fed the same values. */
+int rand(void) { return (int)(qicc_input() & 0x7fffffffu); }
+void srand(unsigned int seed) { (void)seed; }
+long time(long *t) { long v = (long)qicc_input(); if (t) *t = v; return v; }
 __attribute__((weak)) void __VERIFIER_assert(int c) { if (!c) reach_error(); }
 __attribute__((weak)) _Bool __VERIFIER_nondet_bool(void) { return qicc_input() & 1; }
 __attribute__((weak)) _Bool __VERIFIER_nondet__Bool(void) { return qicc_input() & 1; }
@@ -508,6 +512,44 @@ int main(void) {
         assert_eq!(native.assertion, Some(a));
         assert!(check.finished);
         assert_eq!(check.disagreement(&l.program), None);
+    }
+
+    /// rand() and time() are inputs in the models (clib_models.c) and in the native runtime,
+    /// fed the same values: the BMC's counterexample through them reaches natively too.
+    #[test]
+    fn environment_inputs_replay_natively() {
+        let src = "\
+#include <stdlib.h>
+#include <time.h>
+extern void __VERIFIER_assert(int);
+int main(void) {
+  srand(time(0));
+  time_t t = time(0);
+  int k = rand() % 6;
+  __VERIFIER_assert(k != 5 || t != 1234);
+  return 0;
+}
+";
+        let l = loaded(src);
+        let r = qicc_bmc::verify(&l.program, &Default::default(), &Budget::unlimited());
+        let (a, w) = r
+            .violation
+            .expect("the BMC finds t == 1234, rand() % 6 == 5");
+        let c = Confirmer::new(&l.program, &l.sources, Some(gcc()));
+        let check = c.check(&w);
+        let native = check.native.as_ref().expect("natively replayed");
+        assert!(
+            matches!(
+                native.outcome,
+                NativeOutcome::Reached {
+                    followed_witness: true,
+                    ..
+                }
+            ),
+            "{native:?}"
+        );
+        assert!(native.faithful);
+        assert_eq!(native.assertion, Some(a));
     }
 
     /// Values that miss the violation do not reach it; a wrong native answer against a

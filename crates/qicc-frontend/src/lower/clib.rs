@@ -113,6 +113,9 @@ pub const MODELS: &[&str] = &[
     "frexpf",
     "nextafter",
     "nextafterf",
+    "rand",
+    "srand",
+    "time",
 ];
 
 /// The model of library function `name` (`__builtin_` spellings included), if there is one.

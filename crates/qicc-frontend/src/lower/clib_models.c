@@ -737,3 +737,23 @@ float __qicc_nextafterf(float x, float y) {
     v.u--;
   return v.f;
 }
+
+/* ---- the environment: inputs of the run ---- */
+
+/* rand(): any value in [0, RAND_MAX] (glibc's RAND_MAX, 2^31 - 1), an input of the run (the
+ * native replay's runtime feeds the same value); srand() changes nothing a run can rely on. */
+int __qicc_rand(void) {
+  int v = __VERIFIER_nondet_int();
+  __VERIFIER_assume(v >= 0);
+  return v;
+}
+
+void __qicc_srand(unsigned int seed) { (void)seed; }
+
+/* time(): the current time is an input (time_t is long on both data models). */
+long __qicc_time(long *t) {
+  long v = __VERIFIER_nondet_long();
+  if (t)
+    *t = v;
+  return v;
+}
