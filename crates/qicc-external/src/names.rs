@@ -114,23 +114,9 @@ impl Names {
     }
 }
 
-/// `ir_name` with every character outside `[A-Za-z0-9_]` replaced by `_`, never starting
-/// with a digit and never empty.
+/// `ir_name` as a C identifier (see [`qicc_ir::c_identifier`]).
 pub fn sanitize(ir_name: &str) -> String {
-    let mut s: String = ir_name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, 'v');
-    }
-    s
+    qicc_ir::c_identifier(ir_name)
 }
 
 #[cfg(test)]

@@ -27,3 +27,22 @@ pub use program::*;
 pub use types::{DataModel, MemoryLayout, Ty};
 pub use verify::verify_program;
 pub use witness::Witness;
+
+/// `name` with every character outside `[A-Za-z0-9_]` replaced by `_`, never starting with a
+/// digit and never empty: a C identifier, and a part of an IR name.
+pub fn c_identifier(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'v');
+    }
+    s
+}
