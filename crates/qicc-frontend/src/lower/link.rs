@@ -235,19 +235,5 @@ fn unit_tag(file: &str) -> String {
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("unit");
-    let tag: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if tag.is_empty() {
-        "unit".into()
-    } else {
-        tag
-    }
+    qicc_ir::c_identifier(stem)
 }
