@@ -372,3 +372,53 @@ fn every_task_witness_is_validated_by_esbmc() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A program of two files: the witness names both (with their hashes), and ESBMC, given both
+/// files, confirms the violation (its trace crosses into `lib.c`).
+#[test]
+fn a_two_file_witness_is_validated_by_esbmc() {
+    let Some(esbmc) = esbmc() else { return };
+    let src = repo().join("tests/regression/link_witness_esbmc");
+    let dir = std::env::temp_dir().join(format!("qicc-witness-two-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let w = dir.join("witness.yml");
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .current_dir(&src)
+        .args(["verify", "--timeout", "30", "--witness"])
+        .arg(&w)
+        .args(["main.c", "lib.c"])
+        .output()
+        .expect("qicc runs");
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = std::fs::read_to_string(&w).expect("the witness is written");
+    assert!(schema_errors(&schema(), &text).is_empty(), "{text}");
+    assert!(
+        text.contains("- main.c") && text.contains("- lib.c"),
+        "{text}"
+    );
+    // `timeout` bounds ESBMC (a hang would hold up the suite); it runs in well under a second.
+    let out = Command::new("timeout")
+        .arg("120")
+        .arg(&esbmc)
+        .current_dir(&src)
+        .args(["--validate-violation-witness", "--witness"])
+        .arg(&w)
+        .args(["main.c", "lib.c", "--64"])
+        .output()
+        .expect("ESBMC runs");
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        log.contains("VERIFICATION FAILED"),
+        "ESBMC does not confirm the witness:\n{log}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
