@@ -220,6 +220,9 @@ impl<'a> Ctx<'a> {
         at: usize,
     ) -> R<Val> {
         let has_body = func.is_some_and(|i| self.funcs[i].def.is_some());
+        if let Some(v) = self.va_builtin(name, args, at) {
+            return v;
+        }
         // SV-COMP intrinsics: whatever the program defines.
         if is_error_fn(name) {
             for a in args {
@@ -878,6 +881,7 @@ impl<'a> Ctx<'a> {
         let ft = self.funcs[idx].ty.clone()?;
         let callee = self.func_id(idx);
         let mut ir_args = Vec::new();
+        let mut extra = Vec::new();
         for (i, v) in vals.into_iter().enumerate() {
             let a_at = offsets.get(i).copied().unwrap_or(at);
             match ft.params.get(i) {
@@ -896,9 +900,15 @@ impl<'a> Ctx<'a> {
                     let pt = pt.clone();
                     ir_args.push(self.convert(v, &pt, a_at)?);
                 }
-                // Extra arguments of an unprototyped call: evaluated, not passed.
+                // A variadic function's: in its block (below). Extra arguments of an
+                // unprototyped call: evaluated, not passed.
+                None if ft.variadic => extra.push((v, a_at)),
                 None => {}
             }
+        }
+        if ft.variadic {
+            let block = self.variadic_block(extra, at)?;
+            ir_args.push(block);
         }
         let slot = match slot {
             Some(s) => s.clone(),
@@ -924,6 +934,78 @@ impl<'a> Ctx<'a> {
             },
             at,
         )
+    }
+
+    /// The block of a variadic call's extra arguments, as its callee's `va_arg` reads them:
+    /// each promoted (C's default argument promotions) and stored in turn, every one at an
+    /// offset that is a multiple of 8 (a struct takes its size rounded up). A call without
+    /// extra arguments passes a null block (a `va_arg` there reads nothing valid: undefined
+    /// behaviour, as in C). qicc's own layout: a program can only observe it through
+    /// undefined behaviour.
+    fn variadic_block(&mut self, extra: Vec<(RVal, usize)>, at: usize) -> R<Expr> {
+        let ptr = self.ptr_ty();
+        if extra.is_empty() {
+            return Ok(Expr::konst(ptr, 0));
+        }
+        let mut items = Vec::new();
+        let mut size = 0u64;
+        for (v, a_at) in extra {
+            let ty = match &v.ty {
+                CType::Float(_) => CType::Float(crate::types::FloatKind::Double),
+                CType::Int(_) => self.types.promote(&v.ty),
+                t => t.clone(),
+            };
+            let n = self.size_of(&ty, a_at)?;
+            items.push((v, ty, size, n, a_at));
+            size += crate::types::round_up(n, 8);
+        }
+        let block = self.copy_slot(size, at)?;
+        for (v, ty, off, n, a_at) in items {
+            let addr = fold::bin(BinOp::Add, block.clone(), Expr::konst(ptr, off));
+            if ty.is_record() {
+                self.copy_bytes(addr, v.e, n, a_at)?;
+            } else {
+                let e = self.convert(v, &ty, a_at)?;
+                let lv = LVal {
+                    place: Place::Mem(addr),
+                    ty,
+                };
+                self.write(&lv, e, a_at)?;
+            }
+        }
+        Ok(block)
+    }
+
+    /// `va_start(ap, last)`, `va_end(ap)`, `va_copy(dst, src)` (`__builtin_` names): `ap`
+    /// is a pointer into the block of variable arguments (see [`Ctx::variadic_block`]).
+    fn va_builtin(
+        &mut self,
+        name: &str,
+        args: &'a [Node<Expression>],
+        at: usize,
+    ) -> Option<R<Val>> {
+        let r = match (name, args) {
+            ("__builtin_va_start", [ap, last]) => (|| {
+                let va = self.fs(at)?.va_args.ok_or_else(|| {
+                    self.type_err(at, "va_start used in a function without '...'")
+                })?;
+                self.void_expr(last)?;
+                let lv = self.lvalue(ap)?;
+                self.write(&lv, Expr::local(va), at)
+            })(),
+            ("__builtin_va_end", [ap]) => self.void_expr(ap),
+            ("__builtin_va_copy", [dst, src]) => (|| {
+                let v = self.rvalue(src)?;
+                let lv = self.lvalue(dst)?;
+                let e = self.convert(v, &lv.ty.clone(), at)?;
+                self.write(&lv, e, at)
+            })(),
+            ("__builtin_va_start" | "__builtin_va_end" | "__builtin_va_copy", _) => {
+                Err(self.type_err(at, format!("{name}: wrong number of arguments")))
+            }
+            _ => return None,
+        };
+        Some(r.map(|()| Val::R(RVal::void())))
     }
 
     /// Where the result of a call returning `ret` goes.

@@ -806,7 +806,7 @@ impl<'a> Ctx<'a> {
                 }
             }
             Expression::OffsetOf(o) => self.offsetof(o),
-            Expression::VaArg(_) => Err(self.unsupported(at, "variadic arguments (va_arg)")),
+            Expression::VaArg(v) => self.va_arg(v, at),
             Expression::Statement(s) => self.stmt_expr(s),
         }
     }
@@ -1841,6 +1841,47 @@ impl<'a> Ctx<'a> {
             },
             None => RVal::void(),
         }))
+    }
+
+    /// `va_arg(ap, T)`: the `T` at `ap` in the block of variable arguments (see
+    /// `Ctx::variadic_block`), and `ap` moved past it (to the next multiple of 8).
+    fn va_arg(&mut self, v: &'a Node<VaArgExpression>, at: usize) -> R<Val> {
+        let ty = self.type_name(&v.node.type_name)?;
+        if !ty.is_scalar() && !ty.is_record() {
+            return Err(self.unsupported(at, format!("va_arg of type '{}'", self.types.show(&ty))));
+        }
+        let n = self.size_of(&ty, at)?;
+        let lv = self.lvalue(&v.node.va_list)?;
+        let p = self.read(&lv, at)?;
+        let p = self.stab(p, at)?;
+        let ptr = self.ptr_ty();
+        let next = fold::bin(
+            BinOp::Add,
+            p.e.clone(),
+            Expr::konst(ptr, crate::types::round_up(n, 8)),
+        );
+        let arg = LVal {
+            place: Place::Mem(p.e),
+            ty,
+        };
+        let value = if arg.ty.is_record() {
+            // A copy: `ap` moves on, the value stays.
+            let copy = self.copy_slot(n, at)?;
+            let src = match &arg.place {
+                Place::Mem(a) => a.clone(),
+                _ => return Err(self.internal(at, "va_arg block not in memory")),
+            };
+            self.copy_bytes(copy.clone(), src, n, at)?;
+            Val::L(LVal {
+                place: Place::Mem(copy),
+                ty: arg.ty.clone(),
+            })
+        } else {
+            let r = self.read(&arg, at)?;
+            Val::R(self.stab(r, at)?)
+        };
+        self.write(&lv, next, at)?;
+        Ok(value)
     }
 
     /// GNU's `x ?: y`: `x` evaluated once; its value (converted) when nonzero, else `y`.

@@ -47,7 +47,9 @@
 //!   globals and static locals with static initialisers (designators, brace elision,
 //!   strings, address constants); string literals are readonly objects; compound literals.
 //! - All statements (GNU case ranges, statement expressions, `goto`), all operators with
-//!   C's evaluation order guarantees (`&&`, `||`, `?:`, `,`), calls with argument
+//!   C's evaluation order guarantees (`&&`, `||`, `?:`, `,`; GNU's `x ?: y`), casts to union
+//!   types, variadic function definitions (`va_start`, `va_arg`, `va_copy`, `va_end`: the
+//!   caller passes a block of the promoted variable arguments, `Ctx::variadic_block`), calls with argument
 //!   conversion, recursion.
 //! - Function pointers: a function's pointer is the address of a one-byte readonly object
 //!   `fn.NAME` ([`Ctx::fn_object`]), so it is stored, compared and converted like any
@@ -77,8 +79,8 @@
 //!
 //! `long double`, `<math.h>` functions IEEE does not define exactly, `fesetround`, complex
 //! numbers, calls through a function pointer that may point to a
-//! function without a body (or to an SV-COMP intrinsic or `main`), variadic
-//! function definitions and `va_arg`, bit-fields in packed structs and those of a type wider
+//! function without a body (or to an SV-COMP intrinsic or `main`), vector types, `va_arg`
+//! of an array or function type, bit-fields in packed structs and those of a type wider
 //! than `int` but narrower than it (gcc computes in the field's width), variable-length arrays
 //! at file scope (C forbids them) and inside struct members or compound literals, calls of
 //! a body-less function (not const/pure) given a function pointer or in a program that takes
@@ -271,6 +273,9 @@ pub struct FnState {
     /// The ends of the blocks (compound statements, `for` statements) being lowered,
     /// innermost last: where the scope of a name declared now ends.
     pub block_ends: Vec<Span>,
+    /// A variadic function's hidden last parameter: the address of the block its caller
+    /// filled with the variable arguments (see `Ctx::variadic_block`); `va_start` starts there.
+    pub va_args: Option<LocalId>,
 }
 
 /// How calls of `__VERIFIER_assert` are lowered.

@@ -92,10 +92,8 @@ impl<'a> Ctx<'a> {
         let name = self.funcs[idx].name.clone();
         let decl_at = declarator_offset(&fd.node.declarator);
         let (ft, params) = self.definition_signature(fd)?;
-        if ft.variadic {
-            return Err(
-                self.unsupported(decl_at, format!("variadic function definitions ('{name}')"))
-            );
+        if ft.variadic && name == "main" {
+            return Err(self.unsupported(decl_at, "a variadic main"));
         }
         let span = self.span(decl_at);
         let ptr = self.ptr_ty();
@@ -123,9 +121,10 @@ impl<'a> Ctx<'a> {
             addr_taken,
             copy_counter: 0,
             block_ends: Vec::new(),
+            va_args: None,
         });
         self.scopes.push();
-        let r = self.function_body(&name, &ft.ret, params, fd);
+        let r = self.function_body(&name, &ft, params, fd);
         self.scopes.pop();
         let fs = self.fs.take();
         r?;
@@ -141,10 +140,11 @@ impl<'a> Ctx<'a> {
     fn function_body(
         &mut self,
         name: &str,
-        ret: &CType,
+        ft: &crate::types::FuncType,
         params: Vec<super::decl::Param>,
         fd: &'a Node<FunctionDefinition>,
     ) -> R<()> {
+        let ret = &ft.ret;
         let ptr = self.ptr_ty();
         let is_main = name == "main";
         let at0 = fd.span.start;
@@ -235,6 +235,14 @@ impl<'a> Ctx<'a> {
             if p.name.is_some() {
                 self.scopes.define(&pname, Sym::Var(VarId::Local(vid)));
             }
+        }
+        // `...`: the caller's block of variable arguments, a hidden last parameter.
+        if ft.variadic {
+            let fs = self.fs(at0)?;
+            let l = fs.b.add_local("va.args", ptr);
+            fs.b.mark_stable(l);
+            fs.b.func.params.push(l);
+            fs.va_args = Some(l);
         }
         self.vla_params(fd, &param_vars)?;
         self.stmt(&fd.node.statement)?;
