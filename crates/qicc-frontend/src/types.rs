@@ -260,6 +260,10 @@ pub struct FieldDecl {
     pub ty: CType,
     /// A bit-field's width (`ty` is then its integer type).
     pub width: Option<u64>,
+    /// The member's own `aligned(N)` (0: none) and `packed` attributes: its alignment is N
+    /// or, if larger, 1 when packed (it or the record) and its type's otherwise (gcc's rule).
+    pub align: u64,
+    pub packed: bool,
 }
 
 /// All records of a program, and the data model that sizes every type.
@@ -490,7 +494,12 @@ impl Types {
                 }
                 continue;
             }
-            let a = if packed { 1 } else { self.align_of(&f.ty) };
+            let a = if packed || f.packed {
+                1
+            } else {
+                self.align_of(&f.ty)
+            }
+            .max(f.align);
             // A flexible array member (`T x[]`) takes no room.
             let s = self.size_of(&f.ty).unwrap_or(0);
             align = align.max(a);
@@ -670,11 +679,15 @@ mod tests {
                         name: Some("c".into()),
                         ty: CType::Int(Char),
                         width: None,
+                        align: 0,
+                        packed: false,
                     },
                     FieldDecl {
                         name: Some("x".into()),
                         ty: CType::Int(LongLong),
                         width: None,
+                        align: 0,
+                        packed: false,
                     },
                 ],
                 false,

@@ -663,6 +663,8 @@ impl<'a> Ctx<'a> {
                     name: None,
                     ty: base,
                     width: None,
+                    align: 0,
+                    packed: false,
                 });
                 continue;
             }
@@ -670,26 +672,27 @@ impl<'a> Ctx<'a> {
                 if sd.node.bit_width.is_some() && attrs.packed {
                     bitfield_at.get_or_insert(sd.span.start);
                 }
-                let (name, ty) = match &sd.node.declarator {
-                    Some(dn) => {
-                        let mut fa = Attrs::default();
-                        self.attrs_of(&dn.node.extensions, &mut fa);
-                        if fa.aligned > 0 || fa.packed {
-                            bad.get_or_insert(self.unsupported(
-                                dn.span.start,
-                                "alignment attributes on struct members",
-                            ));
-                        }
-                        match self.declarator_type(base.clone(), dn, false) {
-                            Ok(t) => (declarator_name(&dn.node).map(str::to_string), t),
-                            Err(e) => {
-                                bad.get_or_insert(e);
-                                continue;
+                let mut fa = Attrs::default();
+                let (name, ty) =
+                    match &sd.node.declarator {
+                        Some(dn) => {
+                            self.attrs_of(&dn.node.extensions, &mut fa);
+                            if (fa.aligned > 0 || fa.packed) && sd.node.bit_width.is_some() {
+                                bad.get_or_insert(self.unsupported(
+                                    dn.span.start,
+                                    "alignment attributes on bit-fields",
+                                ));
+                            }
+                            match self.declarator_type(base.clone(), dn, false) {
+                                Ok(t) => (declarator_name(&dn.node).map(str::to_string), t),
+                                Err(e) => {
+                                    bad.get_or_insert(e);
+                                    continue;
+                                }
                             }
                         }
-                    }
-                    None => (None, base.clone()),
-                };
+                        None => (None, base.clone()),
+                    };
                 let width = match &sd.node.bit_width {
                     Some(w) => match self.bit_width(&name, &ty, w) {
                         Ok(w) => Some(w),
@@ -700,7 +703,13 @@ impl<'a> Ctx<'a> {
                     },
                     None => None,
                 };
-                fields.push(FieldDecl { name, ty, width });
+                fields.push(FieldDecl {
+                    name,
+                    ty,
+                    width,
+                    align: fa.aligned,
+                    packed: fa.packed,
+                });
             }
         }
         // A member whose own layout is unusable makes this one unusable. (Floating-point

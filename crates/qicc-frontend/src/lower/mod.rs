@@ -86,7 +86,7 @@
 //! a body-less function (not const/pure) given a function pointer or in a program that takes
 //! a function's address, inline assembly, computed `goto` and other GNU syntax lang-c
 //! cannot parse (detected by asking gcc), thread local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
-//! destructor functions, the `cleanup` attribute, alignment attributes on members.
+//! destructor functions, the `cleanup` attribute, alignment attributes on bit-fields.
 //!
 //! # Known approximations
 //!
