@@ -135,7 +135,7 @@ fn unsupported_constructs_are_located_and_named() {
         ("struct s { int a : 3; } __attribute__((packed));\nint main(void) {\n  struct s v;\n  return 0;\n}\n", (1, 16), "bit-fields in packed structs"),
         ("struct w { unsigned long long x : 40; };\nint main(void) {\n  struct w v;\n  v.x = 1;\n  return 0;\n}\n", (1, 35), "a bit-field of type 'unsigned long long' narrower than its type"),
         ("int main(void) {\n  __asm__(\"nop\");\n  return 0;\n}\n", (2, 3), "inline assembly"),
-        ("int f(int n, ...) { return n; }\nint main(void) {\n  return f(1, 2);\n}\n", (1, 5), "variadic function definitions"),
+        ("typedef int v4 __attribute__((vector_size(16)));\nint main(void) {\n  v4 a;\n  return 0;\n}\n", (1, 31), "vector types"),
         ("__attribute__((constructor)) void init(void) { }\nint main(void) { return 0; }\n", (1, 1), "constructor"),
         ("void f(int *p) { }\nint main(void) {\n  int x __attribute__((cleanup(f))) = 1;\n  return x;\n}\n", (3, 7), "cleanup"),
     ];
