@@ -21,7 +21,7 @@
 
 use super::{Ctx, R};
 use crate::diag::DiagKind;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 impl<'a> Ctx<'a> {
     /// Links the units' declarations (see the module docs).
@@ -33,19 +33,15 @@ impl<'a> Ctx<'a> {
     }
 
     fn link_functions(&mut self) -> R<()> {
-        // By name, in order of declaration (the first unit's entries first).
-        let mut by_name: BTreeMap<usize, (String, Vec<usize>)> = BTreeMap::new();
-        let mut first_of: HashMap<&str, usize> = HashMap::new();
-        for (i, f) in self.funcs.iter().enumerate().filter(|(_, f)| !f.internal) {
-            let first = *first_of.entry(f.name.as_str()).or_insert(i);
-            by_name
-                .entry(first)
-                .or_insert_with(|| (f.name.clone(), Vec::new()))
-                .1
-                .push(i);
-        }
+        let groups = by_name(
+            self.funcs
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| !f.internal)
+                .map(|(i, f)| (i, f.name.as_str())),
+        );
         self.func_by_name.clear();
-        for (name, idxs) in by_name.into_values() {
+        for (name, idxs) in groups {
             let defs: Vec<usize> = idxs
                 .iter()
                 .copied()
@@ -109,21 +105,15 @@ impl<'a> Ctx<'a> {
     }
 
     fn link_globals(&mut self) -> R<()> {
-        let mut by_name: BTreeMap<usize, (String, Vec<usize>)> = BTreeMap::new();
-        let mut first_of: HashMap<&str, usize> = HashMap::new();
-        for (i, g) in self.globals.iter().enumerate() {
-            if g.internal || !g.file_scope {
-                continue;
-            }
-            let first = *first_of.entry(g.c_name.as_str()).or_insert(i);
-            by_name
-                .entry(first)
-                .or_insert_with(|| (g.c_name.clone(), Vec::new()))
-                .1
-                .push(i);
-        }
+        let groups = by_name(
+            self.globals
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| !g.internal && g.file_scope)
+                .map(|(i, g)| (i, g.c_name.as_str())),
+        );
         self.extern_globals.clear();
-        for (name, idxs) in by_name.into_values() {
+        for (name, idxs) in groups {
             let inits: Vec<usize> = idxs
                 .iter()
                 .copied()
@@ -227,6 +217,21 @@ impl<'a> Ctx<'a> {
             )
         })
     }
+}
+
+/// Entries (index, name) grouped by name: each name with its entries in order, the names in
+/// order of their first entry (the first unit's first), so linking is deterministic.
+fn by_name<'n>(entries: impl Iterator<Item = (usize, &'n str)>) -> Vec<(String, Vec<usize>)> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut group_of: HashMap<&str, usize> = HashMap::new();
+    for (i, name) in entries {
+        let g = *group_of.entry(name).or_insert_with(|| {
+            groups.push((name.to_string(), Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(i);
+    }
+    groups
 }
 
 /// A unit's file name as a part of IR names: its stem, in the characters IR names allow.
