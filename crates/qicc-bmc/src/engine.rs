@@ -219,8 +219,7 @@ impl<'a> Engine<'a> {
                         CheckResult::Sat => {
                             let a = self
                                 .q
-                                .model_hit(enc, true)
-                                .ok_or("internal error: the model reaches no assertion")?;
+                                .model_hit(enc, true)?;
                             self.q.found.done.insert(a);
                             self.q.found.unknown.insert(
                                 a,
@@ -235,8 +234,7 @@ impl<'a> Engine<'a> {
                 CheckResult::Sat => {
                     let hit = self
                         .q
-                        .model_hit(enc, true)
-                        .ok_or("internal error: the model reaches no assertion")?;
+                        .model_hit(enc, true)?;
                     let stage = format!("unwind {k}");
                     if self.q.replay_hit(enc, hit, &assumptions, &stage)?
                         && !self.opts.all_violations
@@ -339,15 +337,14 @@ impl<'a> Engine<'a> {
                     return self.stopped(why, k, "");
                 }
                 CheckResult::Sat => match self.q.model_hit(enc, false) {
-                    Some(a) => {
+                    Ok(a) => {
                         self.q.found.done.insert(a);
                         ub_reached.push(a);
                     }
-                    None => {
-                        return self.unknown_result(
-                            "internal error: the model reaches no check".to_string(),
-                        )
+                    Err(why) if why.starts_with("internal error") => {
+                        return self.unknown_result(why)
                     }
+                    Err(why) => return self.stopped(why, k, ""),
                 },
             }
         }

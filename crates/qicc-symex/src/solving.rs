@@ -163,17 +163,24 @@ impl Solving<'_> {
     }
 
     /// The first assertion not settled yet (a property one, or a UB check) whose hit the
-    /// model reaches.
-    pub fn model_hit(&mut self, enc: &Encoding, property: bool) -> Option<AssertionId> {
+    /// model reaches. `Err`: why none was found — the budget, when it ran out while the model
+    /// was read (an interrupted solver evaluates nothing), else an internal error.
+    pub fn model_hit(&mut self, enc: &Encoding, property: bool) -> Result<AssertionId, String> {
         for h in &enc.errors {
             if self.is_property(h.assertion) == property
                 && !self.found.done.contains(&h.assertion)
                 && self.value(h.guard) == Some(1)
             {
-                return Some(h.assertion);
+                return Ok(h.assertion);
             }
         }
-        None
+        Err(match self.budget.exhausted() {
+            Some(r) => r.describe().to_string(),
+            None => format!(
+                "internal error: the model reaches no {}",
+                if property { "assertion" } else { "check" }
+            ),
+        })
     }
 
     /// The model reaches property assertion `hit` (under `assumptions`): replays it — and,
