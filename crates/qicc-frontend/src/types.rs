@@ -245,10 +245,6 @@ pub struct Record {
     pub size: u64,
     pub align: u64,
     pub complete: bool,
-    /// Byte offset (in the preprocessed text) of a bit-field declaration of a packed record,
-    /// if it has one: we do not model their layout, and say so when a reachable construct
-    /// needs it.
-    pub bitfield_at: Option<usize>,
     /// Another reason the layout cannot be used (a member of an unsupported type), reported
     /// when a reachable construct needs the layout.
     pub bad: Option<crate::diag::Diagnostic>,
@@ -288,7 +284,6 @@ impl Types {
             size: 0,
             align: 1,
             complete: false,
-            bitfield_at: None,
             bad: None,
         });
         RecordId(self.records.len() - 1)
@@ -442,7 +437,6 @@ impl Types {
         fields: Vec<FieldDecl>,
         packed: bool,
         min_align: u64,
-        bitfield_at: Option<usize>,
         bad: Option<crate::diag::Diagnostic>,
     ) {
         let kind = self.records[id.0].kind;
@@ -453,35 +447,47 @@ impl Types {
         // The next free bit of a struct (bit-fields pack at bit granularity; `offset` is it
         // rounded up to a byte).
         let mut bit = 0u64;
+        // Bit-fields as (index in `out`, first bit, end bit): their byte windows are chosen
+        // once the record's size is known.
+        let mut bitfields = Vec::new();
         for f in fields {
             if let (Some(w), CType::Int(k)) = (f.width, &f.ty) {
                 let tsize = k.size(self.dm) * 8;
                 let talign = self.align_of(&f.ty) * 8;
+                // gcc: a packed field (or one of a packed record) starts at the next free
+                // bit; `aligned(N)` moves it to a multiple of N bytes first.
+                let fpacked = packed || f.packed;
+                let at = round_up(bit, f.align * 8);
                 let start = match kind {
                     RecordKind::Union => 0,
-                    // gcc (PCC_BITFIELD_TYPE_MATTERS): a field that would cross the end of a
-                    // unit of its type's size, starting at its alignment, starts at the next
-                    // aligned boundary; a zero-width field moves to the next boundary.
-                    RecordKind::Struct if w == 0 => round_up(bit, talign),
-                    RecordKind::Struct if bit % talign + w > tsize => round_up(bit, talign),
-                    RecordKind::Struct => bit,
+                    // PCC_BITFIELD_TYPE_MATTERS: a field that would cross the end of a unit
+                    // of its type's size, starting at its alignment, starts at the next
+                    // aligned boundary; a zero-width field moves to the next boundary (in a
+                    // packed record too).
+                    RecordKind::Struct if w == 0 => round_up(at, talign),
+                    RecordKind::Struct if !fpacked && at % talign + w > tsize => {
+                        round_up(at, talign)
+                    }
+                    RecordKind::Struct => at,
                 };
-                // Unnamed fields do not change the record's alignment (both ABIs).
+                // Unnamed fields do not change the record's alignment (both ABIs); packed
+                // ones add only their `aligned(N)`.
                 if f.name.is_some() {
-                    align = align.max(talign / 8);
+                    let own = if fpacked { 1 } else { talign / 8 };
+                    align = align.max(own).max(f.align);
                 }
                 let end = start + w;
                 if let Some(name) = f.name {
-                    let (first, bytes) = bit_window(start, end);
+                    bitfields.push((out.len(), start, end));
                     out.push(Field {
                         name: Some(name),
                         ty: CType::Bits(BitField {
                             kind: *k,
                             width: w as u16,
-                            shift: (start - first * 8) as u16,
-                            bytes: bytes as u16,
+                            shift: 0,
+                            bytes: 0,
                         }),
-                        offset: first,
+                        offset: 0,
                     });
                 }
                 match kind {
@@ -526,12 +532,25 @@ impl Types {
             }
         }
         align = align.max(min_align.max(1));
+        let size = round_up(size, align);
+        for (i, start, end) in bitfields {
+            let (first, bytes) = bit_window(start, end, size);
+            if let Some(Field {
+                ty: CType::Bits(b),
+                offset,
+                ..
+            }) = out.get_mut(i)
+            {
+                b.shift = (start - first * 8) as u16;
+                b.bytes = bytes as u16;
+                *offset = first;
+            }
+        }
         let rec = &mut self.records[id.0];
         rec.fields = out;
         rec.align = align;
-        rec.size = round_up(size, align);
+        rec.size = size;
         rec.complete = true;
-        rec.bitfield_at = bitfield_at;
         rec.bad = bad;
     }
 
@@ -628,18 +647,21 @@ impl Types {
     }
 }
 
-/// The bytes a bit-field at bits `start..end` is read and written through: the smallest
-/// naturally aligned window of 1, 2, 4 or 8 bytes holding it, else the 8 bytes from its first
-/// byte (an i386 `long long` field may cross an 8-byte boundary). The caller checks that
-/// the window lies inside the record and holds the field.
-fn bit_window(start: u64, end: u64) -> (u64, u64) {
+/// The bytes a bit-field at bits `start..end` of a record of `size` bytes is read and
+/// written through: the smallest naturally aligned window of 1, 2, 4 or 8 bytes inside the
+/// record holding it (always one, outside packed records), else the bytes from its first to
+/// its last (a packed field: a window of 3, 5, 6 or 7 bytes, or one that crosses an aligned
+/// boundary; also an i386 `long long` field crossing an 8-byte boundary). The caller reports
+/// a window of more than 8 bytes as unsupported.
+fn bit_window(start: u64, end: u64, size: u64) -> (u64, u64) {
+    let first = start / 8;
     for k in [1u64, 2, 4, 8] {
-        let base = start / 8 / k * k;
-        if (base + k) * 8 >= end {
+        let base = first / k * k;
+        if (base + k) * 8 >= end && base + k <= size {
             return (base, k);
         }
     }
-    (start / 8, 8)
+    (first, end.div_ceil(8) - first)
 }
 
 pub fn round_up(x: u64, a: u64) -> u64 {
@@ -692,7 +714,6 @@ mod tests {
                 ],
                 false,
                 1,
-                None,
                 None,
             );
             assert_eq!(t.size_of(&CType::Record(r)), Some(size));

@@ -3,7 +3,7 @@
 //! variable and function before any function body is lowered.
 //!
 //! Invariant: problems in declarations that reachable code may never use (a prototype with a
-//! `double` parameter, a packed struct with bit-fields in a header) are recorded with the declared
+//! `double` parameter, a struct with an unsupported member in a header) are recorded with the declared
 //! entity and reported only when reachable code uses it.
 
 use super::expr::RVal;
@@ -643,7 +643,6 @@ impl<'a> Ctx<'a> {
             None => self.types.new_record(kind, None),
         };
         let mut fields = Vec::new();
-        let mut bitfield_at = None;
         let mut bad = None;
         let mut attrs = attrs;
         for d in decls {
@@ -669,20 +668,11 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             for sd in &f.node.declarators {
-                if sd.node.bit_width.is_some() && attrs.packed {
-                    bitfield_at.get_or_insert(sd.span.start);
-                }
                 let mut fa = Attrs::default();
                 let (name, ty) =
                     match &sd.node.declarator {
                         Some(dn) => {
                             self.attrs_of(&dn.node.extensions, &mut fa);
-                            if (fa.aligned > 0 || fa.packed) && sd.node.bit_width.is_some() {
-                                bad.get_or_insert(self.unsupported(
-                                    dn.span.start,
-                                    "alignment attributes on bit-fields",
-                                ));
-                            }
                             match self.declarator_type(base.clone(), dn, false) {
                                 Ok(t) => (declarator_name(&dn.node).map(str::to_string), t),
                                 Err(e) => {
@@ -736,20 +726,22 @@ impl<'a> Ctx<'a> {
             attrs.aligned = 1;
         }
         self.types
-            .complete_record(id, fields, attrs.packed, attrs.aligned, bitfield_at, bad);
+            .complete_record(id, fields, attrs.packed, attrs.aligned, bad);
         // Each bit-field is accessed through a window of bytes (see `types::bit_window`) that
         // must lie inside the record.
         let rec = self.types.record(id);
         let outside = rec.fields.iter().any(|f| match f.ty {
             CType::Bits(b) => {
-                f.offset + b.bytes as u64 > rec.size || b.shift + b.width > b.bytes * 8
+                b.bytes > 8
+                    || f.offset + b.bytes as u64 > rec.size
+                    || b.shift + b.width > b.bytes * 8
             }
             _ => false,
         });
         if outside && rec.bad.is_none() {
             let d = self.unsupported(
                 st.span.start,
-                "this bit-field layout (a field crossing 8 bytes)",
+                "a bit-field whose bytes span more than 8 (a packed 64-bit field not starting on a byte)",
             );
             self.types.records[id.0].bad = Some(d);
         }
@@ -796,13 +788,7 @@ impl<'a> Ctx<'a> {
     /// Why the layout of `t` cannot be used, if it cannot.
     pub fn layout_problem(&self, t: &CType) -> Option<crate::diag::Diagnostic> {
         match t {
-            CType::Record(r) => {
-                let rec = self.types.record(*r);
-                if let Some(at) = rec.bitfield_at {
-                    return Some(self.unsupported(at, "bit-fields in packed structs"));
-                }
-                rec.bad.clone()
-            }
+            CType::Record(r) => self.types.record(*r).bad.clone(),
             CType::Array(e, _) | CType::Vla(e, _) => self.layout_problem(e),
             _ => None,
         }

@@ -26,9 +26,12 @@
 //! - Bit-fields with gcc's layout ([`crate::types::Types::complete_record`]: a field that
 //!   would cross the end of a unit of its declared type's size, starting at the type's
 //!   alignment, moves to the next aligned boundary; zero-width fields align; unnamed fields
-//!   take room but do not align the record): `signed`/`unsigned`/plain `int` (signed, as
+//!   take room but do not align the record; in a packed record, or with `packed` on the
+//!   field, a field starts at the next free bit; `aligned(N)` on a field moves it to a
+//!   multiple of N bytes): `signed`/`unsigned`/plain `int` (signed, as
 //!   gcc), `_Bool`, enum and other integer types, in structs and unions. A field is read and
-//!   written through the smallest aligned window of 1, 2, 4 or 8 bytes that holds it
+//!   written through the smallest window of 1, 2, 4 or 8 bytes that holds it (aligned
+//!   outside packed records)
 //!   ([`crate::types::BitField`]): reads sign- or zero-extend and promote (a field narrower
 //!   than `int` is an `int`), writes keep the window's other bits; compound assignment and
 //!   `++`/`--` work on them, static initialisers merge their bits; `&` and `sizeof` of one are
@@ -80,13 +83,13 @@
 //! `long double`, `<math.h>` functions IEEE does not define exactly, `fesetround`, complex
 //! numbers, calls through a function pointer that may point to a
 //! function without a body (or to an SV-COMP intrinsic or `main`), vector types, `va_arg`
-//! of an array or function type, bit-fields in packed structs and those of a type wider
+//! of an array or function type, bit-fields of a type wider
 //! than `int` but narrower than it (gcc computes in the field's width), variable-length arrays
 //! at file scope (C forbids them) and inside struct members or compound literals, calls of
 //! a body-less function (not const/pure) given a function pointer or in a program that takes
 //! a function's address, inline assembly, computed `goto` and other GNU syntax lang-c
 //! cannot parse (detected by asking gcc), thread local storage, `setjmp`/`longjmp`, threads and `fork`, exit handlers, constructor and
-//! destructor functions, the `cleanup` attribute, alignment attributes on bit-fields.
+//! destructor functions, the `cleanup` attribute, a packed bit-field whose bytes span more than 8.
 //!
 //! # Known approximations
 //!
