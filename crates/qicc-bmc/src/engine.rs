@@ -105,9 +105,11 @@ impl<'a> Engine<'a> {
             // loops with a hint to it at once. User overrides always win.
             let mut loops = HashMap::new();
             if step > 0 {
+                // A hint beyond the largest bound comes from an interval as wide as the
+                // counter's type, not from the loop: unwinding to the limit at once would
+                // be a blind and costly gamble, so such a loop deepens like any other.
                 for (&key, &h) in &self.hints {
-                    let h = h.min(self.opts.max_unwind);
-                    if h > k {
+                    if h > k && h <= self.opts.max_unwind {
                         loops.insert(key, h);
                     }
                 }

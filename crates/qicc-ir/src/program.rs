@@ -345,10 +345,14 @@ pub enum UbKind {
     /// compiler; the model's fixed layout is only one of them. Handled like UB (reachable:
     /// UNKNOWN).
     AddressObserved,
+    /// Not undefined in C, but outside qicc's C library models: a library function called
+    /// in a case its model does not cover (a printf conversion of a floating-point value,
+    /// strtod of a hexadecimal float, …). Handled like UB (reachable: UNKNOWN).
+    Unmodelled,
 }
 
 impl UbKind {
-    pub const ALL: [UbKind; 13] = [
+    pub const ALL: [UbKind; 14] = [
         UbKind::DivByZero,
         UbKind::DivOverflow,
         UbKind::ShiftOutOfRange,
@@ -362,6 +366,7 @@ impl UbKind {
         UbKind::BuiltinUndefined,
         UbKind::InvalidPointerUse,
         UbKind::AddressObserved,
+        UbKind::Unmodelled,
     ];
 
     pub fn name(self) -> &'static str {
@@ -379,6 +384,7 @@ impl UbKind {
             UbKind::BuiltinUndefined => "builtin-undefined",
             UbKind::InvalidPointerUse => "invalid-pointer-use",
             UbKind::AddressObserved => "address-observed",
+            UbKind::Unmodelled => "unmodelled-library-case",
         }
     }
 
@@ -406,6 +412,9 @@ impl UbKind {
             }
             UbKind::AddressObserved => {
                 "address of an object observed (pointer converted to an integer, or compared with the end of another object): it depends on where the compiler places objects"
+            }
+            UbKind::Unmodelled => {
+                "library function called in a case its model does not cover (printf's floating-point conversions and %n, strtod beyond the exactly rounded cases, …)"
             }
         }
     }

@@ -178,6 +178,11 @@ impl<'a> Ctx<'a> {
                 .check(Expr::bool(false), UbKind::BuiltinUndefined, at)
                 .map(|()| Val::R(RVal::void())),
             "__builtin_trap" => self.halt(None, at),
+            // The C library models' way of saying "a case this model does not cover"
+            // (clib_models.c): reachable, it makes a TRUE impossible, as UB does.
+            "__qicc_unmodelled" => self
+                .check(Expr::bool(false), UbKind::Unmodelled, at)
+                .map(|()| Val::R(RVal::void())),
             // Clang's non-temporal accesses: a cache hint on an ordinary load and store.
             "__builtin_nontemporal_load" => match args {
                 [p] => self.pointee(p, at).and_then(|lv| {

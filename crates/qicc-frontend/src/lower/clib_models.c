@@ -395,6 +395,200 @@ int __qicc_atoi(const char *s) { return (int)__qicc_strtol(s, 0, 10); }
 long __qicc_atol(const char *s) { return __qicc_strtol(s, 0, 10); }
 long long __qicc_atoll(const char *s) { return __qicc_strtoll(s, 0, 10); }
 
+/* strtod/strtof (C11 7.22.1.3) in the "C" locale, rounded to nearest as glibc rounds, where
+ * one IEEE operation gives that rounding: a decimal significand of at most 19 digits (more
+ * only as trailing zeros) times a power of ten, when significand and power are exact in the
+ * format (Clinger's fast path: below 2^53 and |exponent| <= 22 for double, 2^24 and 10 for
+ * float) or their product is an exact integer below 2^64 (one conversion rounds it); zero,
+ * infinities and `nan`/`nan()`. Everything else (hexadecimal floats, longer significands,
+ * larger exponents, NaN payloads) is a case the model does not cover: `__qicc_unmodelled()`
+ * (reachable: UNKNOWN). `errno` is not written. */
+static const double __qicc_pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static int __qicc_lower_is(const char *s, const char *word) {
+  while (*word != 0) {
+    char c = *s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s;
+    if (c != *word)
+      return 0;
+    s++;
+    word++;
+  }
+  return 1;
+}
+
+/* The number __qicc_strto_parse read: __qicc_fp_m * 10^__qicc_fp_e, negative if
+ * __qicc_fp_neg (globals, so that no local's address is taken). */
+static unsigned long long __qicc_fp_m;
+static int __qicc_fp_e, __qicc_fp_neg;
+
+/* Parses a number at `nptr` into the __qicc_fp_ globals; sets *endptr. Returns 0: no number
+ * (*endptr is nptr); 1: a finite decimal number; 2: infinity; 3: NaN; 4: a form the model
+ * does not cover. */
+static int __qicc_strto_parse(const char *nptr, char **endptr) {
+  const char *s = nptr;
+  unsigned long long acc = 0;
+  int digits = 0, any = 0, exp = 0, lost = 0;
+  __qicc_fp_neg = 0;
+  while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+    s++;
+  if (*s == '-') {
+    __qicc_fp_neg = 1;
+    s++;
+  } else if (*s == '+')
+    s++;
+  if (__qicc_lower_is(s, "inf")) {
+    s += __qicc_lower_is(s, "infinity") ? 8 : 3;
+    if (endptr)
+      *endptr = (char *)s;
+    return 2;
+  }
+  if (__qicc_lower_is(s, "nan")) {
+    s += 3;
+    if (*s == '(' && s[1] == ')')
+      s += 2;
+    else if (*s == '(')
+      return 4;
+    if (endptr)
+      *endptr = (char *)s;
+    return 3;
+  }
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    return 4;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    any = 1;
+    if (digits < 19) {
+      acc = acc * 10 + (*s - '0');
+      digits += acc != 0;
+    } else {
+      exp++;
+      lost |= *s != '0';
+    }
+  }
+  if (*s == '.') {
+    s++;
+    for (; *s >= '0' && *s <= '9'; s++) {
+      any = 1;
+      if (digits < 19) {
+        acc = acc * 10 + (*s - '0');
+        digits += acc != 0;
+        exp--;
+      } else
+        lost |= *s != '0';
+    }
+  }
+  if (!any) {
+    if (endptr)
+      *endptr = (char *)nptr;
+    return 0;
+  }
+  if (*s == 'e' || *s == 'E') {
+    const char *t = s + 1;
+    int eneg = 0, ev = 0;
+    if (*t == '-') {
+      eneg = 1;
+      t++;
+    } else if (*t == '+')
+      t++;
+    if (*t >= '0' && *t <= '9') {
+      for (; *t >= '0' && *t <= '9'; t++)
+        if (ev < 100000)
+          ev = ev * 10 + (*t - '0');
+      exp += eneg ? -ev : ev;
+      s = t;
+    }
+  }
+  if (endptr)
+    *endptr = (char *)s;
+  __qicc_fp_m = acc;
+  __qicc_fp_e = exp;
+  return lost ? 4 : 1;
+}
+
+double __qicc_strtod(const char *nptr, char **endptr) {
+  int kind = __qicc_strto_parse(nptr, endptr);
+  unsigned long long m = __qicc_fp_m;
+  int e = __qicc_fp_e;
+  double r = 0.0;
+  switch (kind) {
+  case 0:
+    return 0.0;
+  case 2:
+    r = __builtin_inf();
+    break;
+  case 3:
+    r = __builtin_nan("");
+    break;
+  case 1:
+    if (m == 0) {
+      r = 0.0;
+      break;
+    }
+    while (e > 0 && m <= 1844674407370955161ULL) {
+      m *= 10;
+      e--;
+    }
+    if (e == 0) {
+      r = (double)m;
+      break;
+    }
+    if (m <= 9007199254740992ULL && e >= -22 && e <= 22) {
+      r = e > 0 ? (double)m * __qicc_pow10[e] : (double)m / __qicc_pow10[-e];
+      break;
+    }
+    __qicc_unmodelled();
+    return 0.0;
+  default:
+    __qicc_unmodelled();
+    return 0.0;
+  }
+  return __qicc_fp_neg ? -r : r;
+}
+
+float __qicc_strtof(const char *nptr, char **endptr) {
+  int kind = __qicc_strto_parse(nptr, endptr);
+  unsigned long long m = __qicc_fp_m;
+  int e = __qicc_fp_e;
+  float r = 0.0f;
+  switch (kind) {
+  case 0:
+    return 0.0f;
+  case 2:
+    r = __builtin_inff();
+    break;
+  case 3:
+    r = __builtin_nanf("");
+    break;
+  case 1:
+    if (m == 0) {
+      r = 0.0f;
+      break;
+    }
+    while (e > 0 && m <= 1844674407370955161ULL) {
+      m *= 10;
+      e--;
+    }
+    if (e == 0) {
+      r = (float)m;
+      break;
+    }
+    if (m <= 16777216ULL && e >= -10 && e <= 10) {
+      r = e > 0 ? (float)m * (float)__qicc_pow10[e] : (float)m / (float)__qicc_pow10[-e];
+      break;
+    }
+    __qicc_unmodelled();
+    return 0.0f;
+  default:
+    __qicc_unmodelled();
+    return 0.0f;
+  }
+  return __qicc_fp_neg ? -r : r;
+}
+
+/* glibc: atof(s) is strtod(s, NULL). */
+double __qicc_atof(const char *s) { return __qicc_strtod(s, 0); }
+
 /* ---- <ctype.h>: glibc's tables for the "C" locale, indexed from -128 to 255 (the prelude
  * defines __qicc_ctype_b, __qicc_ctype_tolower and __qicc_ctype_toupper). glibc's macros read
  * them through __ctype_b_loc() etc.; the functions return the same bits. ---- */
@@ -535,6 +729,250 @@ void __qicc_qsort(void *base, __qicc_size_t n, __qicc_size_t size,
         b[(j - 1) * size + k] = b[j * size + k];
         b[j * size + k] = t;
       }
+}
+
+/* ---- <stdio.h>: formatting into a buffer ---- */
+
+/* The sprintf family as glibc formats in the "C" locale: conversions d i u o x X c s p and
+ * %%, with the flags - + space # 0, widths and precisions (also `*`), and the length
+ * modifiers hh h l ll j z t q L. A conversion the model does not cover (floating point, %n,
+ * wide characters, positional arguments) is `__qicc_unmodelled()` (reachable: UNKNOWN). The
+ * output is counted in full; only the first n - 1 bytes and a terminating null are stored. */
+static void __qicc_fmt_put(char *s, __qicc_size_t n, __qicc_size_t k, char c) {
+  if (n != 0 && k < n - 1)
+    s[k] = c;
+}
+
+static __qicc_size_t __qicc_fmt_pad(char *s, __qicc_size_t n, __qicc_size_t k, char c,
+                                    int count) {
+  for (int i = 0; i < count; i++)
+    __qicc_fmt_put(s, n, k++, c);
+  return k;
+}
+
+int __qicc_vsnprintf(char *s, __qicc_size_t n, const char *f, __builtin_va_list ap) {
+  __qicc_size_t k = 0;
+  while (*f != 0) {
+    if (*f != '%') {
+      __qicc_fmt_put(s, n, k++, *f++);
+      continue;
+    }
+    f++;
+    int left = 0, plus = 0, space = 0, alt = 0, zero = 0;
+    for (;; f++) {
+      if (*f == '-')
+        left = 1;
+      else if (*f == '+')
+        plus = 1;
+      else if (*f == ' ')
+        space = 1;
+      else if (*f == '#')
+        alt = 1;
+      else if (*f == '0')
+        zero = 1;
+      else
+        break;
+    }
+    int width = 0, prec = -1, len = 0;
+    if (*f == '*') {
+      f++;
+      width = __builtin_va_arg(ap, int);
+      if (width < 0) {
+        left = 1;
+        width = width == -2147483647 - 1 ? 2147483647 : -width;
+      }
+    } else
+      for (; *f >= '0' && *f <= '9'; f++)
+        width = width < 100000000 ? width * 10 + (*f - '0') : width;
+    if (*f == '.') {
+      f++;
+      prec = 0;
+      if (*f == '*') {
+        f++;
+        prec = __builtin_va_arg(ap, int);
+        if (prec < 0)
+          prec = -1;
+      } else
+        for (; *f >= '0' && *f <= '9'; f++)
+          prec = prec < 100000000 ? prec * 10 + (*f - '0') : prec;
+    }
+    /* len: 0 int, 1 char, 2 short, 3 long (and size_t, ptrdiff_t), 4 long long */
+    if (*f == 'h') {
+      f++;
+      len = 2;
+      if (*f == 'h') {
+        f++;
+        len = 1;
+      }
+    } else if (*f == 'l') {
+      f++;
+      len = 3;
+      if (*f == 'l') {
+        f++;
+        len = 4;
+      }
+    } else if (*f == 'j' || *f == 'q' || *f == 'L') {
+      f++;
+      len = 4;
+    } else if (*f == 'z' || *f == 't') {
+      f++;
+      len = 3;
+    }
+    char c = *f;
+    if (c == '%') {
+      f++;
+      __qicc_fmt_put(s, n, k++, '%');
+      continue;
+    }
+    if (c == 'c' && len == 0) {
+      f++;
+      char ch = (char)(unsigned char)__builtin_va_arg(ap, int);
+      if (!left)
+        k = __qicc_fmt_pad(s, n, k, ' ', width - 1);
+      __qicc_fmt_put(s, n, k++, ch);
+      if (left)
+        k = __qicc_fmt_pad(s, n, k, ' ', width - 1);
+      continue;
+    }
+    if (c == 's' && len == 0) {
+      f++;
+      const char *str = __builtin_va_arg(ap, const char *);
+      if (str == 0)
+        str = prec < 0 || prec >= 6 ? "(null)" : "";
+      int sl = 0;
+      while ((prec < 0 || sl < prec) && str[sl] != 0)
+        sl++;
+      if (!left)
+        k = __qicc_fmt_pad(s, n, k, ' ', width - sl);
+      for (int i = 0; i < sl; i++)
+        __qicc_fmt_put(s, n, k++, str[i]);
+      if (left)
+        k = __qicc_fmt_pad(s, n, k, ' ', width - sl);
+      continue;
+    }
+    unsigned long long v = 0;
+    unsigned base = 10;
+    char sign = 0;
+    int upper = c == 'X', prefix = 0;
+    if (c == 'd' || c == 'i') {
+      long long x;
+      if (len == 4)
+        x = __builtin_va_arg(ap, long long);
+      else if (len == 3)
+        x = __builtin_va_arg(ap, long);
+      else {
+        x = __builtin_va_arg(ap, int);
+        if (len == 2)
+          x = (short)x;
+        else if (len == 1)
+          x = (signed char)x;
+      }
+      v = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+      sign = x < 0 ? '-' : plus ? '+' : space ? ' ' : 0;
+    } else if (c == 'u' || c == 'o' || c == 'x' || c == 'X') {
+      if (len == 4)
+        v = __builtin_va_arg(ap, unsigned long long);
+      else if (len == 3)
+        v = __builtin_va_arg(ap, unsigned long);
+      else {
+        v = __builtin_va_arg(ap, unsigned int);
+        if (len == 2)
+          v = (unsigned short)v;
+        else if (len == 1)
+          v = (unsigned char)v;
+      }
+      base = c == 'u' ? 10 : c == 'o' ? 8 : 16;
+      prefix = alt && base == 16 && v != 0;
+    } else if (c == 'p' && len == 0) {
+      void *ptr = __builtin_va_arg(ap, void *);
+      if (ptr == 0) {
+        f++;
+        if (!left)
+          k = __qicc_fmt_pad(s, n, k, ' ', width - 5);
+        for (int i = 0; i < 5; i++)
+          __qicc_fmt_put(s, n, k++, "(nil)"[i]);
+        if (left)
+          k = __qicc_fmt_pad(s, n, k, ' ', width - 5);
+        continue;
+      }
+      v = (unsigned long)ptr;
+      len = 3;
+      base = 16;
+      prefix = 1;
+      sign = plus ? '+' : space ? ' ' : 0;
+    } else {
+      __qicc_unmodelled();
+      return -1;
+    }
+    f++;
+    /* The digits, lowest first, by division by the constant base (in 32 bits when the
+     * argument has at most 32: cheaper for a solver). */
+    char tmp[24];
+    int ndig = 0;
+    if (v == 0 && prec == 0)
+      ndig = 0;
+    else if (len <= 2 || (len == 3 && sizeof(long) == 4)) {
+      unsigned int t = (unsigned int)v;
+      do {
+        unsigned d = base == 10 ? t % 10 : base == 16 ? t % 16 : t % 8;
+        tmp[ndig++] = (char)(d < 10 ? '0' + d : (upper ? 'A' : 'a') + (d - 10));
+        t = base == 10 ? t / 10 : base == 16 ? t / 16 : t / 8;
+      } while (t != 0);
+    } else {
+      unsigned long long t = v;
+      do {
+        unsigned d = (unsigned)(base == 10 ? t % 10 : base == 16 ? t % 16 : t % 8);
+        tmp[ndig++] = (char)(d < 10 ? '0' + d : (upper ? 'A' : 'a') + (d - 10));
+        t = base == 10 ? t / 10 : base == 16 ? t / 16 : t / 8;
+      } while (t != 0);
+    }
+    int zeros = prec > ndig ? prec - ndig : 0;
+    if (alt && base == 8 && zeros == 0 && !(v == 0 && ndig == 1))
+      zeros = 1;
+    int total = (sign != 0) + 2 * prefix + zeros + ndig;
+    if (!left && zero && prec < 0 && width > total) {
+      zeros += width - total;
+      total = width;
+    }
+    if (!left)
+      k = __qicc_fmt_pad(s, n, k, ' ', width - total);
+    if (sign != 0)
+      __qicc_fmt_put(s, n, k++, sign);
+    if (prefix) {
+      __qicc_fmt_put(s, n, k++, '0');
+      __qicc_fmt_put(s, n, k++, upper ? 'X' : 'x');
+    }
+    k = __qicc_fmt_pad(s, n, k, '0', zeros);
+    for (int i = ndig - 1; i >= 0; i--)
+      __qicc_fmt_put(s, n, k++, tmp[i]);
+    if (left)
+      k = __qicc_fmt_pad(s, n, k, ' ', width - total);
+  }
+  if (n != 0)
+    s[k < n ? k : n - 1] = 0;
+  if (k > 2147483647)
+    __qicc_unmodelled();
+  return (int)k;
+}
+
+int __qicc_vsprintf(char *s, const char *f, __builtin_va_list ap) {
+  return __qicc_vsnprintf(s, (__qicc_size_t)-1, f, ap);
+}
+
+int __qicc_snprintf(char *s, __qicc_size_t n, const char *f, ...) {
+  __builtin_va_list ap;
+  __builtin_va_start(ap, f);
+  int r = __qicc_vsnprintf(s, n, f, ap);
+  __builtin_va_end(ap);
+  return r;
+}
+
+int __qicc_sprintf(char *s, const char *f, ...) {
+  __builtin_va_list ap;
+  __builtin_va_start(ap, f);
+  int r = __qicc_vsnprintf(s, (__qicc_size_t)-1, f, ap);
+  __builtin_va_end(ap);
+  return r;
 }
 
 /* ---- the built-in allocation functions as functions, for pointers to them (clib.rs) ---- */
@@ -755,5 +1193,19 @@ long __qicc_time(long *t) {
   long v = __VERIFIER_nondet_long();
   if (t)
     *t = v;
+  return v;
+}
+
+/* getenv(): the environment is an input of the run: NULL, or a string whose length and
+ * bytes are inputs (the native replay's runtime feeds the same values). */
+char *__qicc_getenv(const char *name) {
+  (void)__qicc_strlen(name);
+  if (__VERIFIER_nondet_int() == 0)
+    return 0;
+  unsigned int len = __VERIFIER_nondet_uint();
+  char *v = __builtin_malloc((__qicc_size_t)len + 1);
+  for (unsigned int i = 0; i < len; i++)
+    v[i] = __VERIFIER_nondet_char();
+  v[len] = 0;
   return v;
 }
