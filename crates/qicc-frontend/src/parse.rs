@@ -356,7 +356,19 @@ pub fn parse(
             if gcc_accepts(original, data_model) {
                 let near = text.get(e.offset.saturating_sub(8)..).unwrap_or("");
                 let near: String = near.chars().take(24).collect();
-                let what = if near.contains("&&") || near.contains("goto") {
+                // The parser stops at the 128-bit type's name or at the declarator after it.
+                let around: String = text
+                    .get(e.offset.saturating_sub(16)..)
+                    .unwrap_or("")
+                    .chars()
+                    .take(40)
+                    .collect();
+                let what = if ["__int128", "__uint128_t", "_Float128", "__float128"]
+                    .iter()
+                    .any(|t| around.contains(t))
+                {
+                    "128-bit types (__int128, __float128)"
+                } else if near.contains("&&") || near.contains("goto") {
                     "computed goto or label addresses"
                 } else {
                     "a GNU C construct the parser does not handle (e.g. __int128, nested functions, computed goto)"

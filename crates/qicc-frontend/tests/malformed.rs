@@ -175,6 +175,7 @@ fn gnu_syntax_the_parser_lacks_is_unsupported_not_a_syntax_error() {
     )
     .unwrap_err();
     assert_eq!((d.kind, d.line), (DiagKind::Unsupported, 2), "{d}");
+    assert!(d.message.starts_with("128-bit types"), "{d}");
 }
 
 #[test]
