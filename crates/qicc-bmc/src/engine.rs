@@ -151,7 +151,11 @@ impl<'a> Engine<'a> {
             let open = catch_stop(|| self.incompleteness(&enc, k));
             match open.unwrap_or_else(|_| Err(self.stop_reason().describe().into())) {
                 Err(why) => return self.stopped(why, k, &last_reason),
-                Ok(None) => return self.complete(&enc, k),
+                Ok(None) => return self.complete(&enc, k, None),
+                Ok(Some(why)) if self.opts.bounded && self.opts.unwind == Some(k) => {
+                    let all = catch_stop(|| self.feasible_cuts(&enc, k, why.clone()));
+                    return self.complete(&enc, k, Some(all.unwrap_or(why)));
+                }
                 Ok(Some(why)) => last_reason = why,
             }
         }
@@ -280,6 +284,46 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Bounded mode: every loop and recursion whose cut some execution reaches (`first`
+    /// is one), as a list; at most `MAX_CUT_QUERIES` more solver calls, then "…".
+    fn feasible_cuts(&mut self, enc: &Encoding, k: u32, first: String) -> String {
+        const MAX_CUT_QUERIES: usize = 8;
+        let mut listed = vec![first];
+        for _ in 0..MAX_CUT_QUERIES {
+            let open: Vec<TermId> = enc
+                .cuts
+                .iter()
+                .filter(|c| !listed.contains(&self.describe_cut(c.reason)))
+                .map(|c| c.guard)
+                .collect();
+            if open.is_empty() {
+                return listed.join("; ");
+            }
+            let any = self.q.s.or_all(&open);
+            match self
+                .q
+                .check(&[any], &format!("unwind {k}"), "further cuts")
+            {
+                CheckResult::Unsat => return listed.join("; "),
+                CheckResult::Unknown(_) => break,
+                CheckResult::Sat => {
+                    let before = listed.len();
+                    for c in &enc.cuts {
+                        let d = self.describe_cut(c.reason);
+                        if !listed.contains(&d) && self.q.value(c.guard) == Some(1) {
+                            listed.push(d);
+                        }
+                    }
+                    if listed.len() == before {
+                        break;
+                    }
+                }
+            }
+        }
+        listed.push("…".into());
+        listed.join("; ")
+    }
+
     fn describe_cut(&self, c: CutReason) -> String {
         match c {
             CutReason::Loop {
@@ -312,8 +356,9 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// The unwinding at bound `k` is complete: settle undefined behaviour and answer.
-    fn complete(mut self, enc: &Encoding, k: u32) -> EngineResult {
+    /// The unwinding at bound `k` is complete (`cut`: `None`), or in bounded mode cut where
+    /// `cut` says: settle undefined behaviour (within the bound) and answer.
+    fn complete(mut self, enc: &Encoding, k: u32, cut: Option<String>) -> EngineResult {
         let mut ub_reached: Vec<AssertionId> = Vec::new();
         loop {
             let guards: Vec<TermId> = enc
@@ -353,11 +398,18 @@ impl<'a> Engine<'a> {
         for a in ub_reached {
             self.q.found.ub_reachable(self.p, a);
         }
-        // Complete: everything not violated and not listed as unknown is safe.
+        // Complete: everything not violated and not listed as unknown is safe (within the
+        // bound, when it cut executions).
         self.stats.bound = k;
         let stats = self.stats();
         self.q.solver.drop_in_background();
-        self.q.found.proven(self.p, stats)
+        match cut {
+            None => self.q.found.proven(self.p, stats),
+            Some(why) => {
+                let cuts = format!("no violation within bound {k}; cut: {why}");
+                self.q.found.proven_within(self.p, k, cuts, stats)
+            }
+        }
     }
 
     fn stats(&self) -> qicc_engine::Stats {

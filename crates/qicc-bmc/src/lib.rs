@@ -58,6 +58,10 @@ pub struct BmcOptions {
     pub unwind: Option<u32>,
     /// The last bound deepening tries.
     pub max_unwind: u32,
+    /// Bounded mode (with `unwind`): when the unwinding at the bound is incomplete, the
+    /// assertions no execution within it reaches are `SafeWithin(bound)` (undefined
+    /// behaviour settled within the bound as for a proof), not unknown.
+    pub bounded: bool,
     /// Per-loop bounds: (function name, location of the loop's head, bound).
     pub loop_unwind: Vec<(String, u32, u32)>,
     /// Look for every violated assertion, not just the first.
@@ -75,6 +79,7 @@ impl Default for BmcOptions {
         BmcOptions {
             unwind: None,
             max_unwind: DEFAULT_MAX_UNWIND,
+            bounded: false,
             loop_unwind: Vec::new(),
             all_violations: false,
             check_timeout: None,

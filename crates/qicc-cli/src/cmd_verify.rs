@@ -58,6 +58,18 @@ pub struct VerifyArgs {
     /// Unwind every loop and recursion exactly K times instead of deepening the bound.
     #[arg(long, value_name = "K")]
     pub unwind: Option<u32>,
+    /// Bounded verification: search every execution that runs each loop body and each
+    /// recursion at most K times. No violation there is the answer BOUNDED ("no violation
+    /// within bound K", exit code 4, JSON `bounded: K`), never TRUE; the executions the
+    /// bound cut are named per loop. The engine still tries to prove the program for every
+    /// execution in the time left (TRUE replaces BOUNDED when it does), and a violation it
+    /// finds beyond the bound is a FALSE.
+    #[arg(long, value_name = "K", conflicts_with = "unwind")]
+    pub bound: Option<u32>,
+    /// CBMC's spelling of bounded verification: `--unwind K --no-unwinding-assertions` is
+    /// `--bound K`.
+    #[arg(long, requires = "unwind")]
+    pub no_unwinding_assertions: bool,
     /// Largest bound incremental deepening tries.
     #[arg(long, value_name = "K")]
     pub max_unwind: Option<u32>,
@@ -237,7 +249,10 @@ pub fn run(args: VerifyArgs) -> u8 {
             EngineArg::Corral => Engine::Corral,
             EngineArg::Invariants => Engine::Invariants,
         },
-        unwind: args.unwind,
+        unwind: args.unwind.filter(|_| !args.no_unwinding_assertions),
+        bound: args
+            .bound
+            .or(args.unwind.filter(|_| args.no_unwinding_assertions)),
         max_unwind: args.max_unwind,
         unwindset: args.unwindset.clone(),
         recursion_bound: args.recursion_bound,
@@ -305,6 +320,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         Verdict::True => EXIT_TRUE,
         Verdict::False => EXIT_FALSE,
         Verdict::Unknown => EXIT_UNKNOWN,
+        Verdict::Bounded => crate::EXIT_BOUNDED,
     }
 }
 
@@ -318,8 +334,9 @@ fn write_witness(report: &Report, path: &std::path::Path) -> Result<(), u8> {
         }),
         Ok(None) => {
             eprintln!(
-                "qicc: no witness written to {}: the answer is UNKNOWN",
-                path.display()
+                "qicc: no witness written to {}: the answer is {}",
+                path.display(),
+                report.verdict.as_str()
             );
             Ok(())
         }

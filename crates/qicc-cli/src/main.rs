@@ -17,6 +17,8 @@ use std::process::ExitCode;
 pub const EXIT_TRUE: u8 = 0;
 pub const EXIT_FALSE: u8 = 10;
 pub const EXIT_UNKNOWN: u8 = 5;
+/// Bounded mode: no violation within the bound (`--bound K`), not a proof.
+pub const EXIT_BOUNDED: u8 = 4;
 pub const EXIT_INPUT_ERROR: u8 = 6;
 pub const EXIT_INTERNAL: u8 = 1;
 /// Bad command line or set-up (as clap's own usage errors): e.g. an external verifier that is

@@ -163,7 +163,7 @@ pub(crate) fn combine(
                         out.contradicting.push((va, w, by));
                     }
                 }
-                Some(AssertionStatus::Unknown(_)) => {}
+                Some(AssertionStatus::Unknown(_) | AssertionStatus::SafeWithin(_)) => {}
             }
             for (id, st) in r.result.statuses.iter_mut() {
                 if *id == a {

@@ -16,6 +16,10 @@ pub enum Verdict {
     True,
     False,
     Unknown,
+    /// Bounded mode (`--bound K`): no violation and no undefined behaviour within the bound
+    /// (the report's `bounded`), longer executions not explored. Never TRUE: SV-COMP output
+    /// and witnesses treat it as UNKNOWN.
+    Bounded,
 }
 
 impl Verdict {
@@ -24,6 +28,7 @@ impl Verdict {
             Verdict::True => "TRUE",
             Verdict::False => "FALSE",
             Verdict::Unknown => "UNKNOWN",
+            Verdict::Bounded => "BOUNDED",
         }
     }
 }
@@ -160,6 +165,8 @@ pub struct InternalError {
 pub struct Report {
     pub verdict: Verdict,
     pub reason: Option<String>,
+    /// Bounded mode: the bound the answer holds within (`null` otherwise).
+    pub bounded: Option<u32>,
     /// The program's first file (the one file of most programs).
     pub file: String,
     /// Every file of the program, in order: its translation units.
@@ -198,6 +205,12 @@ pub fn assertion_report(
         AssertionStatus::Safe => ("safe", None),
         AssertionStatus::Violated => ("violated", None),
         AssertionStatus::Unknown(r) => ("unknown", Some(r.clone())),
+        AssertionStatus::SafeWithin(k) => (
+            "bounded",
+            Some(format!(
+                "no execution within bound {k} reaches it (longer ones were not explored)"
+            )),
+        ),
     };
     AssertionReport {
         id: id.0,

@@ -285,6 +285,17 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
             },
             locations: Vec::new(),
         });
+    } else if report.verdict == Verdict::Bounded {
+        notifications.push(Notification {
+            level: "note",
+            message: Message {
+                text: format!(
+                    "verdict BOUNDED, not a proof: {}",
+                    report.reason.as_deref().unwrap_or("no violation within the bound")
+                ),
+            },
+            locations: Vec::new(),
+        });
     }
     log(
         version,
@@ -296,6 +307,7 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
         json!({
             "verdict": report.verdict.as_str(),
             "reason": report.reason,
+            "bounded": report.bounded,
             "file": report.file,
             "engine": report.engine,
             "dataModel": report.data_model,

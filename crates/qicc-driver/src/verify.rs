@@ -56,6 +56,9 @@ pub struct VerifyOptions {
     pub engine: Engine,
     /// Fixed unwinding bound (no deepening).
     pub unwind: Option<u32>,
+    /// Bounded mode (`--bound K`, see [`bounded_run`]): the answer "no violation within
+    /// bound K" (never TRUE) unless a proof for every execution is found in the time.
+    pub bound: Option<u32>,
     /// Cap for incremental deepening.
     pub max_unwind: Option<u32>,
     /// BMC: per-loop bounds (function, head location, bound).
@@ -128,6 +131,7 @@ impl Default for VerifyOptions {
         VerifyOptions {
             engine: Engine::Qicc,
             unwind: None,
+            bound: None,
             max_unwind: None,
             unwindset: Vec::new(),
             recursion_bound: None,
@@ -202,6 +206,9 @@ fn run_engine(
     confirmer: &Confirmer,
     budget: &Budget,
 ) -> EngineRun {
+    if let Some(k) = opts.bound {
+        return bounded_run(program, opts, confirmer, budget, k);
+    }
     match opts.engine {
         Engine::Bmc => {
             let mut bmc = qicc_bmc::BmcOptions {
@@ -257,6 +264,62 @@ fn run_engine(
             gamble_run(program, r, found, &confirmed)
         }
     }
+}
+
+/// Bounded mode: first the search of every execution within bound `k` (the BMC at unwind
+/// `k`, bounded: a violation there, a complete unwinding, or "safe within `k`" for each
+/// assertion no such execution reaches); then, when something is only safe within the bound
+/// and the chosen engine can prove (every engine but `bmc`, whose proof at `k` was the
+/// complete unwinding, and Impulse, which never proves), that engine in the time left: its
+/// proofs and replayed violations replace the bounded statuses, which stay for the rest.
+fn bounded_run(
+    program: &Program,
+    opts: &VerifyOptions,
+    confirmer: &Confirmer,
+    budget: &Budget,
+    k: u32,
+) -> EngineRun {
+    let mut bmc = qicc_bmc::BmcOptions {
+        unwind: Some(k),
+        bounded: true,
+        all_violations: opts.all_violations,
+        ..Default::default()
+    };
+    bmc.progress = progress_fn(opts);
+    let first = qicc_bmc::verify(program, &bmc, budget);
+    let within = |st: &AssertionStatus| matches!(st, AssertionStatus::SafeWithin(_));
+    let bounded_only = first.statuses.iter().any(|(_, st)| within(st));
+    let proves = !matches!(opts.engine, Engine::Bmc | Engine::Impulse);
+    let bound = first.stats.bound;
+    let first = EngineRun::of(first, Some(Argument::CompleteUnwinding { bound }));
+    if first.result.violation.is_some() || !bounded_only || !proves || budget.exhausted().is_some()
+    {
+        return first;
+    }
+    let full = VerifyOptions {
+        bound: None,
+        ..opts.clone()
+    };
+    let mut run = run_engine(program, &full, confirmer, budget);
+    if run.result.violation.is_some() {
+        // A violation beyond the bound: the report replays it like any other.
+        return run;
+    }
+    let mut left = false;
+    for (a, st) in run.result.statuses.iter_mut() {
+        if matches!(st, AssertionStatus::Unknown(_)) {
+            if let Some((_, b)) = first.result.statuses.iter().find(|(x, _)| x == a) {
+                if within(b) {
+                    *st = b.clone();
+                    left = true;
+                }
+            }
+        }
+    }
+    if left {
+        run.result.reason = first.result.reason.clone();
+    }
+    run
 }
 
 /// The default engine's gamble options and members. The gamble and the loop-invariant
@@ -514,6 +577,7 @@ fn report(
 
     let mut violation = None;
     let mut verdict;
+    let mut bounded = None;
     let mut reason = result.reason.clone();
     let mut replay_failed = None;
     // The counterexample reaches the violation only after a signed overflow (its location).
@@ -629,6 +693,9 @@ fn report(
         open: Vec::new(),
     };
     let mut all_safe = true;
+    // Bounded mode: every assertion safe or safe within a bound (the smallest one).
+    let mut all_within = true;
+    let mut within: Option<u32> = None;
     let mut invariants_used = false;
     for id in program.assertion_ids() {
         let mut status = status_of(id);
@@ -653,8 +720,16 @@ fn report(
             // Only the replayed violation is reported as such.
             status = AssertionStatus::Unknown("violation not replayed".into());
         }
-        if status != AssertionStatus::Safe {
-            all_safe = false;
+        match status {
+            AssertionStatus::Safe => {}
+            AssertionStatus::SafeWithin(k) => {
+                all_safe = false;
+                within = Some(within.map_or(k, |w| w.min(k)));
+            }
+            _ => {
+                all_safe = false;
+                all_within = false;
+            }
         }
         let proved_by = (status == AssertionStatus::Safe).then(|| {
             engine_proofs
@@ -726,6 +801,13 @@ fn report(
     } else if all_safe {
         verdict = Verdict::True;
         reason = None;
+    } else if let (true, Some(k)) = (all_within, within) {
+        verdict = Verdict::Bounded;
+        bounded = Some(k);
+        reason = Some(match result.reason.as_deref() {
+            Some(cut) if cut.starts_with("no violation within bound") => cut.to_string(),
+            _ => format!("no violation within bound {k}"),
+        });
     } else {
         verdict = Verdict::Unknown;
         if reason.is_none() {
@@ -754,6 +836,7 @@ fn report(
     Report {
         verdict,
         reason,
+        bounded,
         file: loaded
             .sources
             .first()

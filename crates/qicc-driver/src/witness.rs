@@ -115,7 +115,8 @@ struct Invariant {
 /// The witness of `report` as YAML: a violation witness for FALSE, a correctness witness for
 /// TRUE, `None` for UNKNOWN. `version` is qicc's.
 pub fn to_witness(report: &Report, version: &str) -> Result<Option<String>, WitnessError> {
-    if report.verdict == Verdict::Unknown {
+    // A bounded answer is no proof: no witness, as for UNKNOWN (SV-COMP reads it so).
+    if matches!(report.verdict, Verdict::Unknown | Verdict::Bounded) {
         return Ok(None);
     }
     let bytes =

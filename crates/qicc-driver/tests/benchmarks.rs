@@ -92,7 +92,7 @@ fn never_wrong(opts: &VerifyOptions) {
         let got = match report.verdict {
             Verdict::True => Some(true),
             Verdict::False => Some(false),
-            Verdict::Unknown => None,
+            Verdict::Unknown | Verdict::Bounded => None,
         };
         let exp = expected.map_or("?".to_string(), |e| e.to_string());
         println!("{name:<64} {:>8} {exp:>8} {ms:>7}", report.verdict.as_str());

@@ -197,6 +197,10 @@ pub enum AssertionStatus {
     Violated,
     /// Neither, and why (bound too small, timeout, ...).
     Unknown(String),
+    /// Bounded mode (`--bound K`): no execution that runs every loop body and every
+    /// recursion at most `bound` times reaches it, but longer executions were cut. Not a
+    /// proof: never a TRUE; a `Safe` from any run replaces it, a `Violated` beats it.
+    SafeWithin(u32),
 }
 
 /// The answer of one engine run.

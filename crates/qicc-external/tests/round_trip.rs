@@ -39,7 +39,7 @@ fn conclusive(s: &AssertionStatus) -> Option<bool> {
         AssertionStatus::Unknown(w) if w.starts_with("undefined behaviour reachable") => {
             Some(false)
         }
-        AssertionStatus::Unknown(_) => None,
+        AssertionStatus::Unknown(_) | AssertionStatus::SafeWithin(_) => None,
     }
 }
 

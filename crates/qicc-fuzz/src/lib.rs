@@ -260,7 +260,8 @@ impl Tally {
             match run.verdict {
                 Verdict::True => e[0] += 1.0,
                 Verdict::False => e[1] += 1.0,
-                Verdict::Unknown => e[2] += 1.0,
+                // The fuzzer never runs bounded mode; a bounded answer is no verdict.
+                Verdict::Unknown | Verdict::Bounded => e[2] += 1.0,
             }
             match j {
                 Judgement::WrongTrue | Judgement::WrongFalse => e[3] += 1.0,

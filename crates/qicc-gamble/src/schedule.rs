@@ -450,6 +450,11 @@ impl Search<'_> {
                         Some(AssertionStatus::Unknown(why)) => {
                             Found::NotSafe(NotProven::Unknown(why))
                         }
+                        // A region's bounded answer proves nothing about the region (the
+                        // gamble never runs in bounded mode; the driver's bounded run does).
+                        Some(AssertionStatus::SafeWithin(k)) => Found::NotSafe(
+                            NotProven::Unknown(format!("no violation within bound {k}")),
+                        ),
                         None => Found::NotSafe(NotProven::NoAnswer),
                     };
                     if job.key == Key::Root {

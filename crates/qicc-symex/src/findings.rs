@@ -43,6 +43,13 @@ impl Findings {
         self.finish(p, reason, stats, |_| AssertionStatus::Safe)
     }
 
+    /// Bounded mode: every execution within `bound` was searched (the cut ones not), with
+    /// undefined behaviour settled as for a proof; `cuts` says what the bound cut.
+    pub fn proven_within(self, p: &Program, bound: u32, cuts: String, stats: Stats) -> EngineResult {
+        let reason = self.unknown.values().next().cloned().or(Some(cuts));
+        self.finish(p, reason, stats, |_| AssertionStatus::SafeWithin(bound))
+    }
+
     /// The search stopped with the violations found (if any); `reason` is what is open.
     pub fn stopped(self, p: &Program, reason: Option<String>, stats: Stats) -> EngineResult {
         let open = reason
