@@ -5,14 +5,18 @@ libraries, its files and flags in test.desc) with qicc and ESBMC side by side, i
 usage: realcode.py [--qicc PATH] [--esbmc PATH] [--timeout SECS] [--unwind K]
                    [--select GLOB] [--json OUT] [--markdown OUT]
 
-Per harness, four configurations, each with the same wall-clock limit:
+Per harness, five configurations, each with the same wall-clock limit:
   qicc           qicc verify (default engine)
   qicc-bmc       qicc verify --engine bmc
+  qicc-bound     qicc verify --bound K (bounded mode: BOUNDED, shown `bounded(K)`, unless a
+                 full proof or a violation is found)
   esbmc-unwind   ESBMC 8.4, --unwind K --no-unwinding-assertions (how library harnesses are
                  verified in practice: a bounded proof, printed as VERIFICATION SUCCESSFUL)
   esbmc-kind     ESBMC 8.4 in its SV-COMP k-induction configuration (run_tasks.ESBMC_FLAGS)
 The expected verdict comes from test.desc (`^EXIT=(10|5)$`: the property is false; `0|5`:
-true). A TRUE from esbmc-unwind is bounded, so it is shown as `true(K)`: not a proof.
+true). A TRUE from esbmc-unwind is bounded, so it is shown as `true(K)`: not a proof. The
+last row counts the answers within the bound (a bounded one on a true property, or a
+correct verdict) of the two bounded configurations.
 Every child runs in its own process group, killed as a whole at the limit (run_tasks.run_child).
 """
 
@@ -49,10 +53,8 @@ def load_harnesses(root, select=()):
     return out
 
 
-def run_qicc(qicc, h, engine, timeout):
-    cmd = [qicc, 'verify', '--timeout', '%g' % timeout, '--format', 'json', '--quiet']
-    if engine:
-        cmd += ['--engine', engine]
+def run_qicc(qicc, h, extra, timeout):
+    cmd = [qicc, 'verify', '--timeout', '%g' % timeout, '--format', 'json', '--quiet'] + extra
     r = run_tasks.run_child(cmd + h.flags + h.files, timeout + 15, cwd=h.dir)
     try:
         verdict = json.loads(r['stdout']).get('verdict') or 'none'
@@ -82,8 +84,9 @@ def main(argv=None):
     a = ap.parse_args(argv)
     esbmc = a.esbmc or run_tasks.find_esbmc()
     configs = [
-        ('qicc', lambda h: run_qicc(a.qicc, h, None, a.timeout)),
-        ('qicc-bmc', lambda h: run_qicc(a.qicc, h, 'bmc', a.timeout)),
+        ('qicc', lambda h: run_qicc(a.qicc, h, [], a.timeout)),
+        ('qicc-bmc', lambda h: run_qicc(a.qicc, h, ['--engine', 'bmc'], a.timeout)),
+        ('qicc-bound', lambda h: run_qicc(a.qicc, h, ['--bound', str(a.unwind)], a.timeout)),
         ('esbmc-unwind', lambda h: run_esbmc(
             esbmc, h, ['--unwind', str(a.unwind), '--no-unwinding-assertions'], a.timeout)),
         ('esbmc-kind', lambda h: run_esbmc(esbmc, h, run_tasks.ESBMC_FLAGS, a.timeout)),
@@ -95,6 +98,8 @@ def main(argv=None):
             verdict, wall = run(h)
             if label == 'esbmc-unwind' and verdict == 'true':
                 verdict = 'true(%d)' % a.unwind
+            if verdict == 'bounded':
+                verdict = 'bounded(%d)' % a.unwind
             row[label] = {'verdict': verdict, 'wall_s': round(wall, 2)}
             print('%-24s %-13s %-10s %6.1f s' % (h.name, label, verdict, wall), flush=True)
         rows.append(row)
@@ -111,6 +116,13 @@ def main(argv=None):
              for n in names}
     md.append('| **correct / wrong** | | ' + ' | '.join(
         '%d / %d' % (right[n], wrong[n]) for n in names) + ' |')
+    bounded = lambda v: v.endswith('(%d)' % a.unwind)
+    within = {n: right[n] - sum(1 for r in rows if bounded(r[n]['verdict'])
+                                and base(r[n]['verdict']) == r['expected'])
+              + sum(1 for r in rows if bounded(r[n]['verdict']) and r['expected'] == 'true')
+              for n in ('qicc-bound', 'esbmc-unwind')}
+    md.append('| **answers within bound %d** | | ' % a.unwind + ' | '.join(
+        str(within[n]) if n in within else '' for n in names) + ' |')
     text = '\n'.join(md)
     print(text)
     if a.markdown:
@@ -119,7 +131,7 @@ def main(argv=None):
         json.dump({'timeout': a.timeout, 'unwind': a.unwind, 'rows': rows}, open(a.json, 'w'),
                   indent=1)
     # A wrong verdict of qicc's fails the run; ESBMC's are only reported.
-    return 1 if wrong['qicc'] + wrong['qicc-bmc'] > 0 else 0
+    return 1 if wrong['qicc'] + wrong['qicc-bmc'] + wrong['qicc-bound'] > 0 else 0
 
 
 if __name__ == '__main__':
