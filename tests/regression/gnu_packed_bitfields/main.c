@@ -4,6 +4,11 @@
 #include <stddef.h>
 #include <string.h>
 extern void __VERIFIER_assert(int);
+/* The bits of byte 4 below h.y (bits 32..38: x's top); gnu_packed_bitfields_false includes
+ * y's lowest bit (-D HIGH_MASK=0xff), which is set for odd v. */
+#ifndef HIGH_MASK
+#define HIGH_MASK 0x7f
+#endif
 extern int __VERIFIER_nondet_int(void);
 
 struct __attribute__((packed)) A { char c; int x : 4; int y : 30; short z; };
@@ -43,7 +48,7 @@ int main(void) {
   h.x = 5;
   h.y = (unsigned)v;
   memcpy(b, (unsigned char *)&h + 1, 8);
-  __VERIFIER_assert(b[0] == 5 && b[1] == 0 && b[2] == 0 && (b[3] & 0x7f) == 0);
+  __VERIFIER_assert(b[0] == 5 && b[1] == 0 && b[2] == 0 && (b[3] & HIGH_MASK) == 0);
   __VERIFIER_assert(h.y == ((unsigned)v & 0x7fffffffu) && h.x == 5);
 
   struct C c;
