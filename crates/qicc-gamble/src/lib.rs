@@ -61,6 +61,11 @@ pub struct GambleOptions {
     pub spare_core_for_facts: Option<Duration>,
     /// Start a parent while its child still runs when a worker is idle.
     pub speculate: bool,
+    /// With two runs or more at a time: start the whole program's run at once, beside the
+    /// regions, rather than when the contexts climb to it. The default engine is then never
+    /// much slower than X alone on a program X decides (a gamble is a bet: it must not
+    /// delay the safe answer).
+    pub early_root: bool,
     /// Report every violated assertion (at the root), not only the first.
     pub all_violations: bool,
     pub progress: Option<Progress>,
@@ -78,6 +83,7 @@ impl Default for GambleOptions {
             head_facts: HeadFacts::new(),
             spare_core_for_facts: None,
             speculate: true,
+            early_root: true,
             all_violations: false,
             progress: None,
         }

@@ -268,6 +268,11 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                     budget: child,
                 });
             };
+            if opts.early_root && jobs >= 2 && running.len() < jobs {
+                if let Some(set) = search.early_root(&running) {
+                    start(Key::Root, rnt.root, set, true, &mut running);
+                }
+            }
             for (key, node, set) in search.wanted(&running) {
                 if running.len() >= jobs {
                     break;
@@ -411,6 +416,22 @@ impl Search<'_> {
             .collect();
         cands.sort_by_key(|c| std::cmp::Reverse(c.0));
         cands.into_iter().map(|(_, p, set)| (p, set)).collect()
+    }
+
+    /// The assertions the whole program's run could settle now, if none runs: those of the
+    /// pending contexts the root has no answer for.
+    fn early_root(&self, running: &BTreeMap<usize, Running>) -> Option<Vec<AssertionId>> {
+        if running.values().any(|r| r.key == Key::Root) {
+            return None;
+        }
+        let set: BTreeSet<AssertionId> = self
+            .ctxs
+            .iter()
+            .filter(|c| c.state == CtxState::Pending)
+            .map(|c| c.assertion)
+            .filter(|a| !self.cache.contains_key(&(Key::Root, *a)))
+            .collect();
+        (!set.is_empty()).then(|| set.into_iter().collect())
     }
 
     /// Records what a finished run established: the cache per (key, assertion), the root's
