@@ -315,7 +315,9 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
 
 impl Search<'_> {
     /// Moves every pending context as far up the tree as the cache allows: to its answer, or
-    /// past every node whose key is known not to prove it.
+    /// past every node whose key is known not to prove it. A proof at an ancestor (a run
+    /// started early or speculatively) settles the context at once: it covers every node
+    /// below it (the RNT's theorem), so the runs below are no longer needed.
     fn climb(&mut self) {
         let (rnt, program) = (self.rnt, self.program);
         for c in self
@@ -323,6 +325,16 @@ impl Search<'_> {
             .iter_mut()
             .filter(|c| c.state == CtxState::Pending)
         {
+            let proven_above = rnt.ancestors(c.node).into_iter().find(|n| {
+                matches!(
+                    self.cache.get(&(key_of(rnt, *n), c.assertion)),
+                    Some(Found::Safe)
+                )
+            });
+            if let Some(n) = proven_above {
+                c.state = CtxState::Proven(rnt.describe(program, n));
+                continue;
+            }
             loop {
                 let key = key_of(rnt, c.node);
                 match self.cache.get(&(key, c.assertion)) {
