@@ -223,9 +223,7 @@ impl<'a> Engine<'a> {
                         CheckResult::Unsat => return Ok(()),
                         CheckResult::Unknown(r) => return Err(self.q.no_answer(r)),
                         CheckResult::Sat => {
-                            let a = self
-                                .q
-                                .model_hit(enc, true)?;
+                            let a = self.q.model_hit(enc, true)?;
                             self.q.found.done.insert(a);
                             self.q.found.unknown.insert(
                                 a,
@@ -238,9 +236,7 @@ impl<'a> Engine<'a> {
                 }
                 CheckResult::Unsat => return Ok(()),
                 CheckResult::Sat => {
-                    let hit = self
-                        .q
-                        .model_hit(enc, true)?;
+                    let hit = self.q.model_hit(enc, true)?;
                     let stage = format!("unwind {k}");
                     if self.q.replay_hit(enc, hit, &assumptions, &stage)?
                         && !self.opts.all_violations
@@ -300,10 +296,7 @@ impl<'a> Engine<'a> {
                 return listed.join("; ");
             }
             let any = self.q.s.or_all(&open);
-            match self
-                .q
-                .check(&[any], &format!("unwind {k}"), "further cuts")
-            {
+            match self.q.check(&[any], &format!("unwind {k}"), "further cuts") {
                 CheckResult::Unsat => return listed.join("; "),
                 CheckResult::Unknown(_) => break,
                 CheckResult::Sat => {

@@ -291,7 +291,10 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
             message: Message {
                 text: format!(
                     "verdict BOUNDED, not a proof: {}",
-                    report.reason.as_deref().unwrap_or("no violation within the bound")
+                    report
+                        .reason
+                        .as_deref()
+                        .unwrap_or("no violation within the bound")
                 ),
             },
             locations: Vec::new(),

@@ -485,9 +485,9 @@ impl Search<'_> {
                         }
                         // A region's bounded answer proves nothing about the region (the
                         // gamble never runs in bounded mode; the driver's bounded run does).
-                        Some(AssertionStatus::SafeWithin(k)) => Found::NotSafe(
-                            NotProven::Unknown(format!("no violation within bound {k}")),
-                        ),
+                        Some(AssertionStatus::SafeWithin(k)) => Found::NotSafe(NotProven::Unknown(
+                            format!("no violation within bound {k}"),
+                        )),
                         None => Found::NotSafe(NotProven::NoAnswer),
                     };
                     if job.key == Key::Root {

@@ -58,7 +58,10 @@ fn a_proof_of_the_whole_program_settles_the_regions_below_it() {
         .iter()
         .find(|a| a.node.starts_with("function main"))
         .unwrap_or_else(|| panic!("the whole program was run: {:?}", r.attempts));
-    assert!(root.speculative, "started before the contexts climbed to it: {root:?}");
+    assert!(
+        root.speculative,
+        "started before the contexts climbed to it: {root:?}"
+    );
     assert!(root.proved.contains(&property.0), "{root:?}");
     // Nothing ran to its time limit: what was still going when the proof came was cancelled.
     assert!(

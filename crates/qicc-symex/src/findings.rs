@@ -45,7 +45,13 @@ impl Findings {
 
     /// Bounded mode: every execution within `bound` was searched (the cut ones not), with
     /// undefined behaviour settled as for a proof; `cuts` says what the bound cut.
-    pub fn proven_within(self, p: &Program, bound: u32, cuts: String, stats: Stats) -> EngineResult {
+    pub fn proven_within(
+        self,
+        p: &Program,
+        bound: u32,
+        cuts: String,
+        stats: Stats,
+    ) -> EngineResult {
         let reason = self.unknown.values().next().cloned().or(Some(cuts));
         self.finish(p, reason, stats, |_| AssertionStatus::SafeWithin(bound))
     }

@@ -669,20 +669,19 @@ impl<'a> Ctx<'a> {
             }
             for sd in &f.node.declarators {
                 let mut fa = Attrs::default();
-                let (name, ty) =
-                    match &sd.node.declarator {
-                        Some(dn) => {
-                            self.attrs_of(&dn.node.extensions, &mut fa);
-                            match self.declarator_type(base.clone(), dn, false) {
-                                Ok(t) => (declarator_name(&dn.node).map(str::to_string), t),
-                                Err(e) => {
-                                    bad.get_or_insert(e);
-                                    continue;
-                                }
+                let (name, ty) = match &sd.node.declarator {
+                    Some(dn) => {
+                        self.attrs_of(&dn.node.extensions, &mut fa);
+                        match self.declarator_type(base.clone(), dn, false) {
+                            Ok(t) => (declarator_name(&dn.node).map(str::to_string), t),
+                            Err(e) => {
+                                bad.get_or_insert(e);
+                                continue;
                             }
                         }
-                        None => (None, base.clone()),
-                    };
+                    }
+                    None => (None, base.clone()),
+                };
                 let width = match &sd.node.bit_width {
                     Some(w) => match self.bit_width(&name, &ty, w) {
                         Ok(w) => Some(w),
