@@ -50,8 +50,9 @@ Examples:
   qicc run --seed 3 prog.c                execute once with pseudo-random inputs
   qicc run --inputs 5,-1,0 prog.c         execute with the given __VERIFIER_nondet_* values
   qicc regions prog.c                     print the Region Nesting Tree
+  qicc verify --bound 8 harness.c lib.c   bounded: no violation within 8 iterations, or TRUE/FALSE
 
-Exit codes: 0 TRUE, 10 FALSE, 5 UNKNOWN, 6 input error (parse/type/unsupported/unreadable), \
+Exit codes: 0 TRUE, 10 FALSE, 5 UNKNOWN, 4 BOUNDED (--bound: no violation within the bound), 6 input error (parse/type/unsupported/unreadable), \
 1 internal error, 2 bad command line or missing external verifier.";
 
 #[derive(Parser)]
