@@ -284,13 +284,19 @@ impl<'a> Engine<'a> {
     /// is one), as a list; at most `MAX_CUT_QUERIES` more solver calls, then "…".
     fn feasible_cuts(&mut self, enc: &Encoding, k: u32, first: String) -> String {
         const MAX_CUT_QUERIES: usize = 8;
+        let descs: Vec<String> = enc
+            .cuts
+            .iter()
+            .map(|c| self.describe_cut(c.reason))
+            .collect();
         let mut listed = vec![first];
         for _ in 0..MAX_CUT_QUERIES {
             let open: Vec<TermId> = enc
                 .cuts
                 .iter()
-                .filter(|c| !listed.contains(&self.describe_cut(c.reason)))
-                .map(|c| c.guard)
+                .zip(&descs)
+                .filter(|(_, d)| !listed.contains(d))
+                .map(|(c, _)| c.guard)
                 .collect();
             if open.is_empty() {
                 return listed.join("; ");
@@ -301,10 +307,9 @@ impl<'a> Engine<'a> {
                 CheckResult::Unknown(_) => break,
                 CheckResult::Sat => {
                     let before = listed.len();
-                    for c in &enc.cuts {
-                        let d = self.describe_cut(c.reason);
-                        if !listed.contains(&d) && self.q.value(c.guard) == Some(1) {
-                            listed.push(d);
+                    for (c, d) in enc.cuts.iter().zip(&descs) {
+                        if !listed.contains(d) && self.q.value(c.guard) == Some(1) {
+                            listed.push(d.clone());
                         }
                     }
                     if listed.len() == before {
@@ -381,9 +386,7 @@ impl<'a> Engine<'a> {
                         self.q.found.done.insert(a);
                         ub_reached.push(a);
                     }
-                    Err(why) if why.starts_with("internal error") => {
-                        return self.unknown_result(why)
-                    }
+                    // The budget (named with the bound) or an internal error.
                     Err(why) => return self.stopped(why, k, ""),
                 },
             }

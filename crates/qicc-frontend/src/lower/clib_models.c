@@ -501,6 +501,12 @@ static int __qicc_strto_parse(const char *nptr, char **endptr) {
   }
   if (endptr)
     *endptr = (char *)s;
+  /* Trailing zeros into the significand while it stays below 2^64: a number that is an
+   * integer below 2^64 is then one with exponent 0. */
+  while (exp > 0 && acc != 0 && acc <= 1844674407370955161ULL) {
+    acc *= 10;
+    exp--;
+  }
   __qicc_fp_m = acc;
   __qicc_fp_e = exp;
   return lost ? 4 : 1;
@@ -524,10 +530,6 @@ double __qicc_strtod(const char *nptr, char **endptr) {
     if (m == 0) {
       r = 0.0;
       break;
-    }
-    while (e > 0 && m <= 1844674407370955161ULL) {
-      m *= 10;
-      e--;
     }
     if (e == 0) {
       r = (double)m;
@@ -564,10 +566,6 @@ float __qicc_strtof(const char *nptr, char **endptr) {
     if (m == 0) {
       r = 0.0f;
       break;
-    }
-    while (e > 0 && m <= 1844674407370955161ULL) {
-      m *= 10;
-      e--;
     }
     if (e == 0) {
       r = (float)m;
