@@ -164,6 +164,45 @@ fn timeout_gives_unknown() {
     }
 }
 
+/// After a check that timed out, the incremental solver is rebuilt (Z3 4.8 may keep broken
+/// scopes after a cancelled check): the assertions of every push level still hold, a pop
+/// still removes its level's, and unsat cores still come from the assumptions.
+#[test]
+fn an_incremental_solver_keeps_its_assertions_after_a_timeout() {
+    let mut s = TermStore::new();
+    let mut z = Z3Solver::new(Z3Mode::Incremental);
+    let x = s.symbol("x", Sort::BitVec(64));
+    let y = s.symbol("y", Sort::BitVec(64));
+    let ten = s.bv_const(64, 10);
+    let x_small = s.ult(x, ten);
+    z.assert(&s, x_small);
+    z.push();
+    let five = s.bv_const(64, 5);
+    let x_big = s.ult(five, x);
+    z.assert(&s, x_big);
+    // The hard query of `timeout_gives_unknown`, as assumptions: times out.
+    let prod = s.bv_bin(BvBinOp::Mul, x, y);
+    let n = s.bv_const(64, 4_294_967_291u64 * 4_294_967_279u64 % (1u64 << 63));
+    let hard = s.eq(prod, n);
+    z.set_timeout(Some(Duration::from_millis(1)));
+    assert!(matches!(z.check(&s, &[hard]), CheckResult::Unknown(_)));
+    z.set_timeout(None);
+    // 5 < x < 10 still holds: x == 3 is unsat, with the assumption as its core.
+    let three = s.bv_const(64, 3);
+    let x3 = s.eq(x, three);
+    assert_eq!(z.check(&s, &[x3]), CheckResult::Unsat);
+    assert_eq!(z.unsat_core(), Some(vec![x3]));
+    let seven = s.bv_const(64, 7);
+    let x7 = s.eq(x, seven);
+    assert_eq!(z.check(&s, &[x7]), CheckResult::Sat);
+    // The pop removes `5 < x` and keeps `x < 10`.
+    z.pop();
+    assert_eq!(z.check(&s, &[x3]), CheckResult::Sat);
+    let twelve = s.bv_const(64, 12);
+    let x12 = s.eq(x, twelve);
+    assert_eq!(z.check(&s, &[x12]), CheckResult::Unsat);
+}
+
 #[test]
 fn interrupt_is_sticky_and_outlives_the_solver() {
     let mut s = TermStore::new();

@@ -106,6 +106,11 @@ pub struct Z3Solver {
     /// The last check's assumptions with their translations, while its answer is Unsat (for
     /// the unsat core).
     last_unsat: Option<Vec<(TermId, Option<Z3_ast>)>>,
+    /// [`Z3Mode::Incremental`]: the last check ended undecided (a timeout, an interrupt).
+    /// Z3 4.8's incremental core can keep inconsistent scopes after a cancelled check (a
+    /// later check with assumptions crashed in `mk_unsat_core`, Z3 issue #3520's kind), so
+    /// the next check first rebuilds the solver from `frames`.
+    cancelled: bool,
 }
 
 /// The raw context pointer, sent to the interrupt hook (`Z3_interrupt` is the one call Z3
@@ -154,6 +159,7 @@ impl Z3Solver {
             interrupt,
             error: None,
             last_unsat: None,
+            cancelled: false,
         };
         if mode == Z3Mode::Incremental {
             // One solver for every check: no per-query choice (its checks go through Z3's
@@ -453,6 +459,39 @@ impl Z3Solver {
         }
     }
 
+    /// A fresh incremental solver with the recorded assertions at their push levels.
+    fn rebuild_incremental(&mut self, store: &TermStore) -> Result<(), String> {
+        self.drop_solver();
+        let s = self.new_solver_for(0).ok_or_else(|| {
+            self.take_error()
+                .unwrap_or_else(|| "z3 made no solver".into())
+        })?;
+        self.solver = Some(s);
+        let frames = self.frames.clone();
+        for (level, frame) in frames.iter().enumerate() {
+            if level > 0 {
+                // SAFETY: solver alive.
+                unsafe { Z3_solver_push(self.ctx, s) };
+            }
+            for &t in frame {
+                // Every assertion or no answer: a missing one could make a SAT wrong.
+                let a = self.ast(store, t).ok_or_else(|| {
+                    self.error
+                        .clone()
+                        .unwrap_or_else(|| "interrupted".to_string())
+                })?;
+                // SAFETY: solver and AST alive.
+                unsafe { Z3_solver_assert(self.ctx, s, a) };
+            }
+        }
+        if let Some(e) = self.take_error() {
+            self.record_error(e.clone());
+            return Err(e);
+        }
+        self.cancelled = false;
+        Ok(())
+    }
+
     /// The Z3 error raised by the last calls, if any (and clears nothing: Z3 keeps it until
     /// the next call that succeeds, so check right after the calls of interest).
     fn take_error(&mut self) -> Option<String> {
@@ -578,6 +617,11 @@ impl Solver for Z3Solver {
         if asts.len() < assumptions.len() || self.interrupt.is_interrupted() {
             return CheckResult::Unknown("interrupted".to_string());
         }
+        if self.mode == Z3Mode::Incremental && self.cancelled {
+            if let Err(e) = self.rebuild_incremental(store) {
+                return CheckResult::Unknown(e);
+            }
+        }
         let solver = match self.mode {
             Z3Mode::Incremental => match self.solver {
                 Some(s) => s,
@@ -670,7 +714,10 @@ impl Solver for Z3Solver {
                 });
                 CheckResult::Unsat
             }
-            _ => CheckResult::Unknown(self.reason_unknown(solver)),
+            _ => {
+                self.cancelled = true;
+                CheckResult::Unknown(self.reason_unknown(solver))
+            }
         }
     }
 
