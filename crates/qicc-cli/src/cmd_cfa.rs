@@ -18,7 +18,7 @@ pub struct CfaArgs {
 pub fn run(args: CfaArgs) -> u8 {
     let loaded = match args.input.load() {
         Ok(l) => l,
-        Err(d) => return input_error(&d, Format::Text),
+        Err(d) => return input_error(&d, Format::Text, None),
     };
     print_warnings(&loaded);
     let p = &loaded.program;

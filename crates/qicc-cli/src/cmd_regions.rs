@@ -15,7 +15,7 @@ pub struct RegionsArgs {
 pub fn run(args: RegionsArgs) -> u8 {
     let loaded = match args.input.load() {
         Ok(l) => l,
-        Err(d) => return input_error(&d, Format::Text),
+        Err(d) => return input_error(&d, Format::Text, None),
     };
     print_warnings(&loaded);
     let rnt = qicc_analysis::build_rnt(&loaded.program);

@@ -1,6 +1,6 @@
 //! `qicc run`: one concrete execution through the interpreter, with its trace.
 
-use crate::common::{input_error, print_warnings, Format, InputArgs};
+use crate::common::{input_error, print_warnings, Format, InputArgs, TraceDetail};
 use clap::Args;
 use qicc_interp::{run as interpret, trace, InputOracle, Outcome, RandomOracle, RunConfig};
 
@@ -26,6 +26,9 @@ pub struct RunArgs {
     pub max_steps: u64,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// How much of the run to show (see `qicc verify --help`).
+    #[arg(long, value_enum, default_value = "program")]
+    pub trace_detail: TraceDetail,
 }
 
 fn parse_value(s: &str) -> Option<u64> {
@@ -53,7 +56,7 @@ pub fn run(args: RunArgs) -> u8 {
     }
     let loaded = match args.input.load() {
         Ok(l) => l,
-        Err(d) => return input_error(&d, args.format),
+        Err(d) => return input_error(&d, args.format, None),
     };
     print_warnings(&loaded);
     let config = RunConfig {
@@ -68,8 +71,10 @@ pub fn run(args: RunArgs) -> u8 {
                 match parse_value(s) {
                     Some(v) => values.push(v),
                     None => {
-                        eprintln!("qicc: --inputs: '{s}' is not a number");
-                        return crate::EXIT_INPUT_ERROR;
+                        eprintln!(
+                            "qicc: --inputs: '{s}' is not a number (decimal, 0x hex, or negative)\n\nFor more information, try '--help'."
+                        );
+                        return crate::EXIT_USAGE;
                     }
                 }
             }
@@ -81,7 +86,7 @@ pub fn run(args: RunArgs) -> u8 {
         }
         None => interpret(&loaded.program, &mut RandomOracle::new(args.seed), &config),
     };
-    let t = trace(&loaded.program, &run);
+    let t = trace(&loaded.program, &run).shown(args.trace_detail == TraceDetail::Full);
     match args.format {
         Format::Text | Format::Sarif => print!("{}", t.to_text()),
         Format::Json => match serde_json::to_string_pretty(&t) {

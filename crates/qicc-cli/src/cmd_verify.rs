@@ -1,5 +1,6 @@
 //! `qicc verify`: the verdict, with Ctrl-C, `--timeout` and a progress line wired in.
 
+use crate::common::TraceDetail;
 use crate::common::{input_error, Format, InputArgs};
 use crate::{EXIT_FALSE, EXIT_TRUE, EXIT_UNKNOWN};
 use clap::{Args, ValueEnum};
@@ -73,9 +74,9 @@ pub struct VerifyArgs {
     /// Largest bound incremental deepening tries.
     #[arg(long, value_name = "K")]
     pub max_unwind: Option<u32>,
-    /// With --engine bmc: bound one loop, FUNC:LOC:K (LOC is the loop's head as `qicc cfa`
-    /// prints it, e.g. main:L5:100; repeat the option or separate by commas). Other loops
-    /// follow --unwind or the deepening.
+    /// With --engine bmc: bound one loop, FUNC:LOC:K (FUNC:LOC as `--show-loops` lists the
+    /// loop, e.g. main:L5:100; repeat the option or separate by commas). Other loops follow
+    /// --unwind or the deepening.
     #[arg(long, value_name = "FUNC:LOC:K", value_delimiter = ',', value_parser = parse_unwindset)]
     pub unwindset: Vec<(String, u32, u32)>,
     /// With --engine bmc: write every solver query as SMT-LIB 2 to FILE (for studying or
@@ -158,14 +159,86 @@ pub struct VerifyArgs {
     /// scanning: the violated assertion with its counterexample as a code flow) on stdout.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// SARIF: locations are relative to DIR (`%SRCROOT%`, the root code scanning maps them
+    /// onto). Default: the enclosing git repository's root, else the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub sarif_root: Option<std::path::PathBuf>,
     /// Write a witness in the SV-COMP format 2.0 (YAML) to FILE: for FALSE a violation
     /// witness (the replayed counterexample), for TRUE a correctness witness (the proven loop
     /// invariants); UNKNOWN writes none. SV-COMP expects `witness.yml`.
     #[arg(long, value_name = "FILE")]
     pub witness: Option<std::path::PathBuf>,
-    /// No progress line on stderr.
+    /// How much of a counterexample to show: `program` (the steps of the program as
+    /// written) or `full` (also compiler temporaries, the passing side of each
+    /// undefined-behaviour check and the steps inside the C library's models).
+    #[arg(long, value_enum, default_value = "program")]
+    pub trace_detail: TraceDetail,
+    /// List the program's loop heads (position, and the name `--unwindset` takes) and stop.
+    #[arg(long)]
+    pub show_loops: bool,
+    /// No progress line on stderr (as `--progress none`).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Progress on stderr: `auto` (a live line on a terminal, nothing otherwise), `bar` (the
+    /// live line), `plain` (one line every few seconds, for CI logs: elapsed time and what
+    /// the engines do — the phase, the bound, the regions done) or `none`.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub progress: ProgressArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProgressArg {
+    Auto,
+    Bar,
+    Plain,
+    None,
+}
+
+/// How often `--progress plain` prints.
+const PLAIN_PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// `--progress plain`: the engines' latest message, printed by a thread every
+/// [`PLAIN_PROGRESS_EVERY`] until dropped.
+struct PlainProgress {
+    latest: Arc<std::sync::Mutex<String>>,
+    done: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl PlainProgress {
+    fn start() -> PlainProgress {
+        let latest = Arc::new(std::sync::Mutex::new("loading".to_string()));
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (l, d) = (latest.clone(), done.clone());
+        let start = std::time::Instant::now();
+        std::thread::spawn(move || {
+            let mut next = PLAIN_PROGRESS_EVERY;
+            while !d.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let t = start.elapsed();
+                if t >= next && !d.load(std::sync::atomic::Ordering::Relaxed) {
+                    next += PLAIN_PROGRESS_EVERY;
+                    let msg = l.lock().map(|m| m.clone()).unwrap_or_default();
+                    eprintln!("qicc: [{:>6.1} s] {msg}", t.as_secs_f64());
+                }
+            }
+        });
+        PlainProgress { latest, done }
+    }
+
+    fn callback(&self) -> qicc_driver::verify::Progress {
+        let latest = self.latest.clone();
+        Arc::new(move |s: &str| {
+            if let Ok(mut m) = latest.lock() {
+                *m = s.to_string();
+            }
+        })
+    }
+}
+
+impl Drop for PlainProgress {
+    fn drop(&mut self) {
+        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 pub fn run(args: VerifyArgs) -> u8 {
@@ -217,8 +290,16 @@ pub fn run(args: VerifyArgs) -> u8 {
     };
     let loaded = match args.input.load_for_property(args.property.clone()) {
         Ok(l) => l,
-        Err(d) => return input_error(&d, args.format),
+        Err(d) => return input_error(&d, args.format, args.sarif_root.as_deref()),
     };
+    if args.show_loops {
+        print!("{}", qicc_driver::loop_heads::loops_text(&loaded.program));
+        return 0;
+    }
+    if let Err(e) = qicc_driver::loop_heads::check_unwindset(&loaded.program, &args.unwindset) {
+        eprintln!("qicc: {e}\n\nFor more information, try '--help'.");
+        return crate::EXIT_USAGE;
+    }
     let cancel = budget.cancel.clone();
     // First Ctrl-C: stop the engines and report UNKNOWN; a second one exits at once.
     let _ = ctrlc::set_handler(move || {
@@ -228,7 +309,14 @@ pub fn run(args: VerifyArgs) -> u8 {
         cancel.cancel();
     });
 
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+    let progress_mode = match args.progress {
+        _ if args.quiet => ProgressArg::None,
+        ProgressArg::Auto if std::io::stderr().is_terminal() => ProgressArg::Bar,
+        ProgressArg::Auto => ProgressArg::None,
+        p => p,
+    };
+    let plain = (progress_mode == ProgressArg::Plain).then(PlainProgress::start);
+    let bar = (progress_mode == ProgressArg::Bar).then(|| {
         let bar = ProgressBar::new_spinner();
         bar.set_style(
             ProgressStyle::with_template("{spinner} [{elapsed}] {msg}")
@@ -237,9 +325,12 @@ pub fn run(args: VerifyArgs) -> u8 {
         bar.enable_steady_tick(Duration::from_millis(120));
         bar
     });
-    let progress = bar.clone().map(|b| {
-        Arc::new(move |s: &str| b.set_message(s.to_string())) as qicc_driver::verify::Progress
-    });
+    let progress = bar
+        .clone()
+        .map(|b| {
+            Arc::new(move |s: &str| b.set_message(s.to_string())) as qicc_driver::verify::Progress
+        })
+        .or_else(|| plain.as_ref().map(PlainProgress::callback));
 
     let opts = VerifyOptions {
         engine: match args.engine {
@@ -289,16 +380,22 @@ pub fn run(args: VerifyArgs) -> u8 {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    drop(plain);
+    let shown = report.shown(args.trace_detail == TraceDetail::Full);
     match args.format {
-        Format::Text => print!("{}", report.to_text()),
-        Format::Json => match serde_json::to_string_pretty(&report) {
+        Format::Text => print!("{}", shown.to_text()),
+        Format::Json => match serde_json::to_string_pretty(&shown) {
             Ok(s) => println!("{s}"),
             Err(e) => {
                 eprintln!("qicc: internal error: cannot serialise the report: {e}");
                 return crate::EXIT_INTERNAL;
             }
         },
-        Format::Sarif => match qicc_driver::sarif::to_sarif(&report, env!("CARGO_PKG_VERSION")) {
+        Format::Sarif => match qicc_driver::sarif::to_sarif(
+            &shown,
+            env!("CARGO_PKG_VERSION"),
+            &qicc_driver::sarif::SrcRoot::new(args.sarif_root.as_deref()),
+        ) {
             Ok(log) => println!("{log:#}"),
             Err(e) => {
                 eprintln!("qicc: internal error: cannot serialise the SARIF log: {e}");

@@ -30,6 +30,12 @@ pub struct InputArgs {
     /// objects). Faster, but a TRUE then assumes the program has none.
     #[arg(long)]
     pub no_ub_checks: bool,
+    /// Verify from function NAME instead of main (as CBMC's --function): each scalar
+    /// parameter is an input; a pointer parameter points to a fresh object of its pointed-to
+    /// type (one element, arbitrary bytes; never null); a struct parameter has arbitrary
+    /// bytes. The counterexample is replayed by the interpreter only.
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
 }
 
 impl InputArgs {
@@ -54,6 +60,7 @@ impl InputArgs {
                 include_dirs: self.include_dirs.clone(),
                 defines: self.defines.clone(),
                 property,
+                entry: self.function.clone(),
             },
         )
     }
@@ -69,11 +76,12 @@ pub enum Format {
 
 /// Reports bad input: one line on stderr (and a JSON object or a SARIF log on stdout with
 /// `--format json` or `sarif`).
-pub fn input_error(d: &Diagnostic, format: Format) -> u8 {
+pub fn input_error(d: &Diagnostic, format: Format, sarif_root: Option<&std::path::Path>) -> u8 {
     eprintln!("{d}");
     if format == Format::Sarif {
         match qicc_driver::sarif::error_log(
             env!("CARGO_PKG_VERSION"),
+            &qicc_driver::sarif::SrcRoot::new(sarif_root),
             &d.file,
             d.line,
             d.col,
@@ -107,4 +115,14 @@ pub fn print_warnings(loaded: &Loaded) {
     for w in &loaded.warnings {
         eprintln!("{w}");
     }
+}
+
+/// How much of a counterexample `verify` and `run` show (`--trace-detail`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceDetail {
+    /// The steps of the program as written.
+    Program,
+    /// Also compiler temporaries, the passing side of each undefined-behaviour check and
+    /// the steps inside the C library's models.
+    Full,
 }

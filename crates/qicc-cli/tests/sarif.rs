@@ -29,13 +29,15 @@ fn assert_valid(v: &jsonschema::Validator, log: &Value, what: &str) {
     );
 }
 
-/// Runs `qicc verify --format sarif ARGS` on a regression case's program; the exit code and
-/// the log on stdout.
+/// Runs `qicc verify --format sarif --sarif-root REPO ARGS` on a regression case's program
+/// (from its directory); the exit code and the log on stdout.
 fn sarif(case: &str, args: &[&str]) -> (i32, Value) {
     let dir = repo().join("tests/regression").join(case);
     let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
         .arg("verify")
         .args(["--format", "sarif"])
+        .arg("--sarif-root")
+        .arg(repo())
         .args(args)
         .arg("main.c")
         .current_dir(&dir)
@@ -71,7 +73,16 @@ fn false_true_unknown_and_errors_validate() {
     let rule = &run["tool"]["driver"]["rules"][r["ruleIndex"].as_u64().unwrap_or(99) as usize];
     assert_eq!(rule["id"], r["ruleId"]);
     let loc = &r["locations"][0]["physicalLocation"];
-    assert_eq!(loc["artifactLocation"]["uri"], "main.c");
+    assert_eq!(
+        loc["artifactLocation"]["uri"],
+        "tests/regression/false_simple/main.c"
+    );
+    assert_eq!(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    let root = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .expect("%SRCROOT% is defined");
+    let repo_dir = std::fs::canonicalize(repo()).expect("the repository exists");
+    assert_eq!(root, format!("file://{}/", repo_dir.display()));
     assert_eq!(loc["region"]["startLine"], 8);
     assert_eq!(loc["region"]["startColumn"], 3);
     let flow = &r["codeFlows"][0];
@@ -174,4 +185,30 @@ fn broken_logs_are_rejected() {
         breakage(&mut bad);
         assert!(!v.is_valid(&bad), "{what}: accepted");
     }
+}
+
+/// Without `--sarif-root`, `%SRCROOT%` is the enclosing git repository's root (else the
+/// current directory), and the location resolves against it to the file.
+#[test]
+fn the_default_root_resolves_to_the_file() {
+    let dir = repo().join("tests/regression/false_simple");
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .args(["verify", "--format", "sarif", "--engine", "bmc", "main.c"])
+        .current_dir(&dir)
+        .output()
+        .expect("qicc runs");
+    let log: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let run = run0(&log);
+    let root = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .and_then(|u| u.strip_prefix("file://"))
+        .expect("%SRCROOT% is a file URI");
+    let loc = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(loc["uriBaseId"], "%SRCROOT%");
+    let rel = loc["uri"].as_str().expect("uri");
+    let resolved = std::fs::canonicalize(Path::new(root).join(rel)).expect("resolves to a file");
+    assert_eq!(
+        resolved,
+        std::fs::canonicalize(dir.join("main.c")).expect("main.c")
+    );
 }

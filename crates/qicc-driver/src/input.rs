@@ -17,6 +17,8 @@ pub struct LoadOptions {
     pub defines: Vec<String>,
     /// `--property FILE.prp`; `None`: unreach-call, with a task's unreach-call entry.
     pub property: Option<PathBuf>,
+    /// `--function NAME`: the entry point (`None`: `main`).
+    pub entry: Option<String>,
 }
 
 /// A lowered program and what it came from.
@@ -104,6 +106,7 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
         ub_checks: opts.ub_checks,
         include_dirs: opts.include_dirs.clone(),
         defines: opts.defines.clone(),
+        entry: opts.entry.clone(),
     };
     let lowered = qicc_frontend::lower_files(&sources, &fe)?;
     warnings.extend(lowered.warnings);

@@ -13,6 +13,7 @@
 
 mod confirm;
 pub mod input;
+pub mod loop_heads;
 mod native;
 mod portfolio;
 pub mod report;

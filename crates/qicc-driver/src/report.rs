@@ -1,8 +1,9 @@
 //! The result of a `qicc verify` run, as the user sees it: verdict, reason, per-assertion
 //! status and the argument that proved each safe assertion, the loop invariants such an
 //! argument used, the counterexample trace, warnings and figures. Serialises to the JSON
-//! object printed by `--format json` (field names are part of the CLI's contract) and renders
-//! as text.
+//! object printed by `--format json` (field names are part of the CLI's contract, and every
+//! key is there whatever the outcome: `null` or `[]` for what a run did not produce, so a
+//! timeout's report reads like an answer's) and renders as text.
 
 use qicc_engine::{AssertionStatus, LoopInvariant};
 use qicc_interp::Trace;
@@ -82,6 +83,9 @@ impl std::fmt::Display for Argument {
 #[derive(Clone, Debug, Serialize)]
 pub struct AssertionReport {
     pub id: u32,
+    /// How the text report names it: `#N` for the program's N-th assertion, `ub#N` for its
+    /// N-th undefined-behaviour check ([`Program::assertion_label`]).
+    pub label: String,
     pub kind: String,
     pub file: String,
     pub line: u32,
@@ -94,10 +98,8 @@ pub struct AssertionReport {
     /// Which engine step established the status (e.g. `bmc`, or the Qicc region).
     pub proved_by: Option<String>,
     /// For a safe assertion, the kind of argument that proved it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub argument: Option<Argument>,
     /// Qicc: how many runs of the verifier included this assertion.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tries: Option<usize>,
 }
 
@@ -180,17 +182,32 @@ pub struct Report {
     pub violation: Option<Violation>,
     /// Contradictory results (see [`InternalError`]); the verdict is then UNKNOWN and the
     /// CLI exits with 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub internal_error: Option<InternalError>,
     pub warnings: Vec<String>,
     /// Qicc: every run of the verifier on a region, function or the whole program.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<qicc_gamble::Attempt>,
     /// The loop invariants an assertion's proof used ([`Argument::LoopInvariants`]): per
     /// loop, its location and the conditions proven at its head.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub invariants: Vec<LoopInvariant>,
     pub stats: serde_json::Map<String, serde_json::Value>,
+    /// Every assertion's label by id (see [`AssertionReport::label`]), for the text.
+    #[serde(skip)]
+    pub labels: std::collections::BTreeMap<u32, String>,
+}
+
+impl Report {
+    /// The report as a reader sees it: traces without the machinery's steps unless
+    /// `full_traces` ([`Trace::shown`]). Witnesses are written from the whole report.
+    pub fn shown(&self, full_traces: bool) -> Report {
+        let mut r = self.clone();
+        if let Some(v) = &mut r.violation {
+            v.trace = v.trace.shown(full_traces);
+        }
+        if let Some(e) = &mut r.internal_error {
+            e.trace = e.trace.shown(full_traces);
+        }
+        r
+    }
 }
 
 /// The user-facing view of one assertion with a status.
@@ -214,6 +231,7 @@ pub fn assertion_report(
     };
     AssertionReport {
         id: id.0,
+        label: program.assertion_label(id),
         kind: a.kind.name().to_string(),
         file: program
             .files
@@ -237,6 +255,13 @@ pub fn assertion_report(
 }
 
 impl Report {
+    fn label(&self, id: u32) -> String {
+        self.labels
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("{}", AssertionId(id)))
+    }
+
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         for w in &self.warnings {
@@ -276,8 +301,8 @@ impl Report {
             for a in &self.assertions {
                 let text = a.text.as_deref().unwrap_or(a.kind.as_str());
                 let mut line = format!(
-                    "  #{:<3} {:<width$}  {:<8} {}",
-                    a.id,
+                    "  {:<4} {:<width$}  {:<8} {}",
+                    a.label,
                     location(a),
                     a.status,
                     text
@@ -300,7 +325,7 @@ impl Report {
         if !self.attempts.is_empty() {
             let _ = writeln!(out, "\nRegions tried (Qicc):");
             for a in &self.attempts {
-                let ids: Vec<String> = a.assertions.iter().map(|i| format!("#{i}")).collect();
+                let ids: Vec<String> = a.assertions.iter().map(|i| self.label(*i)).collect();
                 let _ = writeln!(
                     out,
                     "  {:>7} ms  {}{}  {}: {}",
@@ -345,8 +370,8 @@ impl Report {
             for a in self.ub_checks.open.iter().take(10) {
                 let _ = writeln!(
                     out,
-                    "  #{:<3} {}  {} {}",
-                    a.id,
+                    "  {:<6} {}  {} {}",
+                    a.label,
                     location(a),
                     a.kind,
                     a.reason

@@ -9,6 +9,11 @@
 //! in the whole unwound program; the message says it was not replayed), at level `warning`.
 //! The verdict and its reason are `invocations[0]` (an UNKNOWN's reason is a
 //! `toolExecutionNotifications` entry) and the run's `properties`.
+//!
+//! Locations are relative to `%SRCROOT%` ([`SrcRoot`]: the repository root, as code-scanning
+//! services map them onto the checkout), which `originalUriBaseIds` defines; a file outside it
+//! is an absolute `file:` URI, and a position in no file of the user's (the C library's
+//! models) has no physical location.
 
 use crate::report::{AssertionReport, Report, Verdict};
 use qicc_interp::Trace;
@@ -32,6 +37,7 @@ struct Log {
 #[serde(rename_all = "camelCase")]
 struct Run {
     tool: Value,
+    original_uri_base_ids: Value,
     invocations: Vec<Invocation>,
     /// Columns in qicc's positions count characters, not UTF-16 code units.
     column_kind: &'static str,
@@ -118,8 +124,65 @@ fn rule_index(rule_id: &str) -> usize {
         .map_or(0, |i| i + 1)
 }
 
-/// A file path as a URI reference: relative paths stay relative (code scanning resolves them
-/// against the checkout), characters a URI may not hold are percent-encoded.
+/// The directory SARIF locations are relative to (`%SRCROOT%`): `--sarif-root DIR`, else the
+/// nearest directory at or above the current one that holds `.git`, else the current one.
+pub struct SrcRoot {
+    root: std::path::PathBuf,
+    cwd: std::path::PathBuf,
+}
+
+impl SrcRoot {
+    pub fn new(explicit: Option<&std::path::Path>) -> SrcRoot {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let absolute = |p: &std::path::Path| {
+            let p = cwd.join(p);
+            std::fs::canonicalize(&p).unwrap_or(p)
+        };
+        let root = match explicit {
+            Some(dir) => absolute(dir),
+            None => {
+                let here = absolute(std::path::Path::new("."));
+                here.ancestors()
+                    .find(|d| d.join(".git").exists())
+                    .map_or_else(|| here.clone(), std::path::Path::to_path_buf)
+            }
+        };
+        SrcRoot { root, cwd }
+    }
+
+    /// `originalUriBaseIds`: `%SRCROOT%` as an absolute `file:` URI ending in `/`.
+    fn base_ids(&self) -> Value {
+        let mut root = file_uri(&self.root);
+        if !root.ends_with('/') {
+            root.push('/');
+        }
+        json!({ "%SRCROOT%": { "uri": root } })
+    }
+
+    /// The `artifactLocation` of a file named as the report names it (relative to the
+    /// current directory, or absolute); `None` for a position in no real file (`<qicc libc>`).
+    fn artifact(&self, file: &str) -> Option<Value> {
+        if file.starts_with('<') {
+            return None;
+        }
+        let path = self.cwd.join(file);
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        Some(match path.strip_prefix(&self.root) {
+            Ok(rel) => json!({
+                "uri": uri(&rel.to_string_lossy()),
+                "uriBaseId": "%SRCROOT%",
+            }),
+            Err(_) => json!({ "uri": file_uri(&path) }),
+        })
+    }
+}
+
+/// An absolute path as a `file:` URI.
+fn file_uri(path: &std::path::Path) -> String {
+    format!("file://{}", uri(&path.to_string_lossy()))
+}
+
+/// A file path as a URI reference: characters a URI may not hold are percent-encoded.
 fn uri(path: &str) -> String {
     const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
         .remove(b'/')
@@ -131,23 +194,24 @@ fn uri(path: &str) -> String {
 }
 
 /// A physical location; `None` where the position is unknown (SARIF lines start at 1).
-fn physical(file: &str, line: u32, col: u32) -> Option<Value> {
+fn physical(root: &SrcRoot, file: &str, line: u32, col: u32) -> Option<Value> {
     if file.is_empty() || line == 0 {
         return None;
     }
+    let artifact = root.artifact(file)?;
     let mut region = json!({ "startLine": line });
     if col > 0 {
         region["startColumn"] = col.into();
     }
     Some(json!({
-        "artifactLocation": { "uri": uri(file) },
+        "artifactLocation": artifact,
         "region": region,
     }))
 }
 
-fn assertion_location(a: &AssertionReport) -> Location {
+fn assertion_location(root: &SrcRoot, a: &AssertionReport) -> Location {
     Location {
-        physical_location: physical(&a.file, a.line, a.col),
+        physical_location: physical(root, &a.file, a.line, a.col),
         logical_locations: (!a.function.is_empty())
             .then(|| json!({ "name": a.function, "kind": "function" }))
             .into_iter()
@@ -158,14 +222,14 @@ fn assertion_location(a: &AssertionReport) -> Location {
 
 /// The replayed trace as one thread flow: every step the text trace shows, with its text
 /// (assignments and input values as `x = 5`), and the inputs in order as the flow's message.
-fn code_flow(trace: &Trace) -> Value {
+fn code_flow(root: &SrcRoot, trace: &Trace) -> Value {
     let locations: Vec<Value> = trace
         .steps
         .iter()
         .enumerate()
         .map(|(i, s)| {
             let loc = Location {
-                physical_location: physical(&s.file, s.line, s.col),
+                physical_location: physical(root, &s.file, s.line, s.col),
                 logical_locations: Vec::new(),
                 message: Some(Message {
                     text: format!("{}: {}", s.function, s.text),
@@ -210,8 +274,9 @@ fn tool(version: &str) -> Value {
     })
 }
 
-/// The report as a SARIF 2.1.0 log; `version` is the tool's version.
-pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
+/// The report as a SARIF 2.1.0 log; `version` is the tool's version, locations are relative
+/// to `root`.
+pub fn to_sarif(report: &Report, version: &str, root: &SrcRoot) -> serde_json::Result<Value> {
     let mut results = Vec::new();
     for a in report.assertions.iter().filter(|a| a.status == "violated") {
         let trace = report
@@ -225,10 +290,10 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
             rule_index: 0,
             level: "error",
             message: Message {
-                text: format!("assertion #{} can fail: {what}", a.id),
+                text: format!("assertion {} can fail: {what}", a.label),
             },
-            locations: vec![assertion_location(a)],
-            code_flows: trace.map(code_flow).into_iter().collect(),
+            locations: vec![assertion_location(root, a)],
+            code_flows: trace.map(|t| code_flow(root, t)).into_iter().collect(),
         });
     }
     for u in &report.ub_checks.open {
@@ -252,11 +317,11 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
             level: "warning",
             message: Message {
                 text: format!(
-                    "reachable undefined behaviour (check #{}): {described} ({how})",
-                    u.id
+                    "reachable undefined behaviour (check {}): {described} ({how})",
+                    u.label
                 ),
             },
-            locations: vec![assertion_location(u)],
+            locations: vec![assertion_location(root, u)],
             code_flows: Vec::new(),
         });
     }
@@ -302,6 +367,7 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
     }
     log(
         version,
+        root,
         Invocation {
             execution_successful: successful,
             tool_execution_notifications: notifications,
@@ -321,6 +387,7 @@ pub fn to_sarif(report: &Report, version: &str) -> serde_json::Result<Value> {
 /// The log of one run of qicc: the tool, its invocation, the results.
 fn log(
     version: &str,
+    root: &SrcRoot,
     invocation: Invocation,
     results: Vec<ResultObj>,
     properties: Value,
@@ -330,6 +397,7 @@ fn log(
         version: "2.1.0",
         runs: vec![Run {
             tool: tool(version),
+            original_uri_base_ids: root.base_ids(),
             invocations: vec![invocation],
             column_kind: "unicodeCodePoints",
             results,
@@ -342,6 +410,7 @@ fn log(
 /// error): no results, the invocation failed, and the diagnostic at its position.
 pub fn error_log(
     version: &str,
+    root: &SrcRoot,
     file: &str,
     line: u32,
     col: u32,
@@ -352,7 +421,7 @@ pub fn error_log(
         message: Message {
             text: message.to_string(),
         },
-        locations: physical(file, line, col)
+        locations: physical(root, file, line, col)
             .map(|p| Location {
                 physical_location: Some(p),
                 logical_locations: Vec::new(),
@@ -363,6 +432,7 @@ pub fn error_log(
     };
     log(
         version,
+        root,
         Invocation {
             execution_successful: false,
             tool_execution_notifications: vec![notification],

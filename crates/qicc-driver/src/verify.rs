@@ -515,9 +515,17 @@ pub fn abandoned_report(
 }
 
 fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
+    let p = &loaded.program;
+    // The compiled program starts at `main`: from another entry (`--function`) it would run
+    // something else, so only the interpreter replays.
+    let from_main = p
+        .functions
+        .get(p.entry.index())
+        .is_some_and(|f| f.name == "main");
     let native = opts
         .native
         .native(opts.signed_overflow_wraps)
+        .filter(|_| from_main)
         .map(|n| crate::native::Native {
             cflags: loaded.cflags.clone(),
             ..n
@@ -593,9 +601,9 @@ fn report(
             .unwrap_or_else(|| opts.engine.name().to_string());
         InternalError {
             message: format!(
-                "contradictory results for assertion #{} at {}: proven safe by {proved_safe_by}, \
+                "contradictory results for assertion {} at {}: proven safe by {proved_safe_by}, \
                  but {by} found a violation that replays on the program",
-                reached.0,
+                program.assertion_label(reached),
                 program.span_str(a.span)
             ),
             assertion: reached.0,
@@ -637,9 +645,9 @@ fn report(
             }
             violation = Some(Violation::new(assertion.0, trace(program, run)));
             reason = Some(format!(
-                "assertion #{} at {} violated: confirmed by native replay (the \
+                "assertion {} at {} violated: confirmed by native replay (the \
                      interpreter's replay stopped after {} steps: {})",
-                assertion.0,
+                program.assertion_label(assertion),
                 program.span_str(program.assertion(assertion).span),
                 run.step_count,
                 run.outcome
@@ -768,8 +776,8 @@ fn report(
         let a = program.assertion(AssertionId(v.assertion));
         reason.get_or_insert_with(|| {
             format!(
-                "assertion #{} at {} violated{}",
-                v.assertion,
+                "assertion {} at {} violated{}",
+                program.assertion_label(AssertionId(v.assertion)),
                 program.span_str(a.span),
                 a.text
                     .as_deref()
@@ -830,9 +838,11 @@ fn report(
         "time_ms".into(),
         (start.elapsed().as_millis() as u64).into(),
     );
-    if let Some(rss) = qicc_engine::memory::peak_rss_kib() {
-        stats.insert("peak_rss_kib".into(), rss.into());
-    }
+    // Present whatever the outcome, as every key of the report (null when unknown).
+    stats.insert(
+        "peak_rss_kib".into(),
+        qicc_engine::memory::peak_rss_kib().into(),
+    );
     Report {
         verdict,
         reason,
@@ -863,6 +873,12 @@ fn report(
             Vec::new()
         },
         stats,
+        labels: program
+            .assertions
+            .iter()
+            .enumerate()
+            .map(|(i, _)| (i as u32, program.assertion_label(AssertionId(i as u32))))
+            .collect(),
     }
 }
 
@@ -1180,7 +1196,7 @@ int main(void) {
         }));
         assert!(rep.invariants.is_empty());
         let json = serde_json::to_value(&rep).unwrap();
-        assert!(json.get("invariants").is_none(), "{json}");
+        assert_eq!(json["invariants"], serde_json::json!([]), "{json}");
         assert_eq!(json["assertions"][0]["argument"]["kind"], "region");
         assert!(!rep.to_text().contains("Loop invariants"));
     }

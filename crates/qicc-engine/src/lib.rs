@@ -260,127 +260,105 @@ pub struct InvariantCondition {
 
 /// The figures engines report about a run. Each field is one key of the report's `stats`
 /// object under its JSON name (part of the `--format json` contract, so renamed fields keep
-/// their old spelling); an engine fills what it measures and leaves the rest out.
+/// their old spelling); an engine fills what it measures, the rest is `null`: the object has
+/// the same keys whatever the engine and the outcome (a script reads a timeout's report as
+/// it reads an answer's).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     // The bounded model checker (also inside Impulse and under Qicc).
     /// The unwinding bound of the last run.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bound: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub symex_steps: Option<u64>,
     /// Terms in the hash-consed store.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub terms: Option<u64>,
     /// Time in the solver: the BMC's own, the sum over the runs of X under Qicc, or the
     /// BMC's inside Impulse.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub solver_time_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub solver_calls: Option<u64>,
 
     // Qicc (the gamble).
     /// Runs of X that finished.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub regions_tried: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rnt_nodes: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub speculative_runs: Option<u64>,
 
     // Impulse.
-    #[serde(rename = "loops seen", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "loops seen")]
     pub loops_seen: Option<u64>,
-    #[serde(rename = "loops accelerated", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "loops accelerated")]
     pub loops_accelerated: Option<u64>,
-    #[serde(rename = "paths accelerated", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "paths accelerated")]
     pub paths_accelerated: Option<u64>,
-    #[serde(rename = "instrumentation ms", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "instrumentation ms")]
     pub instrumentation_ms: Option<u64>,
     /// Time in the BMC on the instrumented program, over every retry.
-    #[serde(rename = "bmc ms", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "bmc ms")]
     pub bmc_ms: Option<u64>,
     /// The iteration cap of the retry whose counterexample was used.
-    #[serde(rename = "iteration cap", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "iteration cap")]
     pub iteration_cap: Option<u64>,
-    #[serde(
-        rename = "iterations expanded",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "iterations expanded")]
     pub iterations_expanded: Option<u64>,
-    #[serde(rename = "expansion ms", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "expansion ms")]
     pub expansion_ms: Option<u64>,
 
     // Corral.
     /// The last recursion bound (cost bound of Corral's stratified inlining).
-    #[serde(rename = "recursion bound", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "recursion bound")]
     pub recursion_bound: Option<u32>,
     /// Iterations of stratified inlining (one query of each type per iteration), over all
     /// bounds.
-    #[serde(
-        rename = "inlining iterations",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "inlining iterations")]
     pub inlining_iterations: Option<u64>,
     /// Dynamic call sites inlined, over all bounds.
-    #[serde(rename = "calls inlined", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "calls inlined")]
     pub calls_inlined: Option<u64>,
     /// Loop invariants: candidates tried, invariants proven, Houdini's solver checks (on one
     /// VC, or one BMC run each when it falls back to the BMC).
-    #[serde(
-        rename = "invariant candidates",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "invariant candidates")]
     pub invariant_candidates: Option<u64>,
-    #[serde(rename = "invariants proven", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "invariants proven")]
     pub invariants_proven: Option<u64>,
-    #[serde(rename = "houdini checks", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "houdini checks")]
     pub houdini_checks: Option<u64>,
     /// The largest `k` at which k-induction proved an assertion the invariants alone did not.
-    #[serde(rename = "k-induction k", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "k-induction k")]
     pub k_induction: Option<u64>,
     /// Corral: functions whose summary the interval facts at their exit strengthen.
-    #[serde(rename = "exit facts", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "exit facts")]
     pub exit_facts: Option<u64>,
     /// Dynamic call sites evaluated concretely (constant inputs, one result), over all bounds.
-    #[serde(rename = "calls evaluated", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "calls evaluated")]
     pub calls_evaluated: Option<u64>,
     /// Dynamic call sites still open (summarised or blocked) at the end.
-    #[serde(rename = "calls open", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "calls open")]
     pub calls_open: Option<u64>,
     /// Variable abstraction: globals tracked at the end, refinements (spurious
     /// counterexamples ruled out), the solver queries they made, and their time.
-    #[serde(rename = "variables tracked", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "variables tracked")]
     pub variables_tracked: Option<u64>,
-    #[serde(rename = "refinements", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "refinements")]
     pub refinements: Option<u64>,
-    #[serde(rename = "refinement queries", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "refinement queries")]
     pub refinement_queries: Option<u64>,
-    #[serde(rename = "refinement ms", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "refinement ms")]
     pub refinement_ms: Option<u64>,
     /// Houdini's candidate post-conditions, and how many it proved.
-    #[serde(rename = "summary candidates", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "summary candidates")]
     pub summary_candidates: Option<u64>,
-    #[serde(rename = "summaries proven", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "summaries proven")]
     pub summaries_proven: Option<u64>,
     /// The dynamic call sites static inlining of the whole (non-recursive) program makes.
-    #[serde(
-        rename = "calls static inlining makes",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "calls static inlining makes")]
     pub static_inlining_calls: Option<u64>,
 
     // An external verifier.
     /// The tool's name (`cbmc`, `esbmc`, `ultimate`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub backend: Option<String>,
     /// The executable that ran.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_tool: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_exit_code: Option<i32>,
     /// Wall-clock time from emission to the reading of the tool's output.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_seconds: Option<f64>,
 }
 
@@ -425,9 +403,9 @@ mod tests {
     }
 
     /// The report's `stats` keys are part of the JSON contract: one figure of each engine
-    /// under its historical name, and nothing for the figures an engine did not set.
+    /// under its historical name, every key always there (`null` for what is unset).
     #[test]
-    fn stats_keep_their_json_names_and_omit_what_is_unset() {
+    fn stats_keep_their_json_names_and_every_key() {
         let stats = Stats {
             bound: Some(3),
             solver_time_ms: Some(7),
@@ -438,20 +416,24 @@ mod tests {
             ..Default::default()
         };
         let json = stats.to_json();
-        let keys: Vec<&str> = json.keys().map(String::as_str).collect();
-        assert_eq!(
-            keys,
-            [
-                "bmc ms",
-                "bound",
-                "external_exit_code",
-                "loops seen",
-                "regions_tried",
-                "solver_time_ms"
-            ]
-        );
+        for key in [
+            "bmc ms",
+            "bound",
+            "external_exit_code",
+            "loops seen",
+            "regions_tried",
+            "solver_time_ms",
+        ] {
+            assert!(json.get(key).is_some_and(|v| !v.is_null()), "{key}");
+        }
         assert_eq!(json["bound"], 3);
-        assert!(Stats::default().to_json().is_empty());
+        let unset = Stats::default().to_json();
+        assert!(unset.values().all(|v| v.is_null()));
+        let keys = |m: &serde_json::Map<String, serde_json::Value>| -> Vec<String> {
+            m.keys().cloned().collect()
+        };
+        assert_eq!(keys(&unset), keys(&json));
+        assert!(unset.contains_key("regions_tried") && unset.contains_key("bound"));
         let mut sum = None;
         Stats::add(&mut sum, 4);
         Stats::add(&mut sum, 5);

@@ -33,6 +33,8 @@ pub struct Options {
     pub include_dirs: Vec<PathBuf>,
     /// `-D` definitions for the preprocessor (`NAME` or `NAME=VALUE`).
     pub defines: Vec<String>,
+    /// `--function NAME`: verify from this function (see `lower::entry`); `None`: `main`.
+    pub entry: Option<String>,
 }
 
 impl Default for Options {
@@ -42,6 +44,7 @@ impl Default for Options {
             ub_checks: true,
             include_dirs: Vec::new(),
             defines: Vec::new(),
+            entry: None,
         }
     }
 }

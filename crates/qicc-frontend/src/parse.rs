@@ -345,13 +345,7 @@ pub fn parse(
                 None => "syntax error: unexpected end of file".to_string(),
             };
             if !expected.is_empty() {
-                let shown: Vec<String> =
-                    expected.iter().take(8).map(|t| format!("'{t}'")).collect();
-                msg.push_str(&format!(
-                    ", expected {}{}",
-                    shown.join(", "),
-                    if expected.len() > 8 { ", ..." } else { "" }
-                ));
+                msg.push_str(&format!(": expected {}", expected_words(&expected)));
             }
             if gcc_accepts(original, data_model) {
                 let near = text.get(e.offset.saturating_sub(8)..).unwrap_or("");
@@ -487,4 +481,31 @@ mod rewrite_tests {
         assert_eq!(attrs.get(&u).map(String::as_str), Some("((x))((y(1)))"));
         assert_eq!(attrs.len(), 2);
     }
+}
+
+/// What the parser expected, as a C programmer says it: the punctuation that ends what came
+/// before (`';'`, `','`, `')'`, ...) when one would do (a missing `;` lets every operator
+/// continue the expression too: those are not worth listing), else "an expression" where
+/// one must start, else the first tokens of the set.
+fn expected_words(expected: &[&str]) -> String {
+    let closers: Vec<String> = [";", ",", ")", "]", "}", ":"]
+        .iter()
+        .filter(|c| expected.contains(c))
+        .map(|c| format!("'{c}'"))
+        .collect();
+    if !closers.is_empty() {
+        return match closers.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => closers.join(""),
+        };
+    }
+    if expected.contains(&"(") && expected.contains(&"!") {
+        return "an expression".to_string();
+    }
+    let shown: Vec<String> = expected.iter().take(8).map(|t| format!("'{t}'")).collect();
+    format!(
+        "{}{}",
+        shown.join(", "),
+        if expected.len() > 8 { ", ..." } else { "" }
+    )
 }

@@ -40,6 +40,7 @@ impl<'p> FnBuilder<'p> {
             ty,
             unsigned: false,
             scope: None,
+            debug_type: None,
         });
         LocalId(self.func.locals.len() as u32 - 1)
     }

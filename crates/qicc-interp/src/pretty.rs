@@ -7,7 +7,9 @@
 //!   that point of the run shows as `&name + offset` (byte offset) with the hex value.
 //! - Expressions: C operators with C precedence; casts are invisible; `load` is `*`.
 
+use qicc_ir::debug::{DebugType, IntShow};
 use qicc_ir::semantics::to_signed;
+use qicc_ir::DebugTypeId;
 use qicc_ir::{BinOp, Expr, FpOp, Function, Program, RoundingMode, Ty, UnOp, VarRef};
 use std::collections::HashMap;
 
@@ -16,15 +18,19 @@ pub(crate) fn is_temp(name: &str) -> bool {
     name.starts_with("tmp.")
 }
 
-/// The name a user wrote: `x.3` (the 3rd shadowing `x`) shows as `x`.
-pub(crate) fn display_name(name: &str) -> &str {
+/// The name a user wrote: `x.3` (the 3rd shadowing `x`) shows as `x`; `pointee.b`, the
+/// object a `--function` entry makes for pointer parameter `b`, as `(*b)`.
+pub(crate) fn display_name(name: &str) -> std::borrow::Cow<'_, str> {
+    if let Some(p) = name.strip_prefix("pointee.") {
+        return format!("(*{p})").into();
+    }
     match name.rsplit_once('.') {
         Some((head, tail))
             if !head.is_empty() && !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()) =>
         {
-            head
+            head.into()
         }
-        _ => name,
+        _ => name.into(),
     }
 }
 
@@ -44,6 +50,14 @@ pub(crate) fn var_unsigned(p: &Program, f: &Function, v: VarRef) -> bool {
     }
 }
 
+/// The source type of a variable of `f` (or a global), when the front-end recorded one.
+pub(crate) fn var_debug(p: &Program, f: &Function, v: VarRef) -> Option<DebugTypeId> {
+    match v {
+        VarRef::Local(l) => f.locals.get(l.index()).and_then(|l| l.debug_type),
+        VarRef::Global(g) => p.debug_types.globals.get(&g.0).copied(),
+    }
+}
+
 pub(crate) fn var_ty(p: &Program, f: &Function, v: VarRef) -> Ty {
     match v {
         VarRef::Local(l) => f.locals.get(l.index()).map_or(Ty::I64, |l| l.ty),
@@ -56,6 +70,11 @@ pub(crate) fn var_ty(p: &Program, f: &Function, v: VarRef) -> Ty {
 pub(crate) struct ObjectNames<'p> {
     program: &'p Program,
     dynamic: HashMap<u32, String>,
+    /// The source types of dynamic objects that have one: a variable's stack object; a heap
+    /// object, once a pointer of known type points at its start (`count` elements of it).
+    dynamic_types: HashMap<u32, (DebugTypeId, Option<u64>)>,
+    /// The sizes of heap objects not typed yet.
+    untyped_heap: HashMap<u32, u64>,
 }
 
 impl<'p> ObjectNames<'p> {
@@ -63,6 +82,8 @@ impl<'p> ObjectNames<'p> {
         ObjectNames {
             program,
             dynamic: HashMap::new(),
+            dynamic_types: HashMap::new(),
+            untyped_heap: HashMap::new(),
         }
     }
 
@@ -81,8 +102,71 @@ impl<'p> ObjectNames<'p> {
             || self.dynamic.values().any(|n| n == name)
     }
 
-    pub(crate) fn add(&mut self, obj: u32, name: String) {
+    pub(crate) fn add(&mut self, obj: u32, name: String, ty: Option<DebugTypeId>) {
         self.dynamic.insert(obj, name);
+        match ty {
+            Some(t) => self.dynamic_types.insert(obj, (t, None)),
+            None => self.dynamic_types.remove(&obj),
+        };
+    }
+
+    /// A new heap object of `size` bytes: typed when a pointer of known type first points at
+    /// its start ([`ObjectNames::saw_pointer`]).
+    pub(crate) fn add_heap(&mut self, obj: u32, name: String, size: u64) {
+        self.add(obj, name, None);
+        self.untyped_heap.insert(obj, size);
+    }
+
+    /// `v` was assigned or stored as a value of source type `ty`: a pointer to `T` at the start
+    /// of an untyped heap object makes it an array of `T` (one `T`: the object itself).
+    pub(crate) fn saw_pointer(&mut self, v: u64, ty: Option<DebugTypeId>) {
+        let dt = &self.program.debug_types;
+        let Some(DebugType::Pointer { to: Some(to), .. }) = ty.and_then(|t| dt.get(t)) else {
+            return;
+        };
+        let layout = self.program.layout;
+        let obj = layout.object_of(v);
+        if layout.offset_of(v) != 0 {
+            return;
+        }
+        let (Some(size), Some(elem)) = (self.untyped_heap.get(&obj), dt.size(*to)) else {
+            return;
+        };
+        if elem == 0 || size % elem != 0 || *size == 0 {
+            return;
+        }
+        let count = (*size != elem).then_some(size / elem);
+        self.dynamic_types.insert(obj, (*to, count));
+        self.untyped_heap.remove(&obj);
+    }
+
+    /// Where `offset` (an access of `bytes` bytes, or a position) is in object `obj`, when the
+    /// object's source type is known.
+    fn typed_place(
+        &self,
+        obj: u32,
+        offset: u64,
+        bytes: Option<u64>,
+    ) -> Option<qicc_ir::debug::Place> {
+        let dt = &self.program.debug_types;
+        let (ty, count) = match self.program.object(qicc_ir::ObjectId(obj)) {
+            Some(_) => (*dt.objects.get(&obj)?, None),
+            None => *self.dynamic_types.get(&obj)?,
+        };
+        let Some(n) = count else {
+            return Some(dt.place(ty, offset, bytes));
+        };
+        // A heap array of `n` elements of `ty`.
+        let elem = dt.size(ty).filter(|e| *e > 0)?;
+        let i = offset / elem;
+        if i > n || i == n && (bytes.is_some() || offset % elem != 0) {
+            return None;
+        }
+        let inner = dt.place(ty, offset % elem, bytes);
+        Some(qicc_ir::debug::Place {
+            path: format!("[{i}]{}", inner.path),
+            ..inner
+        })
     }
 
     /// `(name, offset)` of an address inside a known object.
@@ -92,19 +176,71 @@ impl<'p> ObjectNames<'p> {
             .map(|n| (n, layout.offset_of(addr)))
     }
 
-    /// `&a + 12` for an address in a known object.
+    /// `&a[3].x` for an address in a known object of known type; `(char *)&a + 12` where the
+    /// address is inside a member, or the object's type is not known.
     pub(crate) fn pointer(&self, addr: u64) -> Option<String> {
-        self.place(addr).map(|(n, off)| match off {
-            0 => format!("&{n}"),
-            _ => format!("&{n} + {off}"),
+        let (n, off) = self.place(addr)?;
+        if let Some(lit) = self.string_literal(self.program.layout.object_of(addr)) {
+            return Some(match off {
+                0 => lit,
+                _ => format!("{lit} + {off}"),
+            });
+        }
+        let (path, rest) = match self.typed_place(self.program.layout.object_of(addr), off, None) {
+            Some(pl) => (pl.path, pl.rest),
+            None => (String::new(), off),
+        };
+        Some(match rest {
+            0 => format!("&{n}{path}"),
+            _ => format!("(char *)&{n}{path} + {rest}"),
         })
     }
 
-    /// The memory a `store` of `bytes` bytes at `addr` writes, as an lvalue: `a` for a whole
-    /// scalar object, `*(a + 12)` (byte offset) inside one, `*(0x...)` elsewhere.
-    pub(crate) fn lvalue(&self, addr: u64, bytes: u32) -> String {
-        match self.place(addr) {
-            Some((n, 0)) => {
+    /// A string literal's object as C wrote it (`"hi"`), when `obj` is one.
+    fn string_literal(&self, obj: u32) -> Option<String> {
+        let o = self.program.object(qicc_ir::ObjectId(obj))?;
+        if !o.readonly || !o.name.starts_with("str.") {
+            return None;
+        }
+        let [qicc_ir::InitItem::Bytes { offset: 0, bytes }] = &o.init[..] else {
+            return None;
+        };
+        let text = bytes.strip_suffix(&[0]).unwrap_or(bytes);
+        let mut lit = String::from("\"");
+        for &b in text.iter().take(60) {
+            match b {
+                b'"' => lit.push_str("\\\""),
+                b'\\' => lit.push_str("\\\\"),
+                b'\n' => lit.push_str("\\n"),
+                b'\t' => lit.push_str("\\t"),
+                0x20..=0x7e => lit.push(b as char),
+                _ => lit.push_str(&format!("\\x{b:02x}")),
+            }
+        }
+        if text.len() > 60 {
+            lit.push_str("...");
+        }
+        lit.push('"');
+        Some(lit)
+    }
+
+    /// The memory a `store` of `bytes` bytes at `addr` writes, as an lvalue, and its source
+    /// type when it is one whole member: `a[2].name[1]` in an object of known type, `a` for a
+    /// whole scalar object, `*(a + 12)` (byte offset) otherwise, `*(0x...)` outside objects.
+    pub(crate) fn lvalue(&self, addr: u64, bytes: u32) -> (String, Option<DebugTypeId>) {
+        let Some((n, off)) = self.place(addr) else {
+            return (format!("*({addr:#x})"), None);
+        };
+        let dt = &self.program.debug_types;
+        let obj = self.program.layout.object_of(addr);
+        if let Some(pl) = self.typed_place(obj, off, Some(u64::from(bytes))) {
+            let whole = pl.ty.and_then(|t| dt.size(t)) == Some(u64::from(bytes));
+            if pl.rest == 0 && whole {
+                return (format!("{n}{}", pl.path), pl.ty);
+            }
+        }
+        let lv = match off {
+            0 => {
                 let whole = self
                     .program
                     .objects
@@ -117,8 +253,34 @@ impl<'p> ObjectNames<'p> {
                     format!("*{n}")
                 }
             }
-            Some((n, off)) => format!("*({n} + {off})"),
-            None => format!("*({addr:#x})"),
+            off => format!("*({n} + {off})"),
+        };
+        (lv, None)
+    }
+
+    /// A value shown as its source type says when it is known (`97 ('a')` for a character,
+    /// signedness, pointer form), else as [`ObjectNames::value`] does.
+    pub(crate) fn typed_value(
+        &self,
+        v: u64,
+        ty: Ty,
+        debug: Option<DebugTypeId>,
+        unsigned: bool,
+    ) -> String {
+        match debug.and_then(|d| self.program.debug_types.get(d)) {
+            Some(DebugType::Int {
+                show: IntShow::Char,
+                signed,
+                ..
+            }) => {
+                let shown = self.value(v, ty, !signed);
+                match char_literal(v as u8) {
+                    Some(c) => format!("{shown} ({c})"),
+                    None => shown,
+                }
+            }
+            Some(DebugType::Int { signed, .. }) => self.value(v, ty, !signed),
+            _ => self.value(v, ty, unsigned),
         }
     }
 
@@ -178,6 +340,20 @@ impl<'p> ObjectNames<'p> {
             Ty::Float(w) => float_display(w, v),
         }
     }
+}
+
+/// A byte as a C character literal, when it is a printable one or a common escape.
+fn char_literal(b: u8) -> Option<String> {
+    Some(match b {
+        b'\'' => "'\\''".to_string(),
+        b'\\' => "'\\\\'".to_string(),
+        0x20..=0x7e => format!("'{}'", b as char),
+        0 => "'\\0'".to_string(),
+        b'\n' => "'\\n'".to_string(),
+        b'\t' => "'\\t'".to_string(),
+        b'\r' => "'\\r'".to_string(),
+        _ => return None,
+    })
 }
 
 /// A float value for people (`1.5`, `-0.0`, `inf`, `nan`); the one rendering is

@@ -22,11 +22,11 @@
 
 use crate::exec::{replay, Interpreter};
 use crate::pretty::{
-    c_expr, display_name, input_decimal, is_temp, nondet_is_signed, var_name, var_ty, var_unsigned,
-    ObjectNames,
+    c_expr, display_name, input_decimal, is_temp, nondet_is_signed, var_debug, var_name, var_ty,
+    var_unsigned, ObjectNames,
 };
 use crate::run::{Outcome, Run, RunConfig, Step, StepKind};
-use qicc_ir::{AllocKind, AssertKind, Function, HavocKind, Op, Program, Span, Ty, VarRef};
+use qicc_ir::{AllocKind, AssertKind, FuncId, Function, HavocKind, Op, Program, Span, Ty, VarRef};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -59,6 +59,11 @@ pub struct TraceStep {
     /// read it to say which way a branch went), not part of the JSON report.
     #[serde(skip)]
     pub branch: Option<bool>,
+    /// A step of the machinery rather than of the program as written: a compiler temporary,
+    /// the passing side of an undefined-behaviour check, a step inside a C library model.
+    /// Shown only with `--trace-detail full` ([`Trace::shown`]); witnesses read every step.
+    #[serde(skip)]
+    pub internal: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -104,6 +109,7 @@ pub fn trace(program: &Program, run: &Run) -> Trace {
         allocs: 0,
         last_span: Span::UNKNOWN,
         last_depth: 0,
+        model_call: None,
     };
     if run.steps.is_empty() && run.step_count > FULL_TRACE_STEPS {
         // Too long to keep every step (an accelerated counterexample expands to millions of
@@ -176,7 +182,8 @@ fn describe_outcome(p: &Program, run: &Run) -> String {
         Outcome::ErrorReached { assertion } => match p.assertions.get(assertion.index()) {
             Some(a) => {
                 let mut s = format!(
-                    "reached {assertion} ({}) at {}",
+                    "reached {} ({}) at {}",
+                    p.assertion_label(*assertion),
                     a.kind.name(),
                     p.span_str(a.span)
                 );
@@ -223,6 +230,9 @@ struct Builder<'p> {
     /// Span and depth of the last edge taken: where a return happens.
     last_span: Span,
     last_depth: u32,
+    /// Inside a call of a C library model: the call's step, its depth and the model. The
+    /// model's own steps are internal; its result is told on the call's step.
+    model_call: Option<(usize, u32, FuncId)>,
 }
 
 impl<'p> Builder<'p> {
@@ -234,6 +244,7 @@ impl<'p> Builder<'p> {
             .unwrap_or_default()
     }
 
+    /// A step of the program; internal when inside a library model.
     fn push(
         &mut self,
         span: Span,
@@ -257,7 +268,26 @@ impl<'p> Builder<'p> {
             text,
             value,
             branch: None,
+            // Inside a library model, its inputs (`rand()`'s value) and its errors are the
+            // program's too.
+            internal: self.model_call.is_some() && !matches!(kind, "input" | "error"),
         });
+    }
+
+    /// A step of the machinery (see [`TraceStep::internal`]).
+    fn push_internal(
+        &mut self,
+        span: Span,
+        function: &str,
+        depth: u32,
+        kind: &str,
+        text: String,
+        value: Option<String>,
+    ) {
+        self.push(span, function, depth, kind, text, value);
+        if let Some(last) = self.steps.last_mut() {
+            last.internal = true;
+        }
     }
 
     fn step(&mut self, s: &Step) {
@@ -302,18 +332,36 @@ impl<'p> Builder<'p> {
         let ret = g.ret.and_then(|r| g.locals.get(r.index()));
         let (text, value) = match (s.operands.first(), ret) {
             (Some(v), Some(r)) => {
-                let shown = self.names.value(*v, r.ty, r.unsigned);
+                let shown = self.names.typed_value(*v, r.ty, r.debug_type, r.unsigned);
                 (format!("return {shown}"), Some(shown))
             }
             _ => ("return".to_string(), None),
         };
-        self.push(self.last_span, &g.name, s.depth + 1, "return", text, value);
+        self.push(
+            self.last_span,
+            &g.name,
+            s.depth + 1,
+            "return",
+            text,
+            value.clone(),
+        );
+        if let Some((at, depth, model)) = self.model_call {
+            if depth == s.depth && model == *callee {
+                self.model_call = None;
+                if let (Some(call), Some(v)) = (self.steps.get_mut(at), value) {
+                    call.text = format!("{} returns {v}", call.text);
+                    call.value = Some(v);
+                }
+            }
+        }
         if let Some((d, v)) = s.written {
             let name = var_name(self.p, caller, d);
             if !is_temp(name) {
-                let shown = self.names.value(
+                self.names.saw_pointer(v, var_debug(self.p, caller, d));
+                let shown = self.names.typed_value(
                     v,
                     var_ty(self.p, caller, d),
+                    var_debug(self.p, caller, d),
                     var_unsigned(self.p, caller, d),
                 );
                 let text = format!("{} = {shown}", display_name(name));
@@ -344,9 +392,13 @@ impl<'p> Builder<'p> {
                     return;
                 }
                 if let Some((_, val)) = s.written {
-                    let shown = self
-                        .names
-                        .value(val, var_ty(p, f, *v), var_unsigned(p, f, *v));
+                    self.names.saw_pointer(val, var_debug(p, f, *v));
+                    let shown = self.names.typed_value(
+                        val,
+                        var_ty(p, f, *v),
+                        var_debug(p, f, *v),
+                        var_unsigned(p, f, *v),
+                    );
                     let text = format!("{} = {shown}", display_name(name));
                     self.push(span, fname, depth, "assign", text, Some(shown));
                 }
@@ -366,6 +418,10 @@ impl<'p> Builder<'p> {
                             _ => true,
                         };
                         let index = self.inputs.len() + 1;
+                        // A `_Bool` result is 0 or 1 in C whatever bits the input carried.
+                        let is_bool = matches!(kind, HavocKind::Nondet(_))
+                            && matches!(qicc_ir::input_function_type(func), Some("bool" | "_Bool"));
+                        let val = if is_bool { u64::from(val != 0) } else { val };
                         let decimal = input_decimal(val, ty, signed);
                         let shown = match ty {
                             Ty::Int(_) if val > 0xffff => format!("{decimal} ({val:#x})"),
@@ -398,7 +454,12 @@ impl<'p> Builder<'p> {
                         } else {
                             "arbitrary at region entry"
                         };
-                        let shown = self.names.value(val, ty, var_unsigned(p, f, *v));
+                        let shown = self.names.typed_value(
+                            val,
+                            ty,
+                            var_debug(p, f, *v),
+                            var_unsigned(p, f, *v),
+                        );
                         let text = format!("{} = {shown}  ({why})", display_name(name));
                         self.push(span, fname, depth, "assign", text, Some(shown));
                     }
@@ -407,9 +468,11 @@ impl<'p> Builder<'p> {
             }
             Op::Store { ty, .. } => {
                 if let Some((addr, n, val)) = s.stored {
-                    // Memory has no C type here: shown signed, with the bits in hex.
-                    let shown = self.names.value(val, *ty, false);
-                    let text = format!("{} = {shown}", self.names.lvalue(addr, n));
+                    // Memory of no known source type is shown signed, with the bits in hex.
+                    let (lvalue, debug) = self.names.lvalue(addr, n);
+                    self.names.saw_pointer(val, debug);
+                    let shown = self.names.typed_value(val, *ty, debug, false);
+                    let text = format!("{lvalue} = {shown}");
                     self.push(span, fname, depth, "store", text, Some(shown));
                 }
             }
@@ -420,7 +483,7 @@ impl<'p> Builder<'p> {
                 let obj = p.layout.object_of(addr);
                 let dname = var_name(p, f, *dst);
                 let (base, what) = match kind {
-                    AllocKind::Heap => (format!("heap#{k}"), "heap"),
+                    AllocKind::Heap => (format!("malloc#{k}"), "heap"),
                     AllocKind::Frame | AllocKind::Stack if !is_temp(dname) => {
                         (display_name(dname).to_string(), "stack")
                     }
@@ -431,9 +494,15 @@ impl<'p> Builder<'p> {
                 } else {
                     base
                 };
-                self.names.add(obj, oname.clone());
+                let heap = matches!(kind, AllocKind::Heap);
+                let debug = if heap { None } else { var_debug(p, f, *dst) };
                 let size = s.operands.first().copied().unwrap_or(0);
-                let text = if is_temp(dname) || !matches!(kind, AllocKind::Heap) {
+                if heap {
+                    self.names.add_heap(obj, oname.clone(), size);
+                } else {
+                    self.names.add(obj, oname.clone(), debug);
+                }
+                let text = if is_temp(dname) || !heap {
                     format!("new {what} object {oname} ({size} bytes)")
                 } else {
                     format!(
@@ -441,7 +510,14 @@ impl<'p> Builder<'p> {
                         display_name(dname)
                     )
                 };
-                self.push(span, fname, depth, "alloc", text, Some(format!("&{oname}")));
+                let value = Some(format!("&{oname}"));
+                // A variable's object is the program's; a temporary's (a struct copy, a
+                // compound literal) is the compiler's.
+                if debug.is_none() && !heap {
+                    self.push_internal(span, fname, depth, "alloc", text, value);
+                } else {
+                    self.push(span, fname, depth, "alloc", text, value);
+                }
             }
             Op::Free(_) => {
                 let a = s.operands.first().copied().unwrap_or(0);
@@ -493,13 +569,25 @@ impl<'p> Builder<'p> {
                         None => self.names.short_value(*v, Ty::I64),
                     })
                     .collect();
-                let text = format!("call {}({})", g.name, args.join(", "));
+                let model = p.is_library_model(g);
+                let name = match g.name.strip_prefix("__qicc_") {
+                    Some(n) if model => n,
+                    _ => g.name.as_str(),
+                };
+                let text = format!("call {name}({})", args.join(", "));
                 self.push(span, fname, depth, "call", text, None);
+                if model && self.model_call.is_none() {
+                    self.model_call = Some((self.steps.len() - 1, depth, *callee));
+                }
             }
             Op::Assume(c) => {
                 if !c.is_true() {
                     let text = format!("assume {}", c_expr(p, f, c));
-                    self.push(span, fname, depth, "assume", text, None);
+                    if machinery_condition(p, f, c) {
+                        self.push_internal(span, fname, depth, "assume", text, None);
+                    } else {
+                        self.push(span, fname, depth, "assume", text, None);
+                    }
                     // `FnBuilder::branch` adds `assume c` before `assume !c` at the same
                     // location: the lower edge id is the condition's side.
                     let from = f.edges.get(s.edge.index()).map(|e| e.from);
@@ -550,6 +638,16 @@ impl<'p> Builder<'p> {
 }
 
 impl Trace {
+    /// The steps a reader of the program needs: the machinery's steps
+    /// ([`TraceStep::internal`]) only when `full` (`--trace-detail full`).
+    pub fn shown(&self, full: bool) -> Trace {
+        let mut t = self.clone();
+        if !full {
+            t.steps.retain(|s| !s.internal);
+        }
+        t
+    }
+
     /// The trace as aligned columns, one step per line (location, function indented by call
     /// depth, kind, text), then the inputs and the outcome.
     pub fn to_text(&self) -> String {
@@ -645,4 +743,19 @@ impl Trace {
         let _ = writeln!(out, "outcome: {}", self.outcome);
         out
     }
+}
+
+/// Whether a branch condition is the machinery's rather than the program's: the passing side
+/// of an undefined-behaviour check (`valid(p, 4)`), or a test of compiler temporaries alone
+/// (`tmp != 0` after the condition itself was shown where it was computed).
+fn machinery_condition(p: &Program, f: &Function, c: &qicc_ir::Expr) -> bool {
+    let mut valid = false;
+    let mut loads = false;
+    c.visit(&mut |e| match e {
+        qicc_ir::Expr::Valid(..) => valid = true,
+        qicc_ir::Expr::Load(..) => loads = true,
+        _ => {}
+    });
+    let vars = c.vars();
+    valid || !loads && !vars.is_empty() && vars.iter().all(|v| is_temp(var_name(p, f, *v)))
 }

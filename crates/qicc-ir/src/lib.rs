@@ -9,6 +9,7 @@
 //! ([`witness`]). Every other qicc crate consumes or produces this IR; nothing here knows
 //! about C or about solvers.
 
+pub mod debug;
 pub mod dot;
 pub mod expr;
 pub mod memory;
@@ -20,6 +21,7 @@ pub mod types;
 pub mod verify;
 pub mod witness;
 
+pub use debug::{DebugTypeId, DebugTypes};
 pub use expr::{Access, BinOp, CastOp, Expr, FpOp, RoundingMode, TypeEnv, UnOp, VarRef};
 pub use parse::{parse_program, ParseError};
 pub use print::{expr_str, op_str, print_function, print_program};

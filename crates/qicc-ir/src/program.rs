@@ -232,6 +232,11 @@ pub struct Local {
     /// parameter, a name the front-end invented, IR written by hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<Scope>,
+    /// The source type of what the variable stands for, for display only
+    /// ([`crate::debug`]): its value's type, or, for a local holding the address of the
+    /// object an `alloc` makes for a variable in memory, that object's type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debug_type: Option<crate::DebugTypeId>,
 }
 
 /// The part of one file where a block-scope name is visible: from its declarator to the end
@@ -472,6 +477,9 @@ pub struct Assertion {
     pub text: Option<String>,
 }
 
+/// The file name the C library's models (`__qicc_NAME`, with bodies) carry in spans.
+pub const LIBRARY_MODELS_FILE: &str = "<qicc libc>";
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Program {
     pub data_model: DataModel,
@@ -483,6 +491,9 @@ pub struct Program {
     pub functions: Vec<Function>,
     pub assertions: Vec<Assertion>,
     pub entry: FuncId,
+    /// Source types for display only ([`crate::debug`]): no engine reads them.
+    #[serde(default)]
+    pub debug_types: crate::DebugTypes,
 }
 
 impl Program {
@@ -496,7 +507,17 @@ impl Program {
             functions: Vec::new(),
             assertions: Vec::new(),
             entry: FuncId(0),
+            debug_types: crate::DebugTypes::default(),
         }
+    }
+
+    /// Whether `f` is one of the C library's models (defined in [`LIBRARY_MODELS_FILE`]).
+    pub fn is_library_model(&self, f: &Function) -> bool {
+        f.span.is_known()
+            && self
+                .files
+                .get(f.span.file as usize)
+                .is_some_and(|n| n == LIBRARY_MODELS_FILE)
     }
 
     pub fn pointer_ty(&self) -> Ty {
@@ -550,6 +571,26 @@ impl Program {
 
     pub fn assertion(&self, id: AssertionId) -> &Assertion {
         &self.assertions[id.index()]
+    }
+
+    /// How reports name an assertion to people: the program's assertions `#1`, `#2`, ... and
+    /// its undefined-behaviour checks `ub#1`, `ub#2`, ..., each in program order (the ids mix
+    /// both; JSON keeps the id).
+    pub fn assertion_label(&self, id: AssertionId) -> String {
+        let Some(a) = self.assertions.get(id.index()) else {
+            return format!("{id}");
+        };
+        let property = a.kind.is_property();
+        let n = self.assertions[..id.index()]
+            .iter()
+            .filter(|b| b.kind.is_property() == property)
+            .count()
+            + 1;
+        if property {
+            format!("#{n}")
+        } else {
+            format!("ub#{n}")
+        }
     }
 
     pub fn assertion_ids(&self) -> impl Iterator<Item = AssertionId> {
@@ -673,6 +714,7 @@ impl Function {
             ty,
             unsigned: false,
             scope: None,
+            debug_type: None,
         });
         LocalId(self.locals.len() as u32 - 1)
     }

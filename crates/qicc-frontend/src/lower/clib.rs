@@ -195,7 +195,7 @@ fn without_comments(text: &str) -> String {
 }
 
 /// The file name positions inside the models report.
-pub const MODELS_FILE: &str = "<qicc libc>";
+pub const MODELS_FILE: &str = qicc_ir::LIBRARY_MODELS_FILE;
 
 /// glibc's `__ctype_b`, `__ctype_tolower` and `__ctype_toupper` for the "C" locale, for the
 /// indices -128..=255: classification bits for 0..=127 only (as glibc: bytes above 127 and

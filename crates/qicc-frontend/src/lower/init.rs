@@ -739,6 +739,8 @@ impl<'a> Ctx<'a> {
                     span,
                 });
                 self.globals[i].storage = Some(GStorage::Obj(id));
+                let dt = self.debug_type(&ty);
+                self.program.debug_types.objects.insert(id.0, dt);
                 self.const_depth += 1;
                 let items = self.static_items(leaves);
                 self.const_depth -= 1;
@@ -757,6 +759,8 @@ impl<'a> Ctx<'a> {
                     span,
                 });
                 self.globals[i].storage = Some(GStorage::Var(gid));
+                let dt = self.debug_type(&ty);
+                self.program.debug_types.globals.insert(gid.0, dt);
                 if let Some(leaf) = leaves.into_iter().next() {
                     if let LeafInit::Expr(e) = leaf.init {
                         let v = self.const_scalar(e, &ty)?;

@@ -118,7 +118,9 @@ pub mod builtin;
 pub mod call;
 pub mod clib;
 pub mod consteval;
+pub mod debug;
 pub mod decl;
+pub mod entry;
 pub mod expr;
 pub mod float;
 pub mod fold;
@@ -324,6 +326,8 @@ pub struct Ctx<'a> {
     fn_objects: HashMap<usize, ObjectId>,
     pub fn_of_object: HashMap<ObjectId, usize>,
     pub lit_counter: u32,
+    /// The source types interned into `program.debug_types` so far.
+    pub debug: debug::DebugTypeTable,
     pub fs: Option<FnState>,
     pub assert_mode: AssertMode,
     /// The stub of each body-less function a call may let change memory and globals (see
@@ -374,6 +378,7 @@ impl<'a> Ctx<'a> {
             fn_objects: HashMap::new(),
             fn_of_object: HashMap::new(),
             lit_counter: 0,
+            debug: debug::DebugTypeTable::default(),
             fs: None,
             assert_mode: AssertMode::Ordinary,
             const_depth: 0,
@@ -758,7 +763,8 @@ pub fn lower_units(units: &[ParsedUnit], opts: &Options) -> R<Lowered> {
     }
     cx.link()?;
     cx.assert_mode = call::verifier_assert_mode(&cx);
-    let main = match cx.func_by_name.get("main") {
+    let entry_name = opts.entry.clone().unwrap_or_else(|| "main".to_string());
+    let main = match cx.func_by_name.get(&entry_name) {
         Some(&i) if cx.funcs[i].def.is_some() => i,
         _ => {
             let file = map.file_name(0).to_string();
@@ -767,7 +773,7 @@ pub fn lower_units(units: &[ParsedUnit], opts: &Options) -> R<Lowered> {
                 file,
                 1,
                 1,
-                "the program has no function 'main'",
+                format!("the program has no function '{entry_name}' (with a body)"),
             ));
         }
     };
@@ -775,6 +781,10 @@ pub fn lower_units(units: &[ParsedUnit], opts: &Options) -> R<Lowered> {
     cx.program.entry = entry;
     while let Some(idx) = cx.worklist.pop_front() {
         cx.lower_function(idx)?;
+    }
+    if entry_name != "main" {
+        let (unit, at) = (cx.funcs[main].unit, cx.funcs[main].offset);
+        cx.program.entry = cx.in_unit(unit, |cx| cx.entry_wrapper(entry, &entry_name, at))?;
     }
     cx.finish_extern_stubs();
     if let Err(errs) = qicc_ir::verify_program(&cx.program) {

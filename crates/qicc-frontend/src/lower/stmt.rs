@@ -129,7 +129,14 @@ impl<'a> Ctx<'a> {
         let fs = self.fs.take();
         r?;
         let fs = fs.ok_or_else(|| self.internal(decl_at, "lost the function state"))?;
-        let func = fs.b.finish(ptr);
+        let mut func = fs.b.finish(ptr);
+        for v in &fs.vars {
+            let (LocalPlace::Reg(l) | LocalPlace::Mem(l)) = v.place;
+            self.set_local_debug_type(&mut func, l, &v.ty);
+        }
+        if let Some(r) = fs.ret_var {
+            self.set_local_debug_type(&mut func, r, &fs.ret_ty);
+        }
         match self.program.functions.get_mut(fid.index()) {
             Some(slot) => *slot = func,
             None => return Err(self.internal(decl_at, "function slot missing")),
