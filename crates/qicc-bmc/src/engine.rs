@@ -383,6 +383,15 @@ impl<'a> Engine<'a> {
                 }
                 CheckResult::Sat => match self.q.model_hit(enc, false) {
                     Ok(a) => {
+                        if self.q.found.ub_witness.is_none() {
+                            // The trace the report shows: the model's run, when it replays
+                            // to an undefined-behaviour check.
+                            if let Ok((b, w, _)) = self.q.replay(enc) {
+                                if !self.q.is_property(b) {
+                                    self.q.found.ub_witness = Some((b, w));
+                                }
+                            }
+                        }
                         self.q.found.done.insert(a);
                         ub_reached.push(a);
                     }

@@ -228,6 +228,7 @@ impl<'a> Confirmer<'a> {
                 .collect(),
             violation: None,
             unconfirmed_violations: Vec::new(),
+            ub_witness: None,
             invariants: Vec::new(),
             reason: None,
             stats: Default::default(),

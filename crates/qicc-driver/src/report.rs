@@ -113,6 +113,8 @@ pub struct UbSummary {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Violation {
+    /// The violated assertion; under an UNKNOWN verdict, the reachable undefined-behaviour
+    /// check the trace reaches.
     pub assertion: u32,
     pub trace: Trace,
     /// The functions without a body whose results (and, unless declared const/pure, effects
@@ -275,7 +277,13 @@ impl Report {
             self.engine
         );
         if let Some(v) = &self.violation {
-            let _ = writeln!(out, "\nCounterexample:");
+            // Under UNKNOWN the trace reaches undefined behaviour, not a violation.
+            let heading = if self.verdict == Verdict::False {
+                "Counterexample"
+            } else {
+                "Trace to the undefined behaviour (C gives the rest of the run no meaning)"
+            };
+            let _ = writeln!(out, "\n{heading}:");
             out.push_str(&v.trace.to_text());
             if !v.assumes_bodyless.is_empty() {
                 let _ = writeln!(
@@ -307,7 +315,7 @@ impl Report {
                     a.status,
                     text
                 );
-                if let Some(by) = &a.proved_by {
+                if let Some(by) = a.proved_by.as_ref().filter(|b| !b.is_empty()) {
                     let mut parts = vec![by.clone()];
                     parts.extend(a.argument.as_ref().map(|g| g.to_string()));
                     parts.extend(

@@ -322,7 +322,12 @@ pub fn to_sarif(report: &Report, version: &str, root: &SrcRoot) -> serde_json::R
                 ),
             },
             locations: vec![assertion_location(root, u)],
-            code_flows: Vec::new(),
+            code_flows: report
+                .violation
+                .iter()
+                .filter(|v| v.assertion == u.id)
+                .map(|v| code_flow(root, &v.trace))
+                .collect(),
         });
     }
     let mut notifications = Vec::new();

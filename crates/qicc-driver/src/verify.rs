@@ -15,7 +15,7 @@ use crate::report::{
     assertion_report, Argument, InternalError, Report, UbSummary, Verdict, Violation,
 };
 use qicc_engine::{AssertionStatus, Budget, EngineResult, LoopInvariant};
-use qicc_interp::{trace, Outcome};
+use qicc_interp::{trace, Outcome, RunConfig};
 use qicc_ir::{AssertionId, Program, Witness};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -506,6 +506,7 @@ pub fn abandoned_report(
             .collect(),
         violation: None,
         unconfirmed_violations: Vec::new(),
+        ub_witness: None,
         invariants: Vec::new(),
         reason: Some(reason.to_string()),
         stats: Default::default(),
@@ -553,6 +554,10 @@ fn confirms(
             && (opts.signed_overflow_wraps || run.signed_overflow.is_none()));
     interp || (run.signed_overflow.is_none() && c.native_only(None).is_some())
 }
+
+/// How long the replay of a reachable undefined behaviour's run may take (its trace is shown
+/// when it finishes in time).
+const UB_TRACE_TIME: Duration = Duration::from_secs(2);
 
 fn report(
     loaded: &Loaded,
@@ -742,6 +747,7 @@ fn report(
         let proved_by = (status == AssertionStatus::Safe).then(|| {
             engine_proofs
                 .get(&id)
+                .filter(|by| !by.is_empty())
                 .cloned()
                 .unwrap_or_else(|| opts.engine.name().to_string())
         });
@@ -831,6 +837,29 @@ fn report(
     if program.assertions.iter().all(|a| !a.kind.is_property()) && verdict == Verdict::True {
         reason = Some("the program has no assertion".into());
         verdict = Verdict::True;
+    }
+
+    // Reachable undefined behaviour makes the verdict UNKNOWN; the engine's run that reaches
+    // it, replayed here, is the report's trace (its `assertion` is the check, never a
+    // property: the verdict stays what it is).
+    if verdict == Verdict::Unknown && violation.is_none() && internal_error.is_none() {
+        if let Some((_, w)) = &result.ub_witness {
+            let run = qicc_interp::replay(
+                program,
+                w,
+                &RunConfig {
+                    max_steps: 10_000_000,
+                    record_trace: true,
+                    deadline: Some(Instant::now() + UB_TRACE_TIME),
+                    ..RunConfig::default()
+                },
+            );
+            if let Outcome::ErrorReached { assertion } = run.outcome {
+                if !program.assertion(assertion).kind.is_property() {
+                    violation = Some(Violation::new(assertion.0, trace(program, &run)));
+                }
+            }
+        }
     }
 
     let mut stats = result.stats.to_json();
@@ -943,6 +972,7 @@ int main(void) {
                 statuses: ids.iter().map(|a| (*a, AssertionStatus::Safe)).collect(),
                 violation: own.clone(),
                 unconfirmed_violations: Vec::new(),
+                ub_witness: None,
                 invariants: Vec::new(),
                 reason: None,
                 stats: Default::default(),

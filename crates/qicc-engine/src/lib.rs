@@ -215,6 +215,11 @@ pub struct EngineResult {
     /// the violation otherwise (the built-in engine on the same program) may act on them.
     #[serde(default)]
     pub unconfirmed_violations: Vec<AssertionId>,
+    /// An undefined-behaviour check the engine found reachable, with the oracle answers that
+    /// reach it on the engine's input program: the report shows its replayed trace (the
+    /// verdict stays UNKNOWN). Only a run of the whole program gives one.
+    #[serde(default)]
+    pub ub_witness: Option<(AssertionId, Witness)>,
     /// Why the result is not conclusive, if it is not.
     pub reason: Option<String>,
     /// Engine-specific figures (bound reached, solver time, ...) for the report.

@@ -150,6 +150,8 @@ struct Search<'a> {
     cache: BTreeMap<(Key, AssertionId), Found>,
     witness: Option<(AssertionId, Witness)>,
     witness_by: Option<String>,
+    /// A whole-program run's reachable undefined behaviour with its witness (for the trace).
+    ub_witness: Option<(AssertionId, Witness)>,
     attempts: Vec<Attempt>,
     root_reason: Option<String>,
     stop_reason: Option<String>,
@@ -176,6 +178,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
         cache: BTreeMap::new(),
         witness: None,
         witness_by: None,
+        ub_witness: None,
         attempts: Vec::new(),
         root_reason: None,
         stop_reason: None,
@@ -506,6 +509,9 @@ impl Search<'_> {
                     self.cache.entry((job.key, *a)).or_insert(found);
                 }
                 if job.key == Key::Root {
+                    if self.ub_witness.is_none() {
+                        self.ub_witness = r.ub_witness.clone();
+                    }
                     if let Some(v) = r.violation {
                         if self.witness.is_none() {
                             self.witness = Some(v);
@@ -554,6 +560,7 @@ impl Search<'_> {
             ctxs,
             witness,
             witness_by,
+            ub_witness,
             attempts,
             root_reason,
             stop_reason,
@@ -630,6 +637,7 @@ impl Search<'_> {
                 // A tool's unreplayed violation at the root is in the status's reason, and the
                 // built-in engine has already tried to confirm it (`Backend::run`).
                 unconfirmed_violations: Vec::new(),
+                ub_witness,
                 invariants: Vec::new(),
                 reason,
                 stats,

@@ -370,6 +370,7 @@ pub fn verify_publishing(p: &Program, budget: &Budget, heads: &HeadFacts) -> Eng
         statuses,
         violation: None,
         unconfirmed_violations: Vec::new(),
+        ub_witness: None,
         invariants,
         reason,
         stats,

@@ -18,6 +18,9 @@ pub struct Findings {
     pub done: HashSet<AssertionId>,
     /// Assertions whose status is known to be inconclusive, and why.
     pub unknown: BTreeMap<AssertionId, String>,
+    /// The first undefined-behaviour check found reachable whose model replayed to it
+    /// ([`EngineResult::ub_witness`]).
+    pub ub_witness: Option<(AssertionId, Witness)>,
 }
 
 impl Findings {
@@ -27,9 +30,10 @@ impl Findings {
         let asr = p.assertion(a);
         let msg = match asr.kind {
             qicc_ir::AssertKind::Ub(u) => qicc_engine::ub_reachable_reason(&format!(
-                "{} at {} ({a})",
+                "{} at {} ({})",
                 u.describe(),
-                p.span_str(asr.span)
+                p.span_str(asr.span),
+                p.assertion_label(a)
             )),
             _ => format!("{a} reachable"),
         };
@@ -119,6 +123,7 @@ impl Findings {
             statuses,
             violation,
             unconfirmed_violations: Vec::new(),
+            ub_witness: self.ub_witness,
             invariants: Vec::new(),
             reason,
             stats,

@@ -301,9 +301,10 @@ impl Oracle for PlanOracle<'_> {
     }
 }
 
-/// Runs the program on the plan's answers; the violated property assertion, the run's
-/// witness and whether the run overflowed a signed integer on the way (C leaves such a run
-/// undefined), or why the counterexample does not replay.
+/// Runs the program on the plan's answers; the violated property assertion (or the
+/// undefined-behaviour check the plan's path ends at: a search for reachable undefined
+/// behaviour), the run's witness and whether the run overflowed a signed integer on the way
+/// (C leaves such a run undefined), or why the counterexample does not replay.
 pub fn replay(
     p: &Program,
     plan: &Plan,
@@ -325,7 +326,7 @@ pub fn replay(
                 .assertions
                 .get(assertion.index())
                 .is_some_and(|a| a.kind.is_property());
-            if is_property {
+            if is_property || plan.assertion == Some(assertion) {
                 Ok((assertion, run.witness, run.signed_overflow.is_some()))
             } else {
                 Err(format!(

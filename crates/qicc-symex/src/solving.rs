@@ -202,6 +202,16 @@ impl Solving<'_> {
                 outcome = Ok(clean);
             }
         }
+        // A property search's path ends at a property assertion; never record a check.
+        let outcome = outcome.and_then(|(a, w, o)| {
+            if self.is_property(a) {
+                Ok((a, w, o))
+            } else {
+                Err(format!(
+                    "the run reaches undefined-behaviour check {a} instead"
+                ))
+            }
+        });
         match outcome {
             Ok((a, w, _)) => {
                 self.progress(&format!("{stage}: violation of {a} replayed"));

@@ -88,6 +88,7 @@ pub fn unknown_result(p: &Program, reason: String) -> EngineResult {
             .collect(),
         violation: None,
         unconfirmed_violations: Vec::new(),
+        ub_witness: None,
         invariants: Vec::new(),
         reason: Some(reason),
         stats: Default::default(),
