@@ -344,6 +344,22 @@ def median_ratio(runs, tool, peer=PEER):
     return median(ratios), len(ratios)
 
 
+def ratio_stats(runs, tool, base):
+    """Over the tasks both `tool` and `base` answer correctly, `tool`'s wall time divided by
+    `base`'s: (median, max, number of tasks), or None when there are none. Issue 30 asks the
+    default engine to stay within median 1.2 and max 2 of `bmc` on the tasks both decide."""
+    by = {}
+    for r in runs:
+        if r['tool'] in (tool, base) and r['outcome'].startswith('correct'):
+            by.setdefault(r['task'], {})[r['tool']] = r['wall_s']
+    # Below 0.1 s both are start-up time: the ratio says nothing.
+    ratios = [max(t[tool], 0.1) / max(t[base], 0.1) for t in by.values()
+              if tool in t and base in t]
+    if not ratios:
+        return None
+    return median(ratios), max(ratios), len(ratios)
+
+
 def summarize(runs, tools, peer=PEER):
     """One row per family (and 'all') and tool, in the tools' order."""
     families = sorted({r['family'] for r in runs})
@@ -487,6 +503,12 @@ def main(argv=None):
     summary_lines = SUMMARY_HEADER + [summary_row(s) for s in summary]
     print('\n' + '\n'.join(summary_lines))
     extra = changed_verdicts(runs, engines, bins) if len(bins) > 1 else []
+    for label, _ in bins:
+        pre = '%s/' % label if len(bins) > 1 else 'qicc/'
+        rs = ratio_stats(runs, pre + 'qicc', pre + 'bmc')
+        if rs:
+            extra.append('\ndefault engine / bmc (%s), tasks both answer correctly: '
+                         'median %.2f, max %.2f (%d tasks)' % (label, rs[0], rs[1], rs[2]))
     if extra:
         print('\n'.join(extra))
     wrong = sum(1 for r in runs if r['outcome'].startswith('wrong') and r['kind'] == 'qicc')
@@ -498,6 +520,8 @@ def main(argv=None):
             f.write('Tasks: `%s`, %d tasks, %g s per run.\n\n' % (a.tasks, len(tasks), a.timeout))
             f.write('\n'.join(TASK_HEADER + rows) + '\n\n')
             f.write('\n'.join(summary_lines) + '\n')
+            if extra:
+                f.write('\n'.join(extra) + '\n')
             if extra:
                 f.write('\n```' + '\n'.join(extra) + '\n```\n')
     if a.json:
