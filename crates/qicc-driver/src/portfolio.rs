@@ -159,7 +159,10 @@ pub(crate) fn combine(
                 Some(AssertionStatus::Safe) | None => continue,
                 Some(AssertionStatus::Violated) => {
                     if let Some((va, w)) = r.result.violation.take_if(|(va, _)| *va == a) {
-                        let by = out.violation_by.take().unwrap_or_else(|| "gamble".into());
+                        let by = out
+                            .violation_by
+                            .take()
+                            .unwrap_or_else(|| "the region search".into());
                         out.contradicting.push((va, w, by));
                     }
                 }

@@ -411,13 +411,13 @@ fn budget_share(budget: &Budget, cap: Duration) -> Duration {
 }
 
 /// Impulse's name in reports, as a member of the portfolio.
-const IMPULSE: &str = "impulse (run alongside the gamble)";
+const IMPULSE: &str = "impulse (run alongside the region search)";
 /// Corral's name in reports, as a member of the portfolio.
-const CORRAL: &str = "corral (run alongside the gamble)";
+const CORRAL: &str = "corral (run alongside the region search)";
 /// The native run of a program without inputs, as a member of the portfolio.
 const NATIVE: &str = "native run of the program (it has no input)";
 /// The loop-invariant prover's name in reports, as a member of the portfolio.
-const INVARIANTS: &str = "loop invariants (run alongside the gamble)";
+const INVARIANTS: &str = "loop invariants (run alongside the region search)";
 
 /// The argument of Corral's proofs.
 fn corral_argument(r: &EngineResult) -> Argument {
@@ -896,7 +896,9 @@ fn report(
         internal_error,
         warnings: loaded.warnings.iter().map(|w| w.to_string()).collect(),
         attempts,
-        invariants: if invariants_used {
+        // Under FALSE the counterexample is the answer: proofs of other assertions do not
+        // need their invariants shown.
+        invariants: if invariants_used && verdict != Verdict::False {
             invariants
         } else {
             Vec::new()
@@ -1037,7 +1039,7 @@ int main(void) {
             true
         });
         let rep = report_of(&l, run);
-        check_internal_error(&rep, "impulse (run alongside the gamble)");
+        check_internal_error(&rep, "impulse (run alongside the region search)");
     }
 
     /// Impulse's violation as the portfolio hands it over.
