@@ -75,6 +75,8 @@ pub(crate) fn run(
                 let stop_prover = prover_budget.cancel.clone();
                 let mb = &member_budget;
                 scope.spawn(move || {
+                    // Beside the gamble's whole-program run, a member is a bet.
+                    qicc_engine::priority::lower_this_thread(qicc_engine::priority::BET_NICE);
                     let r = (m.run)(mb);
                     let safe: Vec<AssertionId> = if m.proves.is_some() {
                         r.statuses

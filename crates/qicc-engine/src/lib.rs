@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 pub mod head_facts;
 pub mod memory;
+pub mod priority;
 
 pub use head_facts::HeadFacts;
 

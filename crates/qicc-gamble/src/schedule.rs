@@ -201,7 +201,24 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             scope.spawn(move || {
                 while let Ok(job) = job_rx.recv() {
                     let start = Instant::now();
-                    let (result, facts_text) = run_job(program, rnt, facts, opts, &job);
+                    let (result, facts_text) = if job.key == Key::Root {
+                        run_job(program, rnt, facts, opts, &job)
+                    } else {
+                        // A region's run is a bet: below the whole-program run's priority
+                        // (`qicc_engine::priority`), on a thread of its own.
+                        std::thread::scope(|s| {
+                            s.spawn(|| {
+                                qicc_engine::priority::lower_this_thread(
+                                    qicc_engine::priority::BET_NICE,
+                                );
+                                run_job(program, rnt, facts, opts, &job)
+                            })
+                            .join()
+                            .unwrap_or_else(|_| {
+                                (Err("internal error: the region's run panicked".into()), None)
+                            })
+                        })
+                    };
                     let _ = done_tx.send(Done {
                         id: job.id,
                         result,
