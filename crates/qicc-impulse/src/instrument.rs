@@ -33,11 +33,14 @@ use qicc_ir::{expr_str, EdgeId, Expr, FuncId, Loc, LocalId, Op, Program, Span, T
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-/// Instruments every function of `program` (see the crate docs).
+/// Instruments every function of `program` (see the crate docs). `stopped` (the budget's
+/// cancellation: the portfolio stops Impulse when another engine has the answer) and the
+/// `deadline` are checked before each loop; a loop not reached is skipped.
 pub(crate) fn instrument(
     program: &Program,
     opts: &ImpulseOptions,
     deadline: Option<Instant>,
+    stopped: &dyn Fn() -> bool,
 ) -> Instrumented {
     let mut out = program.clone();
     let mut accelerations = Vec::new();
@@ -66,7 +69,7 @@ pub(crate) fn instrument(
                 });
                 continue;
             }
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if deadline.is_some_and(|d| Instant::now() >= d) || stopped() {
                 skipped.push(Skipped {
                     func: fid,
                     head: lp.head,

@@ -75,6 +75,7 @@ mod feasibility;
 mod fnbuild;
 pub mod forms;
 mod instrument;
+mod interrupt;
 mod loops;
 mod memory;
 mod overflow;
@@ -212,14 +213,17 @@ impl Instrumented {
 
 /// Adds accelerated paths to every loop of `program` that has acceleratable paths.
 pub fn instrument(program: &Program, opts: &ImpulseOptions) -> Instrumented {
-    instrument::instrument(program, opts, None)
+    instrument::instrument(program, opts, None, &|| false)
 }
 
 /// Finds a violation by BMC at depth `opts.unwind` on the instrumented program, expanded and
 /// replayed on `program`. Never answers `Safe`.
 pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> EngineResult {
     let t0 = Instant::now();
-    let instr = instrument::instrument(program, opts, budget.deadline);
+    let stop = budget.stop_fn();
+    let instr = interrupt::watched(budget, || {
+        instrument::instrument(program, opts, budget.deadline, &stop)
+    });
     let instrument_ms = t0.elapsed().as_millis() as u64;
     let mut stats = Stats {
         loops_seen: Some(instr.loops_seen as u64),

@@ -63,7 +63,7 @@ pub(crate) fn select_paths(
     }
     let mut store = TermStore::new();
     let mut sel = HashMap::new();
-    let mut solver = Z3Solver::new(Z3Mode::Incremental);
+    let mut solver = crate::interrupt::solver(Z3Mode::Incremental);
     for l in &lp.topo {
         let edges = &out[l.index()];
         if edges.len() < 2 {
