@@ -57,7 +57,8 @@ pub struct GambleOptions {
     /// Keep one run fewer than `jobs` busy (one at least) until `head_facts` is finished, for
     /// at most this long from the start: the engine that fills it needs a core of its own
     /// for a quick proof, and the regions it helps wait for it; a long search must not halve
-    /// the gamble.
+    /// the gamble. The early whole-program run ([`GambleOptions::early_root`]) is not held
+    /// back: it is no bet.
     pub spare_core_for_facts: Option<Duration>,
     /// Start a parent while its child still runs when a worker is idle.
     pub speculate: bool,

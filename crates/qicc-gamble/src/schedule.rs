@@ -249,6 +249,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
             let sparing = opts
                 .spare_core_for_facts
                 .is_some_and(|d| started.elapsed() < d && !opts.head_facts.is_finished());
+            let all_jobs = jobs;
             let jobs = if sparing { (jobs - 1).max(1) } else { jobs };
 
             let mut start = |key: Key,
@@ -288,7 +289,9 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                     budget: child,
                 });
             };
-            if opts.early_root && jobs >= 2 && running.len() < jobs {
+            // The whole-program run is not a bet: it starts at once even while a core is
+            // spared for the facts (the bets run below its priority, `qicc_engine::priority`).
+            if opts.early_root && all_jobs >= 2 && running.len() < all_jobs {
                 if let Some(set) = search.early_root(&running) {
                     start(Key::Root, rnt.root, set, true, &mut running);
                 }
