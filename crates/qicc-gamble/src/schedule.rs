@@ -215,7 +215,10 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
                             })
                             .join()
                             .unwrap_or_else(|_| {
-                                (Err("internal error: the region's run panicked".into()), None)
+                                (
+                                    Err("internal error: the region's run panicked".into()),
+                                    None,
+                                )
                             })
                         })
                     };
