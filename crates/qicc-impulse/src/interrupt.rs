@@ -1,4 +1,5 @@
-//! Stopping the instrumentation's solver calls when the budget is exhausted.
+//! Stopping the instrumentation's solver calls when the budget is exhausted (also used by
+//! the loop-invariant prover's Houdini, which depends on this crate).
 //!
 //! Path selection and closed-form proofs ask Z3 with per-check limits of seconds; the budget's
 //! deadline shortens them, but a cancellation (the portfolio stops Impulse once another engine
@@ -23,7 +24,7 @@ thread_local! {
 const WATCH_PERIOD: Duration = Duration::from_millis(20);
 
 /// A new solver, interrupted by the watcher of the enclosing [`watched`] call (if any).
-pub(crate) fn solver(mode: Z3Mode) -> Z3Solver {
+pub fn solver(mode: Z3Mode) -> Z3Solver {
     let s = Z3Solver::new(mode);
     CURRENT.with(|c| {
         if let Some(slot) = c.borrow().as_ref() {
@@ -37,7 +38,7 @@ pub(crate) fn solver(mode: Z3Mode) -> Z3Solver {
 
 /// Runs `f` on this thread; the solvers it makes with [`solver`] are interrupted once
 /// `budget` is exhausted.
-pub(crate) fn watched<T>(budget: &Budget, f: impl FnOnce() -> T) -> T {
+pub fn watched<T>(budget: &Budget, f: impl FnOnce() -> T) -> T {
     let slot: Slot = Arc::new(Mutex::new(None));
     CURRENT.with(|c| *c.borrow_mut() = Some(slot.clone()));
     let done = AtomicBool::new(false);

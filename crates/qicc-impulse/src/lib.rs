@@ -75,7 +75,7 @@ mod feasibility;
 mod fnbuild;
 pub mod forms;
 mod instrument;
-mod interrupt;
+pub mod interrupt;
 mod loops;
 mod memory;
 mod overflow;

@@ -54,7 +54,14 @@ pub struct Candidates {
 }
 
 /// The candidates of every loop of the prepared program `p` (parallel to `loops`).
-pub fn candidates(p: &Program, loops: &[LoopInfo], facts: &Facts) -> Candidates {
+/// `stop`: the caller's budget is exhausted (the portfolio stops this prover when another
+/// engine has the answer): the loops not yet done get no candidates.
+pub fn candidates(
+    p: &Program,
+    loops: &[LoopInfo],
+    facts: &Facts,
+    stop: &dyn Fn() -> bool,
+) -> Candidates {
     let graphs: BTreeMap<FuncId, FunctionGraph> = loops
         .iter()
         .map(|l| l.func)
@@ -68,9 +75,15 @@ pub fn candidates(p: &Program, loops: &[LoopInfo], facts: &Facts) -> Candidates 
         stepped: Vec::new(),
     };
     for l in loops {
+        if stop() {
+            out.basic.push(Vec::new());
+            out.extra.push(Vec::new());
+            out.stepped.push(Vec::new());
+            continue;
+        }
         let g = &graphs[&l.func];
         let nl = g.natural_loops.iter().find(|n| n.head == l.head);
-        let (basic, extra, stepped) = of_loop(p, loops, l, nl, facts);
+        let (basic, extra, stepped) = of_loop(p, loops, l, nl, facts, stop);
         out.basic.push(basic);
         out.extra.push(extra);
         out.stepped.push(stepped);
@@ -84,6 +97,7 @@ fn of_loop(
     l: &LoopInfo,
     nl: Option<&NaturalLoop>,
     facts: &Facts,
+    stop: &dyn Fn() -> bool,
 ) -> (Vec<Expr>, Vec<Expr>, Vec<(VarRef, i128, u16)>) {
     let f = p.function(l.func);
     let env = p.env(f);
@@ -95,6 +109,9 @@ fn of_loop(
         .collect();
     let in_some = |x| around.iter().any(|o| o.locs.binary_search(&x).is_ok());
     for e in f.edges.iter().filter(|e| in_some(e.from)) {
+        if stop() {
+            break;
+        }
         if let Op::Assume(c) = &e.op {
             let asserted = f
                 .edges
@@ -237,6 +254,9 @@ fn of_loop(
     // `b || v == u`), and the guards' bounds within it.
     let or = |a: &Expr, b: Expr| Expr::binary(BinOp::Or, a.clone(), b);
     for b in &branches {
+        if stop() {
+            break;
+        }
         for g in out.guards.clone() {
             out.push(or(b, weaken(&g)));
         }
@@ -277,7 +297,9 @@ fn of_loop(
 #[derive(Default)]
 struct Cands {
     list: Vec<Expr>,
-    seen: BTreeSet<String>,
+    /// The candidates so far, by value (hashing an expression is far cheaper than printing
+    /// it: the printed keys took over a second on a block cipher's loops).
+    seen: std::collections::HashSet<Expr>,
     guards: Vec<Expr>,
 }
 
@@ -286,8 +308,7 @@ impl Cands {
         if matches!(e, Expr::Const { .. }) {
             return;
         }
-        let key = format!("{e:?}");
-        if self.seen.insert(key) {
+        if self.seen.insert(e.clone()) {
             if matches!(
                 e,
                 Expr::Binary(BinOp::Slt | BinOp::Ult | BinOp::Sle | BinOp::Ule, ..)

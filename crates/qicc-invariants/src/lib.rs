@@ -165,7 +165,11 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
         return Err("no loop to cut".into());
     }
     let facts = Facts::analyze(&prep.program);
-    let mut cands = candidates::candidates(&prep.program, &prep.loops, &facts);
+    let stop = || budget.exhausted().is_some();
+    let mut cands = candidates::candidates(&prep.program, &prep.loops, &facts, &stop);
+    if let Some(why) = budget.exhausted() {
+        return Err(why.describe().to_string());
+    }
     // The cell ghost restricts assertions: after the candidates that read them.
     for (b, c) in cands.basic.iter_mut().zip(cells::add_cells(&mut prep)) {
         b.extend(c);
@@ -241,7 +245,8 @@ pub fn houdini(
     let one_vc = if over_cells {
         Err(vc::NoAnswer::Incomplete)
     } else {
-        vc::houdini(p, &prep, &cands, &budget.child(Some(share)))
+        let b = budget.child(Some(share));
+        qicc_impulse::interrupt::watched(&b, || vc::houdini(p, &prep, &cands, &b))
     };
     match one_vc {
         Ok(fix) => {

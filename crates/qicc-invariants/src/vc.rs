@@ -90,7 +90,9 @@ pub(crate) fn houdini(
         .iter()
         .map(|&(a, i, j)| (i, j, fails(&mut s, a)))
         .collect();
-    let mut solver = Z3Solver::new(Z3Mode::Incremental);
+    // Interrupted by the watcher of `lib::houdini` once the budget is exhausted (the
+    // portfolio stops this member when another has the answer).
+    let mut solver = qicc_impulse::interrupt::solver(Z3Mode::Incremental);
     let mut checks = 0u64;
     // `cap`: a limit of this check below the budget's.
     let mut ask = |solver: &mut Z3Solver, s: &TermStore, a: &[TermId], cap: Option<Duration>| {
