@@ -29,16 +29,8 @@ int main(void) {
 }
 "#;
 
-const UB_PROGRAM: &str = r#"
-extern int __VERIFIER_nondet_int(void);
-extern void __VERIFIER_assert(int);
-int main(void) {
-  int a[4]; int i = __VERIFIER_nondet_int();
-  if (i >= 0 && i <= 4) a[i] = 1;
-  __VERIFIER_assert(1);
-  return 0;
-}
-"#;
+/// Reachable undefined behaviour: the regression case that checks its trace.
+const UB_PROGRAM: &str = include_str!("../../../tests/regression/ub_trace_shown/main.c");
 
 /// Keys of an object, and of the objects and arrays of objects below it (`a.b`, `a[].c`).
 fn keys(v: &Value, at: &str, out: &mut BTreeSet<String>) {

@@ -274,17 +274,8 @@ impl<'p> Builder<'p> {
         });
     }
 
-    /// A step of the machinery (see [`TraceStep::internal`]).
-    fn push_internal(
-        &mut self,
-        span: Span,
-        function: &str,
-        depth: u32,
-        kind: &str,
-        text: String,
-        value: Option<String>,
-    ) {
-        self.push(span, function, depth, kind, text, value);
+    /// Marks the last step as the machinery's (see [`TraceStep::internal`]).
+    fn mark_internal(&mut self) {
         if let Some(last) = self.steps.last_mut() {
             last.internal = true;
         }
@@ -513,10 +504,9 @@ impl<'p> Builder<'p> {
                 let value = Some(format!("&{oname}"));
                 // A variable's object is the program's; a temporary's (a struct copy, a
                 // compound literal) is the compiler's.
+                self.push(span, fname, depth, "alloc", text, value);
                 if debug.is_none() && !heap {
-                    self.push_internal(span, fname, depth, "alloc", text, value);
-                } else {
-                    self.push(span, fname, depth, "alloc", text, value);
+                    self.mark_internal();
                 }
             }
             Op::Free(_) => {
@@ -583,10 +573,9 @@ impl<'p> Builder<'p> {
             Op::Assume(c) => {
                 if !c.is_true() {
                     let text = format!("assume {}", c_expr(p, f, c));
+                    self.push(span, fname, depth, "assume", text, None);
                     if machinery_condition(p, f, c) {
-                        self.push_internal(span, fname, depth, "assume", text, None);
-                    } else {
-                        self.push(span, fname, depth, "assume", text, None);
+                        self.mark_internal();
                     }
                     // `FnBuilder::branch` adds `assume c` before `assume !c` at the same
                     // location: the lower edge id is the condition's side.
