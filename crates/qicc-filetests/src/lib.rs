@@ -353,7 +353,9 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
             "exit facts",
             "variables tracked",
         ] {
-            if let Some(n) = report.stats.get(key) {
+            // The JSON report lists every statistic (null when an engine did not measure
+            // it); a filetest shows only the measured ones.
+            if let Some(n) = report.stats.get(key).filter(|n| !n.is_null()) {
                 let _ = writeln!(out, "{key} {n}");
             }
         }
