@@ -133,6 +133,14 @@ impl<'a> Engine<'a> {
                     return self.stopped(why, k, &last_reason);
                 }
                 Err(e @ SymexError::Unsupported(_)) => return self.unknown_result(e.to_string()),
+                // Says the bound; what the bound before it left open follows.
+                Err(SymexError::TooLarge(why)) => {
+                    return self.unknown_result(if last_reason.is_empty() {
+                        why
+                    } else {
+                        format!("{why}; before: {last_reason}")
+                    })
+                }
             };
             self.stats.bound = k;
             self.stats.steps = enc.steps;

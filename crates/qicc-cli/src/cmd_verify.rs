@@ -100,7 +100,9 @@ pub struct VerifyArgs {
     pub timeout: f64,
     /// Memory limit in MiB (resident memory of qicc with its in-process solver); when
     /// reached the answer is UNKNOWN (memory limit reached). 0: no limit. Default: half the
-    /// machine's physical memory.
+    /// machine's physical memory. A bounded model checking run stops when its unwinding
+    /// would need more than half of it (about 1 KiB per term with the solver's copy),
+    /// naming the loop and bound that grew.
     #[arg(long, value_name = "MIB")]
     pub memory_limit: Option<u64>,
     /// Report every violated assertion, not only the first.
@@ -376,6 +378,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         None => memory::physical_mib().map(|m| m / 2),
     };
     let _watch = memory_limit.map(|mib| memory::MemoryWatch::start(mib, budget.cancel.clone()));
+    let budget = budget.with_memory_limit(memory_limit);
     let report = verify_with_deadline(loaded, opts, &budget);
     if let Some(b) = bar {
         b.finish_and_clear();

@@ -202,7 +202,9 @@ impl<'a> Engine<'a> {
             Err(SymexError::Stopped(r)) => {
                 return Err(format!("{} during symbolic execution", r.describe()))
             }
-            Err(e @ SymexError::Unsupported(_)) => return Err(e.to_string()),
+            Err(e @ (SymexError::Unsupported(_) | SymexError::TooLarge(_))) => {
+                return Err(e.to_string())
+            }
         };
         Stats::add(&mut self.stats.calls_evaluated, enc.evaluated_calls);
         let mut block: Vec<TermId> = Vec::new();

@@ -82,6 +82,11 @@ impl CancelToken {
 pub struct Budget {
     pub deadline: Option<Instant>,
     pub cancel: CancelToken,
+    /// The process's memory limit in MiB (`--memory-limit`), inherited by child budgets:
+    /// the [`memory::MemoryWatch`] enforces it for the process as a whole; an engine that
+    /// can see its own growth coming (symbolic execution's term store) stops a run that
+    /// would take a large share of it, naming what grew ([`Budget::memory_share`]).
+    pub memory_mib: Option<u64>,
 }
 
 impl Budget {
@@ -89,6 +94,7 @@ impl Budget {
         Budget {
             deadline: None,
             cancel: CancelToken::new(),
+            memory_mib: None,
         }
     }
 
@@ -96,7 +102,22 @@ impl Budget {
         Budget {
             deadline: Some(Instant::now() + timeout),
             cancel: CancelToken::new(),
+            memory_mib: None,
         }
+    }
+
+    /// This budget with a memory limit of `mib` MiB (`None`: none).
+    pub fn with_memory_limit(self, mib: Option<u64>) -> Budget {
+        Budget {
+            memory_mib: mib,
+            ..self
+        }
+    }
+
+    /// The bytes one run may plan to use: half the memory limit (two runs side by side,
+    /// the machine's usual portfolio, stay below it together), `None` without a limit.
+    pub fn memory_share(&self) -> Option<u64> {
+        self.memory_mib.map(|m| m.saturating_mul(1 << 20) / 2)
     }
 
     /// Time left, if there is a deadline (zero once it has passed).
@@ -133,6 +154,7 @@ impl Budget {
         Budget {
             deadline,
             cancel: self.cancel.child(),
+            memory_mib: self.memory_mib,
         }
     }
 }
@@ -389,6 +411,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn children_inherit_the_memory_limit_and_a_run_plans_for_half() {
+        let b = Budget::unlimited().with_memory_limit(Some(1024));
+        let c = b.child(Some(Duration::from_secs(1)));
+        assert_eq!(c.memory_mib, Some(1024));
+        assert_eq!(c.memory_share(), Some(512 << 20));
+        assert_eq!(Budget::unlimited().memory_share(), None);
+    }
+
+    #[test]
     fn the_first_reason_sticks_and_children_see_their_ancestors() {
         let root = CancelToken::new();
         let child = root.child();
@@ -400,6 +431,7 @@ mod tests {
         let budget = Budget {
             deadline: None,
             cancel: child,
+            memory_mib: None,
         };
         assert_eq!(budget.exhausted(), Some(StopReason::MemoryLimit));
         // Cancelling a child leaves its parent alone.

@@ -361,6 +361,17 @@ impl Search<'_> {
                 c.state = CtxState::Proven(rnt.describe(program, n));
                 continue;
             }
+            // A whole-program run (started early) that found a violation of the assertion
+            // settles every context of it at once: the program violates it, and climbing the
+            // context's remaining nodes could only prove it in a region (a contradiction the
+            // driver would report) — base64_alphabet_false waited 1.2 s for a region run.
+            if matches!(
+                self.cache.get(&(Key::Root, c.assertion)),
+                Some(Found::Violated)
+            ) {
+                c.state = CtxState::Violated;
+                continue;
+            }
             loop {
                 let key = key_of(rnt, c.node);
                 match self.cache.get(&(key, c.assertion)) {

@@ -9,6 +9,9 @@ pub enum SymexError {
     Unsupported(String),
     /// The budget ran out or the run was cancelled.
     Stopped(StopReason),
+    /// The unwinding outgrew the run's share of the memory limit; the text names the
+    /// bound, and the loop that was being unwound.
+    TooLarge(String),
 }
 
 impl fmt::Display for SymexError {
@@ -16,6 +19,7 @@ impl fmt::Display for SymexError {
         match self {
             SymexError::Unsupported(m) => write!(f, "unsupported: {m}"),
             SymexError::Stopped(r) => write!(f, "{}", r.describe()),
+            SymexError::TooLarge(m) => f.write_str(m),
         }
     }
 }

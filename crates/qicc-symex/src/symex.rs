@@ -34,8 +34,19 @@ use qicc_ir::{
 use qicc_smt::{Sort, TermId, TermStore};
 use std::collections::{BTreeMap, HashMap};
 
-/// Past this many terms symex stops: with their Z3 translations, about 1 KB each.
-const MAX_TERMS: usize = 10_000_000;
+/// What one term costs, with its Z3 translation and the solver's work on it: 120 bytes in
+/// the term store and about 1.6 KiB in all, measured on an array-heavy nested loop
+/// (`bench/terms_memory.py`): 10⁷ terms were 1.17 GB resident before solving, 3·10⁵ terms
+/// 0.5 GB while solving.
+const BYTES_PER_TERM: u64 = 1024;
+
+/// The terms a run may build: its share of the memory limit ([`Budget::memory_share`]);
+/// without a limit, no cap (the user said so with `--memory-limit 0`).
+fn max_terms(budget: &Budget) -> usize {
+    budget.memory_share().map_or(usize::MAX, |b| {
+        usize::try_from(b / BYTES_PER_TERM).unwrap_or(usize::MAX)
+    })
+}
 
 /// The default deepening schedule: 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (powers of two and
 /// their midpoints). Geometric, so the total work over all bounds is a small constant factor
@@ -261,6 +272,10 @@ struct Symex<'a> {
     /// Parallel to `call_stack`: whether anything after the activation returns can still
     /// reach an error (see [`qicc_analysis::reach::Relevance`]).
     cont_stack: Vec<bool>,
+    /// Where the execution is (function, location, the innermost loop's iteration): what
+    /// the term limit's message names.
+    at: Option<(FuncId, Loc, u32)>,
+    max_terms: usize,
 }
 
 type Work = BTreeMap<Vec<u32>, (Loc, Vec<State>)>;
@@ -331,6 +346,8 @@ pub fn run_with(
         enc: &mut enc,
         call_stack: Vec::new(),
         cont_stack: Vec::new(),
+        at: None,
+        max_terms: max_terms(budget),
     };
     let mut prelude = Vec::new();
     let mut globals = Vec::with_capacity(p.globals.len());
@@ -453,6 +470,8 @@ pub fn run_alone(
         // The exit matters whether or not an error is reachable after it.
         call_stack: vec![fid],
         cont_stack: vec![true],
+        at: None,
+        max_terms: max_terms(budget),
     };
     let exit = x.run_activation(fid, st)?.map(|st| (st.guard, st.globals));
     Ok((
@@ -503,6 +522,8 @@ pub fn inline_open(
         enc,
         call_stack,
         cont_stack,
+        at: None,
+        max_terms: max_terms(budget),
     };
     let exit = x.run_activation(oc.callee, oc.entry.clone())?;
     let s = x.s;
@@ -560,13 +581,43 @@ impl Symex<'_> {
             if let Some(r) = self.budget.exhausted() {
                 return Err(SymexError::Stopped(r));
             }
-            if self.s.len() > MAX_TERMS {
-                return Err(SymexError::Unsupported(format!(
-                    "the unwound program needs more than {MAX_TERMS} terms"
-                )));
+            if self.s.len() > self.max_terms {
+                return Err(SymexError::TooLarge(self.too_large()));
             }
         }
         Ok(())
+    }
+
+    /// Why the unwinding stops at the term limit: the bound, the terms, the memory they
+    /// stand for, and the loop being unwound (the innermost one around where symex is).
+    fn too_large(&self) -> String {
+        let mib = |b: u64| b >> 20;
+        let limit = self.budget.memory_mib.unwrap_or(0);
+        let mut why = format!(
+            "the unwinding at bound {} needs more than {} terms (about {} MiB with the \
+             solver's copy: half the memory limit of {limit} MiB; --memory-limit raises it)",
+            self.bounds.default,
+            self.max_terms,
+            mib(self.max_terms as u64 * BYTES_PER_TERM),
+        );
+        if let Some((fid, loc, iteration)) = self.at {
+            let f = self.p.function(fid);
+            let info = &self.info[fid.index()];
+            match info.chain(loc).last() {
+                Some(&l) => {
+                    let lp = &info.loops()[l as usize];
+                    why += &format!(
+                        ", in the loop at {} ({}, iteration {} of {})",
+                        self.p.span_str(lp.span),
+                        f.name,
+                        iteration + 1,
+                        self.bounds.loop_bound(fid, l)
+                    );
+                }
+                None => why += &format!(", in {}", f.name),
+            }
+        }
+        why
     }
 
     /// The term of an IR expression in state `st`.
@@ -637,6 +688,8 @@ impl Symex<'_> {
         }
         Self::push_pending(&mut work, info, f.entry, st);
         while let Some((_, (loc, states))) = work.pop_first() {
+            let iteration = states.first().and_then(|st| st.counters.last().copied());
+            self.at = Some((fid, loc, iteration.unwrap_or(0)));
             self.tick()?;
             let merged = self.merge_all(states)?;
             self.process(fid, loc, merged, &mut work, &mut exits)?;
