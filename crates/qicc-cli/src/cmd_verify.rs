@@ -371,6 +371,7 @@ pub fn run(args: VerifyArgs) -> u8 {
             Some("off") => qicc_driver::NativeCompiler::Off,
             Some(p) => qicc_driver::NativeCompiler::Path(p.into()),
         },
+        attempt_log: Default::default(),
     };
     let memory_limit = match args.memory_limit {
         Some(0) => None,

@@ -98,6 +98,10 @@ pub struct VerifyOptions {
     pub nondet_functions: bool,
     /// The C compiler of the native replay (`crate::native`).
     pub native: NativeCompiler,
+    /// Qicc: the region runs as they finish (`qicc_gamble::GambleOptions::log`), which
+    /// [`abandoned_report`] reports when the engine does not come back in time. Shared by
+    /// clones of the options.
+    pub attempt_log: qicc_gamble::AttemptLog,
 }
 
 /// Which C compiler natively replays counterexamples.
@@ -150,6 +154,7 @@ impl Default for VerifyOptions {
             invariants: true,
             progress: None,
             native: NativeCompiler::Find,
+            attempt_log: Default::default(),
         }
     }
 }
@@ -347,6 +352,7 @@ fn qicc_portfolio<'a>(
         facts: opts.facts,
         all_violations: opts.all_violations,
         progress: opts.progress.clone(),
+        log: opts.attempt_log.clone(),
         ..Default::default()
     };
     let heads = g.head_facts.clone();
@@ -491,7 +497,8 @@ pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report 
 }
 
 /// The report of a run that did not come back in time (the engine is abandoned): every
-/// assertion unknown, with `reason`.
+/// assertion unknown, with `reason`, and the region runs that had finished
+/// (`VerifyOptions::attempt_log`).
 pub fn abandoned_report(
     loaded: &Loaded,
     opts: &VerifyOptions,
@@ -512,7 +519,21 @@ pub fn abandoned_report(
         stats: Default::default(),
     };
     let confirmer = Confirmer::new(&loaded.program, &loaded.sources, None);
-    report(loaded, opts, &confirmer, EngineRun::of(result, None), start)
+    let mut run = EngineRun::of(result, None);
+    run.attempts = opts
+        .attempt_log
+        .lock()
+        .map(|log| log.clone())
+        .unwrap_or_default();
+    for at in &run.attempts {
+        for a in &at.assertions {
+            *run.tries.entry(AssertionId(*a)).or_default() += 1;
+        }
+    }
+    if opts.engine == Engine::Qicc {
+        run.result.stats.regions_tried = Some(run.attempts.len() as u64);
+    }
+    report(loaded, opts, &confirmer, run, start)
 }
 
 fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
@@ -1335,6 +1356,39 @@ int main(void) {
                 .all(|(_, s)| *s == AssertionStatus::Safe),
             "{:?}",
             r.attempts
+        );
+    }
+
+    #[test]
+    fn an_abandoned_report_keeps_the_region_runs_that_had_finished() {
+        // A program with a loop in a function, so the gamble runs regions before the root.
+        let l = loaded_from(
+            "extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assert(int);
+int f(int n) { int s = 0; for (int i = 0; i < n && i < 4; i++) s += i; return s; }
+int main(void) { int s = f(__VERIFIER_nondet_int()); __VERIFIER_assert(s <= 6); return 0; }
+",
+        );
+        let opts = VerifyOptions::default();
+        let finished = verify(&l, &opts, &Budget::with_timeout(Duration::from_secs(30)));
+        assert!(
+            !finished.attempts.is_empty(),
+            "the gamble ran: {:?}",
+            finished.verdict
+        );
+        // The same options (their log) after the engine was given up on.
+        let gone = abandoned_report(&l, &opts, "time limit reached", Instant::now());
+        assert_eq!(gone.verdict, Verdict::Unknown);
+        let nodes = |r: &Report| {
+            r.attempts
+                .iter()
+                .map(|a| a.node.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(nodes(&gone), nodes(&finished));
+        assert_eq!(
+            gone.stats.get("regions_tried"),
+            Some(&serde_json::json!(finished.attempts.len()))
         );
     }
 }

@@ -70,7 +70,14 @@ pub struct GambleOptions {
     /// Report every violated assertion (at the root), not only the first.
     pub all_violations: bool,
     pub progress: Option<Progress>,
+    /// Every finished run, as it finishes (the result's `attempts` holds the same): a caller
+    /// that stops waiting for the answer (the CLI, past the deadline) still reports the
+    /// regions tried.
+    pub log: AttemptLog,
 }
+
+/// The runs of one gamble so far, shared with whoever may need them before it answers.
+pub type AttemptLog = std::sync::Arc<std::sync::Mutex<Vec<Attempt>>>;
 
 impl Default for GambleOptions {
     fn default() -> Self {
@@ -87,6 +94,7 @@ impl Default for GambleOptions {
             early_root: true,
             all_violations: false,
             progress: None,
+            log: AttemptLog::default(),
         }
     }
 }

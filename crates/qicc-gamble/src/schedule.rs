@@ -153,6 +153,8 @@ struct Search<'a> {
     /// A whole-program run's reachable undefined behaviour with its witness (for the trace).
     ub_witness: Option<(AssertionId, Witness)>,
     attempts: Vec<Attempt>,
+    /// `GambleOptions::log`: each attempt is copied there as it is recorded.
+    log: crate::AttemptLog,
     root_reason: Option<String>,
     stop_reason: Option<String>,
 }
@@ -180,6 +182,7 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
         witness_by: None,
         ub_witness: None,
         attempts: Vec::new(),
+        log: opts.log.clone(),
         root_reason: None,
         stop_reason: None,
     };
@@ -574,7 +577,7 @@ impl Search<'_> {
                 };
             }
         }
-        self.attempts.push(Attempt {
+        let attempt = Attempt {
             node: name,
             assertions: job.assertions.iter().map(|a| a.0).collect(),
             proved,
@@ -583,7 +586,11 @@ impl Search<'_> {
             solver_ms,
             speculative: job.speculative,
             facts: done.facts,
-        });
+        };
+        if let Ok(mut log) = self.log.lock() {
+            log.push(attempt.clone());
+        }
+        self.attempts.push(attempt);
     }
 
     /// The answer: a status per assertion from its contexts, the root's witness, statistics.
