@@ -19,6 +19,10 @@ use std::collections::HashMap;
 
 /// Hints per (function, loop index of [`FnInfo::loops`]).
 pub(crate) fn loop_hints(p: &Program, info: &[FnInfo]) -> HashMap<(FuncId, u32), u32> {
+    // No loop, no hint: the interval analysis would only cost time (hundreds of globals).
+    if info.iter().all(|i| i.loops().is_empty()) {
+        return HashMap::new();
+    }
     let flows: Vec<_> = info.iter().map(|i| &i.flow).collect();
     let facts = Facts::analyze_with(p, &flows);
     let mut out = HashMap::new();

@@ -118,3 +118,42 @@ fn qicc_with_esbmc_is_sound_and_as_strong_as_esbmc_alone() {
         "Qicc+ESBMC answers fewer seeds correctly than ESBMC alone: {ours} < {alone}"
     );
 }
+
+/// ESBMC's counterexample becomes a FALSE with qicc's own replayed trace: its violation
+/// witness's nondet values drive the interpreter (`qicc_external::witness`), the JSON keeps
+/// the witness it came from, and the inputs shown are the ones ESBMC chose.
+#[test]
+fn esbmc_counterexamples_are_replayed_into_a_false() {
+    let Some(esbmc) = esbmc() else { return };
+    let dir = std::env::temp_dir().join(format!("qicc-esbmc-cex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let src = dir.join("cex.c");
+    std::fs::write(
+        &src,
+        "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assert(int);\n\
+         int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n  \
+         if (x == 42 && y == -7)\n    __VERIFIER_assert(0);\n  return 0;\n}\n",
+    )
+    .expect("writes");
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .args(["verify", "-q", "--format", "json", "--backend", "esbmc"])
+        .arg("--backend-path")
+        .arg(&esbmc)
+        .args(["--timeout", "30"])
+        .arg(&src)
+        .output()
+        .expect("qicc runs");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(report["verdict"], "false", "{report}");
+    let v = &report["violation"];
+    let w = v["tool_witness"].as_str().unwrap_or_default();
+    assert!(
+        w.contains("violation_sequence") && w.contains("ESBMC"),
+        "the FALSE keeps ESBMC's witness: {v}"
+    );
+    let inputs: Vec<&str> = v["trace"]["inputs"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|i| i["value"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(inputs, ["42", "-7"], "{v}");
+}

@@ -229,6 +229,7 @@ impl<'a> Confirmer<'a> {
             violation: None,
             unconfirmed_violations: Vec::new(),
             ub_witness: None,
+            tool_witness: None,
             invariants: Vec::new(),
             reason: None,
             stats: Default::default(),

@@ -161,6 +161,7 @@ pub(crate) fn combine(
                 Some(AssertionStatus::Safe) | None => continue,
                 Some(AssertionStatus::Violated) => {
                     if let Some((va, w)) = r.result.violation.take_if(|(va, _)| *va == a) {
+                        r.result.tool_witness = None;
                         let by = out
                             .violation_by
                             .take()
@@ -205,6 +206,7 @@ pub(crate) fn combine(
                 }
             }
             r.result.violation = Some((a, w));
+            r.result.tool_witness = None;
             r.result.reason = None;
             out.violation_by = Some(name);
         } else if proven {

@@ -121,6 +121,9 @@ pub struct Violation {
     /// on globals and memory) the counterexample chose: it is a real execution only if the
     /// real functions can behave so. Empty for a counterexample from inputs alone.
     pub assumes_bodyless: Vec<String>,
+    /// When the counterexample is an external verifier's (Qicc+X), replayed by qicc: the
+    /// tool's own violation witness (SV-COMP 2.0 YAML) it came from.
+    pub tool_witness: Option<String>,
 }
 
 impl Violation {
@@ -144,6 +147,7 @@ impl Violation {
             assertion,
             trace,
             assumes_bodyless,
+            tool_witness: None,
         }
     }
 }
@@ -283,7 +287,12 @@ impl Report {
             } else {
                 "Trace to the undefined behaviour (C gives the rest of the run no meaning)"
             };
-            let _ = writeln!(out, "\n{heading}:");
+            let from = if v.tool_witness.is_some() {
+                format!(" (the {} witness's inputs, replayed by qicc)", self.engine)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(out, "\n{heading}{from}:");
             out.push_str(&v.trace.to_text());
             if !v.assumes_bodyless.is_empty() {
                 let _ = writeln!(

@@ -514,6 +514,7 @@ pub fn abandoned_report(
         violation: None,
         unconfirmed_violations: Vec::new(),
         ub_witness: None,
+        tool_witness: None,
         invariants: Vec::new(),
         reason: Some(reason.to_string()),
         stats: Default::default(),
@@ -699,7 +700,9 @@ fn report(
                 Outcome::ErrorReached { assertion }
                     if program.assertion(assertion).kind.is_property() =>
                 {
-                    violation = Some(Violation::new(assertion.0, trace(program, run)));
+                    let mut v = Violation::new(assertion.0, trace(program, run));
+                    v.tool_witness = result.tool_witness.clone();
+                    violation = Some(v);
                     if assertion != *claimed {
                         reason = Some(format!(
                             "the witness for assertion {claimed} replays to assertion {assertion}"
@@ -996,6 +999,7 @@ int main(void) {
                 violation: own.clone(),
                 unconfirmed_violations: Vec::new(),
                 ub_witness: None,
+                tool_witness: None,
                 invariants: Vec::new(),
                 reason: None,
                 stats: Default::default(),

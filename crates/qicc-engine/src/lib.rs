@@ -243,6 +243,10 @@ pub struct EngineResult {
     /// verdict stays UNKNOWN). Only a run of the whole program gives one.
     #[serde(default)]
     pub ub_witness: Option<(AssertionId, Witness)>,
+    /// When `violation` is an external verifier's counterexample replayed by qicc: the
+    /// tool's own violation witness (SV-COMP 2.0 YAML), kept for the report.
+    #[serde(default)]
+    pub tool_witness: Option<String>,
     /// Why the result is not conclusive, if it is not.
     pub reason: Option<String>,
     /// Engine-specific figures (bound reached, solver time, ...) for the report.

@@ -12,10 +12,13 @@
 //! - [`run`]: [`verify_external`], the engine: emit, run, read, answer an
 //!   [`qicc_engine::EngineResult`].
 //!
+//! - [`witness`]: a tool's violation witness (SV-COMP 2.0) read back into nondet values.
+//!
 //! Soundness: an external tool's "safe" becomes `Safe` only when the tool says so for the
 //! whole file (or for that assertion's sites) with a complete unwinding; a violation the tool
-//! reports is never a qicc FALSE (it cannot be replayed), only `Unknown` with the assertion
-//! named in the result's stats.
+//! reports becomes `Violated` only with a witness of qicc's own: the tool's witness replayed
+//! by the interpreter to a property assertion (and then again by the driver, as every
+//! engine's witness); otherwise it is `Unknown`, the assertion listed as unconfirmed.
 
 pub mod cexpr;
 pub mod emit;
@@ -26,6 +29,7 @@ pub mod report;
 pub mod run;
 mod runtime;
 pub mod tools;
+pub mod witness;
 
 pub use emit::{emit_c, emit_c_with_map, EmitError, EmitOptions, EmittedC, ErrorSpelling};
 pub use run::verify_external;

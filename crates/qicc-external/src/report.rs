@@ -31,6 +31,8 @@ pub struct Reading {
     pub violated: Vec<AssertionId>,
     /// Why the answer is not conclusive, if it is not.
     pub reason: Option<String>,
+    /// The tool's violation witness (SV-COMP 2.0 YAML), when it wrote one.
+    pub witness: Option<String>,
 }
 
 impl Reading {
@@ -46,6 +48,7 @@ impl Reading {
                 .collect(),
             violated: Vec::new(),
             reason,
+            witness: None,
         }
     }
 

@@ -5,16 +5,21 @@
 //! under the budget, and read its output back ([`crate::report`]). Every failure along the way
 //! (tool missing, program not expressible in C, tool crashed) is an `Unknown` with the reason,
 //! never a panic. Assertions without any site in the file (their `error` edges are in code the
-//! entry cannot reach) are `Safe` whatever the tool does. `violation` is always `None`: a
-//! foreign trace cannot be replayed; assertions the tool reports violated are listed in
-//! [`EngineResult::unconfirmed_violations`].
+//! entry cannot reach) are `Safe` whatever the tool does. A violation the tool reports is
+//! replayed when the tool wrote a violation witness (ESBMC: `--witness-output-yaml`): its
+//! nondet values ([`crate::witness`]) drive the interpreter on the program that was emitted
+//! (every havoc is one nondet call there, in the same order); a run that reaches a property
+//! assertion is the result's `violation` (a witness of qicc's own, which the driver replays
+//! again on the user's program). A violation without a witness that replays stays in
+//! [`EngineResult::unconfirmed_violations`], its status saying why.
 
 use crate::emit::{emit_c_with_map, EmitOptions, EmittedC};
 use crate::process::run_in_group;
 use crate::report::{read_output, Reading};
 use crate::tools::{command_args, find_tool, ExternalBackend, Tool, UNREACH_CALL_PRP};
 use qicc_engine::{AssertionStatus, Budget, EngineResult, Stats, StopReason};
-use qicc_ir::Program;
+use qicc_interp::{InputOracle, Outcome, RunConfig};
+use qicc_ir::{AssertionId, Program, Witness};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -57,7 +62,37 @@ pub fn verify_external(
         Err(why) => Reading::unknown(&emitted, &why),
     };
     stats.external_seconds = Some(start.elapsed().as_secs_f64());
-    result(program, reading, stats)
+    result(program, tool, reading, stats, budget)
+}
+
+/// The name of the violation witness the tool is asked to write, in its directory.
+const WITNESS_FILE: &str = "witness.yml";
+
+/// Replays the tool's witness (its nondet values, in order) on `program`: the violated
+/// property assertion with qicc's own witness of the run, or why it does not replay.
+fn replay_tool_witness(
+    program: &Program,
+    yaml: Option<&str>,
+    budget: &Budget,
+) -> Result<(AssertionId, Witness), String> {
+    let yaml = yaml.ok_or("the tool wrote no violation witness")?;
+    let values = crate::witness::return_values(yaml)?;
+    let config = RunConfig {
+        deadline: budget.deadline,
+        stop: Some(qicc_interp::StopCheck::new(budget.stop_fn())),
+        ..RunConfig::default()
+    };
+    let run = qicc_interp::run(
+        program,
+        &mut InputOracle::new(values, 0).every_havoc(),
+        &config,
+    );
+    match run.outcome {
+        Outcome::ErrorReached { assertion } if program.assertion(assertion).kind.is_property() => {
+            Ok((assertion, run.witness))
+        }
+        other => Err(format!("its witness does not replay ({other:?})")),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -81,7 +116,7 @@ fn run_tool(
         std::fs::write(&prp, UNREACH_CALL_PRP)
             .map_err(|e| format!("cannot write {}: {e}", prp.display()))?;
     }
-    let args = command_args(
+    let mut args = command_args(
         tool,
         &file,
         &prp,
@@ -89,6 +124,13 @@ fn run_tool(
         unwind,
         &backend.extra_args,
     );
+    let witness = dir.path.join(WITNESS_FILE);
+    if tool == Tool::Esbmc {
+        args.extend([
+            "--witness-output-yaml".into(),
+            witness.display().to_string(),
+        ]);
+    }
     let out = run_in_group(exe, &args, &dir.path, budget)
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
     if let Some(code) = out.status.and_then(|s| s.code()) {
@@ -103,7 +145,11 @@ fn run_tool(
         None => {}
     }
     let text = format!("{}\n{}", out.stdout, out.stderr);
-    Ok(read_output(tool, &text, emitted))
+    let mut reading = read_output(tool, &text, emitted);
+    if !reading.violated.is_empty() {
+        reading.witness = std::fs::read_to_string(&witness).ok();
+    }
+    Ok(reading)
 }
 
 fn all_unknown(program: &Program, why: &str, stats: Stats) -> EngineResult {
@@ -115,13 +161,33 @@ fn all_unknown(program: &Program, why: &str, stats: Stats) -> EngineResult {
         violation: None,
         unconfirmed_violations: Vec::new(),
         ub_witness: None,
+        tool_witness: None,
         invariants: Vec::new(),
         reason: Some(why.to_string()),
         stats,
     }
 }
 
-fn result(program: &Program, reading: Reading, stats: Stats) -> EngineResult {
+fn result(
+    program: &Program,
+    tool: Tool,
+    reading: Reading,
+    stats: Stats,
+    budget: &Budget,
+) -> EngineResult {
+    let mut violation = None;
+    let mut unconfirmed = reading.violated.clone();
+    let mut replay_failed = None;
+    // Only ESBMC is asked for a witness (CBMC's is GraphML 1.0, which qicc does not read).
+    if !reading.violated.is_empty() && tool == Tool::Esbmc {
+        match replay_tool_witness(program, reading.witness.as_deref(), budget) {
+            Ok((a, w)) => {
+                unconfirmed.retain(|u| *u != a);
+                violation = Some((a, w));
+            }
+            Err(why) => replay_failed = Some(why),
+        }
+    }
     let statuses: Vec<_> = program
         .assertion_ids()
         .map(|a| {
@@ -131,6 +197,13 @@ fn result(program: &Program, reading: Reading, stats: Stats) -> EngineResult {
                 .get(&a)
                 .cloned()
                 .unwrap_or(AssertionStatus::Safe);
+            let st = match (&violation, &replay_failed, st) {
+                (Some((v, _)), _, _) if *v == a => AssertionStatus::Violated,
+                (_, Some(why), AssertionStatus::Unknown(r)) if unconfirmed.contains(&a) => {
+                    AssertionStatus::Unknown(format!("{r}: {why}"))
+                }
+                (_, _, st) => st,
+            };
             (a, st)
         })
         .collect();
@@ -138,11 +211,13 @@ fn result(program: &Program, reading: Reading, stats: Stats) -> EngineResult {
         AssertionStatus::Unknown(w) => Some(w.clone()),
         _ => None,
     });
+    let tool_witness = violation.as_ref().and(reading.witness.clone());
     EngineResult {
         statuses,
-        violation: None,
-        unconfirmed_violations: reading.violated,
+        violation,
+        unconfirmed_violations: unconfirmed,
         ub_witness: None,
+        tool_witness,
         invariants: Vec::new(),
         reason,
         stats,

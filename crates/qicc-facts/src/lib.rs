@@ -54,9 +54,21 @@ impl Facts {
     /// [`Facts::analyze`] with the control-flow analysis of every function (by function id)
     /// that the caller has computed already.
     pub fn analyze_with(program: &Program, flows: &[&FunctionGraph]) -> Facts {
-        let states = interprocedural(program, flows);
+        let states = interprocedural(program, flows, &|| false)
+            .expect("an analysis that is never stopped finishes");
         let num_locals = program.functions.iter().map(|f| f.locals.len()).collect();
         Facts { states, num_locals }
+    }
+
+    /// [`Facts::analyze`], given up (`None`) as soon as `stop` says so: the analysis is
+    /// linear in locations × variables per pass, which on a program with hundreds of globals
+    /// is a second, and an engine that no longer needs its answer must not wait for it.
+    pub fn analyze_until(program: &Program, stop: &dyn Fn() -> bool) -> Option<Facts> {
+        let flows: Vec<FunctionGraph> = program.functions.iter().map(FunctionGraph::new).collect();
+        let flows: Vec<&FunctionGraph> = flows.iter().collect();
+        let states = interprocedural(program, &flows, stop)?;
+        let num_locals = program.functions.iter().map(|f| f.locals.len()).collect();
+        Some(Facts { states, num_locals })
     }
 
     /// The value of `v` at `loc` of `func` (`None`: unreachable location or untracked).
@@ -176,7 +188,12 @@ const INTERPROC_WIDEN_DELAY: u32 = 3;
 /// call sites pass in (the program's entry additionally from the initial state); a call takes
 /// the callee's summary (its return value and, for the globals it may write, their values at
 /// its exit). Context-insensitive, so a fact holds in every calling context.
-fn interprocedural(program: &Program, flows: &[&FunctionGraph]) -> Vec<Vec<State>> {
+/// `None` once `stop` says so (checked at every location of every pass).
+fn interprocedural(
+    program: &Program,
+    flows: &[&FunctionGraph],
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<Vec<State>>> {
     let writes = global_writes(program);
     let nf = program.functions.len();
     let ng = program.globals.len();
@@ -234,7 +251,8 @@ fn interprocedural(program: &Program, flows: &[&FunctionGraph]) -> Vec<Vec<State
                 entry,
                 &thresholds[fid.index()],
                 &call_post,
-            );
+                stop,
+            )?;
 
             // This function's summary.
             if let Some(exit) = &states[f.exit.index()] {
@@ -302,7 +320,7 @@ fn interprocedural(program: &Program, flows: &[&FunctionGraph]) -> Vec<Vec<State
             results[fid.index()] = states;
         }
         if !changed {
-            return results;
+            return Some(results);
         }
     }
 }
@@ -327,7 +345,8 @@ fn analyze_function(
     init: Vec<Option<Val>>,
     thresholds: &[i128],
     call_post: &dyn Fn(&Op, &[Option<Val>]) -> State,
-) -> Vec<State> {
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<State>> {
     let env = program.env(f);
     let slots = Slots {
         num_locals: f.locals.len(),
@@ -352,6 +371,9 @@ fn analyze_function(
     loop {
         let mut changed = false;
         for &l in rpo {
+            if stop() {
+                return None;
+            }
             let mut new: State = if l == f.entry {
                 Some(init.clone())
             } else {
@@ -382,6 +404,9 @@ fn analyze_function(
     // above the least fixpoint, so every round is sound.
     for _ in 0..NARROWING_ROUNDS {
         for &l in rpo {
+            if stop() {
+                return None;
+            }
             let mut new: State = if l == f.entry {
                 Some(init.clone())
             } else {
@@ -393,7 +418,7 @@ fn analyze_function(
             states[l.index()] = new;
         }
     }
-    states
+    Some(states)
 }
 
 /// Widening thresholds of a function: every constant it compares against, one off on either

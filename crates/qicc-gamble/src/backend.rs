@@ -36,8 +36,9 @@ impl Backend {
     /// Runs X on `program`. `batch`: find every violated assertion (so that the others can be
     /// proven in the same run), as batch verification needs; at the root without
     /// `--all-violations` the first violation is enough. `root`: `program` is the original
-    /// program, where a violation is final — an external tool's trace cannot be replayed, so
-    /// there its violations are re-checked by the built-in engine, whose witness can.
+    /// program, where a violation is final — an external tool's violation comes with a
+    /// witness of qicc's own when the tool's witness replays (`qicc_external::witness`);
+    /// one that does not is re-checked there by the built-in engine, whose witness can.
     pub fn run(&self, program: &Program, batch: bool, root: bool, budget: &Budget) -> EngineResult {
         match self {
             Backend::Builtin(o) => builtin(o, program, batch, budget),

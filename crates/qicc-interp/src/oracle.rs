@@ -257,6 +257,8 @@ pub struct InputOracle {
     /// The results of body-less `const`/`pure` functions (`HavocKind::Applied`) are listed
     /// too, in run order among the inputs ([`InputOracle::with_applied`]).
     applied: bool,
+    /// Every havoc takes the next listed value ([`InputOracle::every_havoc`]).
+    every: bool,
 }
 
 impl InputOracle {
@@ -266,7 +268,17 @@ impl InputOracle {
             next: 0,
             fallback: RandomOracle::new(fallback_seed),
             applied: false,
+            every: false,
         }
+    }
+
+    /// Hands the listed values to every havoc, whatever its kind, in run order: for a
+    /// program whose every havoc is one nondet call of C emitted from it
+    /// (`qicc_external::emit`), replaying the values an external verifier's witness gives
+    /// those calls.
+    pub fn every_havoc(mut self) -> InputOracle {
+        self.every = true;
+        self
     }
 
     /// Also hands the listed values to `const`/`pure` function results, in the order the
@@ -280,6 +292,7 @@ impl InputOracle {
 impl Oracle for InputOracle {
     fn havoc(&mut self, req: &HavocRequest) -> u64 {
         let listed = match req.kind {
+            _ if self.every => true,
             HavocKind::Nondet(_) => true,
             HavocKind::Applied { .. } => self.applied,
             _ => false,

@@ -5,7 +5,10 @@
 //! - Values: decimal; negative (two's complement, top bit set) values also in hex, as are
 //!   values above 0xffff; a pointer-width value whose object part names an object known at
 //!   that point of the run shows as `&name + offset` (byte offset) with the hex value.
-//! - Expressions: C operators with C precedence; casts are invisible; `load` is `*`.
+//! - Expressions: C operators with C precedence; casts are invisible; a load is named as C
+//!   names it where the source types allow (`a[i].next`, `p->len`, `buf[i + 1]`: a base, at
+//!   most one index scaled by its element size, a constant offset), else `*(address)`; a
+//!   constant compared with a character reads as a character literal (`s[i] != '/'`).
 
 use qicc_ir::debug::{DebugType, IntShow};
 use qicc_ir::semantics::to_signed;
@@ -466,6 +469,10 @@ impl CExpr<'_> {
             }
             Expr::Binary(op, a, b) => {
                 let (sym, prec) = binop_c(*op, a.ty(&self.env) == Ty::Bool);
+                if prec == 9 || prec == 10 {
+                    // A comparison: a character compared with a constant.
+                    return self.comparison(sym, prec, a, b);
+                }
                 let l = self.wrap(a, prec);
                 let r = self.wrap(b, prec + 1);
                 (format!("{l} {sym} {r}"), prec)
@@ -480,9 +487,12 @@ impl CExpr<'_> {
                 ),
                 TERNARY,
             ),
-            Expr::Load(_, a) => match &**a {
+            Expr::Load(ty, a) => match &**a {
                 Expr::ObjAddr(o) => (self.object(*o), PRIMARY),
-                _ => (format!("*{}", self.wrap(a, UNARY)), UNARY),
+                _ => match self.load_place(u64::from(ty.bits() / 8), a) {
+                    Some((name, _)) => (name, PRIMARY),
+                    None => (format!("*{}", self.wrap(a, UNARY)), UNARY),
+                },
             },
             Expr::Valid(k, n, a) => (format!("{}({}, {n})", k.op_name(), self.go(a).0), PRIMARY),
             Expr::Fp(op, args) => self.fp(*op, args),
@@ -531,9 +541,184 @@ impl CExpr<'_> {
             FlippedCmp::Ne => ("!=", 9),
             FlippedCmp::Eq => ("==", 9),
         };
-        let l = self.wrap(a, prec);
-        let r = self.wrap(b, prec + 1);
+        self.comparison(sym, prec, a, b)
+    }
+
+    /// `a sym b`, a constant side as a character literal when the other side is a character.
+    fn comparison(&self, sym: &str, prec: u8, a: &Expr, b: &Expr) -> (String, u8) {
+        let side = |e: &Expr, need: u8, other: &Expr| {
+            self.char_constant(e, other)
+                .unwrap_or_else(|| self.wrap(e, need))
+        };
+        let l = side(a, prec, b);
+        let r = side(b, prec + 1, a);
         (format!("{l} {sym} {r}"), prec)
+    }
+
+    /// `e` as a character literal: a constant that is a printable character, compared with a
+    /// load of a `char`.
+    fn char_constant(&self, e: &Expr, other: &Expr) -> Option<String> {
+        let Expr::Const {
+            ty: Ty::Int(w),
+            value,
+        } = strip_casts(e)
+        else {
+            return None;
+        };
+        let Expr::Load(ty, addr) = strip_casts(other) else {
+            return None;
+        };
+        let (_, place_ty) = self.load_place(u64::from(ty.bits() / 8), addr)?;
+        let is_char = matches!(
+            self.p.debug_types.get(place_ty?),
+            Some(DebugType::Int {
+                show: IntShow::Char,
+                ..
+            })
+        );
+        let v = to_signed(*value, *w);
+        let byte = u8::try_from(v).or_else(|_| u8::try_from(v + 256)).ok()?;
+        is_char.then(|| char_literal(byte)).flatten()
+    }
+
+    /// Whether local `v` holds the address of its frame object (a variable in memory),
+    /// rather than a pointer value: its source type is then the object's.
+    fn is_frame_local(&self, v: VarRef) -> bool {
+        self.f.edges.iter().any(|e| {
+            matches!(&e.op, qicc_ir::Op::Alloc { dst, kind: qicc_ir::AllocKind::Frame, .. }
+                if *dst == v)
+        })
+    }
+
+    /// The C lvalue a load of `bytes` bytes at `addr` is, with its source type: a base (an
+    /// object's address, a local holding its frame object's, or a pointer variable), at most
+    /// one index scaled by the element size there, and a constant offset. `None` when the
+    /// source types do not say (IR written by hand, a cast pointer, two indices).
+    fn load_place(&self, bytes: u64, addr: &Expr) -> Option<(String, Option<DebugTypeId>)> {
+        let dt = &self.p.debug_types;
+        let mut terms = Vec::new();
+        flatten_add(addr, &mut terms);
+        // (name, type, whether the base is a pointer to the type rather than the object)
+        let mut base: Option<(String, DebugTypeId, bool)> = None;
+        let mut offset: i64 = 0;
+        let mut index: Option<(&Expr, u64)> = None;
+        for t in terms {
+            match t {
+                Expr::Const {
+                    ty: Ty::Int(w),
+                    value,
+                } => offset = offset.wrapping_add(to_signed(*value, *w)),
+                Expr::ObjAddr(o) if base.is_none() => {
+                    base = Some((self.object(*o), *dt.objects.get(&o.0)?, false));
+                }
+                Expr::Var(v)
+                    if base.is_none()
+                        && var_debug(self.p, self.f, *v).is_some_and(|t| {
+                            matches!(dt.get(t), Some(DebugType::Pointer { to: Some(_), .. }))
+                                || self.is_frame_local(*v)
+                        }) =>
+                {
+                    let name = display_name(var_name(self.p, self.f, *v)).to_string();
+                    let t = var_debug(self.p, self.f, *v)?;
+                    base = Some(match dt.get(t) {
+                        Some(DebugType::Pointer { to: Some(to), .. })
+                            if !self.is_frame_local(*v) =>
+                        {
+                            (name, *to, true)
+                        }
+                        _ => (name, t, false),
+                    });
+                }
+                other if index.is_none() => index = Some(scaled(other)),
+                _ => return None,
+            }
+        }
+        let (name, ty, through_pointer) = base?;
+        // The element the index steps over: the pointed-to type, or an array object's element.
+        let (head, elem) = if through_pointer {
+            (None, ty)
+        } else {
+            match (index, dt.get(ty)) {
+                (Some(_), Some(DebugType::Array { elem, .. })) => (Some(name.clone()), *elem),
+                (Some(_), _) => return None,
+                (None, _) => {
+                    let at = dt.place(ty, u64::try_from(offset).ok()?, Some(bytes));
+                    return (at.rest == 0).then(|| (format!("{name}{}", at.path), at.ty));
+                }
+            }
+        };
+        let size = i64::try_from(dt.size(elem)?).ok().filter(|s| *s > 0)?;
+        let (j, rest) = (offset.div_euclid(size), offset.rem_euclid(size));
+        let at = dt.place(elem, rest as u64, Some(bytes));
+        if at.rest != 0 {
+            return None;
+        }
+        let subscript = match index {
+            Some((x, k)) => {
+                if k != size as u64 {
+                    return None;
+                }
+                let x = self.wrap(x, 12);
+                match j {
+                    0 => x,
+                    j if j > 0 => format!("{x} + {j}"),
+                    j => format!("{x} - {}", -j),
+                }
+            }
+            None => j.to_string(),
+        };
+        let text = match head {
+            Some(object) => format!("{object}[{subscript}]{}", at.path),
+            None if index.is_none() && j == 0 => match at.path.strip_prefix('.') {
+                Some(field) => format!("{name}->{field}"),
+                None if at.path.is_empty() => format!("*{name}"),
+                None => format!("(*{name}){}", at.path),
+            },
+            None => format!("{name}[{subscript}]{}", at.path),
+        };
+        Some((text, at.ty))
+    }
+}
+
+/// `e` without the casts around it.
+fn strip_casts(e: &Expr) -> &Expr {
+    match e {
+        Expr::Cast(_, _, a) => strip_casts(a),
+        e => e,
+    }
+}
+
+/// The terms of a sum (`add` chains, casts around them ignored).
+fn flatten_add<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match strip_casts(e) {
+        Expr::Binary(BinOp::Add, a, b) => {
+            flatten_add(a, out);
+            flatten_add(b, out);
+        }
+        e => out.push(e),
+    }
+}
+
+/// An index term and its scale: `i * 8`, `8 * i`, `i << 3`, or `i` (scale 1).
+fn scaled(e: &Expr) -> (&Expr, u64) {
+    let konst = |e: &Expr| match strip_casts(e) {
+        Expr::Const {
+            ty: Ty::Int(_),
+            value,
+        } => Some(*value),
+        _ => None,
+    };
+    match e {
+        Expr::Binary(BinOp::Mul, a, b) => match (konst(a), konst(b)) {
+            (_, Some(k)) => (a, k),
+            (Some(k), _) => (b, k),
+            _ => (e, 1),
+        },
+        Expr::Binary(BinOp::Shl, a, b) => match konst(b) {
+            Some(s) if s < 64 => (a, 1 << s),
+            _ => (e, 1),
+        },
+        _ => (e, 1),
     }
 }
 
@@ -639,5 +824,113 @@ mod tests {
         );
         assert_eq!(show("eq(load.i32(@a), zext.i32(trunc.i8(%x)))"), "a == x");
         assert_eq!(show("valid.4(add(@a, 4:i32))"), "valid(&a + 4, 4)");
+    }
+
+    /// `struct s { int x; char name[4]; struct s *next; } a[2]; struct s *p; char buf[8];`
+    /// (LP64): loads are named through the source types.
+    #[test]
+    fn loads_are_named_as_c_names_them() {
+        let text = |assume: &str| {
+            format!(
+                "data-model lp64\nobject @a size 32 zeroed\nentry @main\nfn @main() {{\n  local %p: i64\n  \
+                 local %i: i64\n  local %buf: i64\n  locs 5 entry L0 exit L1 err L2 halt L3\n  \
+                 L0 -> L4: %buf := alloc.frame(8:i64)\n  L4 -> L1: assume {assume}\n}}\n"
+            )
+        };
+        let types = |p: &mut Program| {
+            let t = &mut p.debug_types;
+            let int = t.add(DebugType::Int {
+                bytes: 4,
+                signed: true,
+                show: IntShow::Number,
+            });
+            let ch = t.add(DebugType::Int {
+                bytes: 1,
+                signed: true,
+                show: IntShow::Char,
+            });
+            let name = t.add(DebugType::Array {
+                elem: ch,
+                elem_size: 1,
+                len: Some(4),
+            });
+            let rec = DebugTypeId(t.types.len() as u32 + 1);
+            let ptr = t.add(DebugType::Pointer {
+                bytes: 8,
+                to: Some(rec),
+            });
+            let field = |name: &str, offset, ty| qicc_ir::debug::DebugField {
+                name: Some(name.to_string()),
+                offset,
+                ty,
+                bit_field: false,
+            };
+            let s = t.add(DebugType::Record {
+                tag: "struct s".into(),
+                size: 16,
+                union: false,
+                fields: vec![
+                    field("x", 0, int),
+                    field("name", 4, name),
+                    field("next", 8, ptr),
+                ],
+            });
+            let arr = t.add(DebugType::Array {
+                elem: s,
+                elem_size: 16,
+                len: Some(2),
+            });
+            let buf = t.add(DebugType::Array {
+                elem: ch,
+                elem_size: 1,
+                len: Some(8),
+            });
+            let long = t.add(DebugType::Int {
+                bytes: 8,
+                signed: true,
+                show: IntShow::Number,
+            });
+            t.objects.insert(1, arr); // object numbers start at 1
+            let f = &mut p.functions[0];
+            f.locals[0].debug_type = Some(ptr);
+            f.locals[1].debug_type = Some(long);
+            f.locals[2].debug_type = Some(buf);
+        };
+        let show = |assume: &str| {
+            let mut q = parse_program(&text(assume)).expect("parses");
+            types(&mut q);
+            let f = &q.functions[0];
+            let Op::Assume(e) = &f.edges[1].op else {
+                unreachable!("an assume edge")
+            };
+            c_expr(&q, f, e)
+        };
+        let a_i = "add(@a, mul(%i, 16:i64))";
+        assert_eq!(show(&format!("eq(load.i32({a_i}), 0:i32)")), "a[i].x == 0");
+        assert_eq!(
+            show(&format!("ne(load.i8(add({a_i}, 5:i64)), 47:i8)")),
+            "a[i].name[1] != '/'"
+        );
+        assert_eq!(
+            show("eq(load.i32(add(@a, 20:i64)), 0:i32)"),
+            "a[1].name == 0"
+        );
+        assert_eq!(show("eq(load.i64(add(%p, 8:i64)), 0:i64)"), "p->next == 0");
+        assert_eq!(show("eq(load.i32(%p), 0:i32)"), "p->x == 0");
+        assert_eq!(show("eq(load.i32(add(%p, 16:i64)), 0:i32)"), "p[1].x == 0");
+        assert_eq!(
+            show("eq(load.i32(add(%p, add(mul(%i, 16:i64), 16:i64))), 0:i32)"),
+            "p[i + 1].x == 0"
+        );
+        assert_eq!(show("eq(load.i8(add(%buf, %i)), 43:i8)"), "buf[i] == '+'");
+        assert_eq!(
+            show("eq(load.i8(add(%buf, 2:i64)), 0:i8)"),
+            "buf[2] == '\\0'"
+        );
+        // No source type says what a scale of 3 steps over: the address as it is.
+        assert_eq!(
+            show("eq(load.i8(add(%p, mul(%i, 3:i64))), 0:i8)"),
+            "*(p + i * 3) == 0"
+        );
     }
 }

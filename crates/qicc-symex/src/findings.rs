@@ -124,6 +124,7 @@ impl Findings {
             violation,
             unconfirmed_violations: Vec::new(),
             ub_witness: self.ub_witness,
+            tool_witness: None,
             invariants: Vec::new(),
             reason,
             stats,

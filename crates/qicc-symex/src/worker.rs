@@ -89,6 +89,7 @@ pub fn unknown_result(p: &Program, reason: String) -> EngineResult {
         violation: None,
         unconfirmed_violations: Vec::new(),
         ub_witness: None,
+        tool_witness: None,
         invariants: Vec::new(),
         reason: Some(reason),
         stats: Default::default(),

@@ -89,10 +89,11 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-bmc",
         ],
     ),
-    // The C emitter asks the analysis which functions a program can reach.
+    // The C emitter asks the analysis which functions a program can reach; a tool's
+    // violation witness is replayed by the interpreter.
     (
         "qicc-external",
-        &["qicc-ir", "qicc-engine", "qicc-analysis"],
+        &["qicc-ir", "qicc-engine", "qicc-analysis", "qicc-interp"],
     ),
     (
         "qicc-gamble",
