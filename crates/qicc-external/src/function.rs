@@ -322,9 +322,15 @@ impl FnEmitter<'_> {
                     HavocKind::Region => "region entry".into(),
                     HavocKind::Platform(n) => format!("platform's choice: {n}"),
                 };
-                let call = nondet_call(self.program, self.var_ty(*v))?;
+                let ty = self.var_ty(*v);
+                let call = nondet_call(self.program, ty)?;
+                // Through a declaration: ESBMC's violation witness gives the value of a
+                // nondet call that initialises a declaration (a `function_return` waypoint),
+                // not of one assigned to a variable, and qicc replays the witness by those
+                // values (`crate::witness`).
                 out.push(Line::plain(&format!(
-                    "{ind}{} = {call}; /* {} */",
+                    "{ind}{{ {} qicc_nondet = {call}; {} = qicc_nondet; }} /* {} */",
+                    c_type(ty)?,
                     self.var(*v)?,
                     comment_safe(&what)
                 )));

@@ -55,28 +55,56 @@ pub fn verify_external(
             )
         }
     };
-    let reading = match run_tool(
-        tool, &exe, backend, program, &emitted, budget, unwind, &mut stats,
+    let run = |stats: &mut Stats, extra: &[&str]| match run_tool(
+        tool, &exe, backend, program, &emitted, budget, unwind, stats, extra,
     ) {
         Ok(r) => r,
         Err(why) => Reading::unknown(&emitted, &why),
     };
-    stats.external_seconds = Some(start.elapsed().as_secs_f64());
-    result(program, tool, reading, stats, budget)
+    let reading = run(&mut stats, &[]);
+    let mut r = result(program, tool, &emitted, reading, stats.clone(), budget);
+    // ESBMC's slicer drops the values of nondet calls the violation does not depend on
+    // (an earlier iteration's), so its witness may not replay by position: once more without
+    // slicing, for the witness (only when a violation needs it and time is left).
+    if tool == Tool::Esbmc && r.violation.is_none() && !r.unconfirmed_violations.is_empty() {
+        if budget.exhausted().is_none() {
+            let reading = run(&mut stats, &["--no-slice"]);
+            let again = result(program, tool, &emitted, reading, stats.clone(), budget);
+            if again.violation.is_some() {
+                r = again;
+            }
+        }
+    }
+    r.stats.external_seconds = Some(start.elapsed().as_secs_f64());
+    r
 }
 
 /// The name of the violation witness the tool is asked to write, in its directory.
 const WITNESS_FILE: &str = "witness.yml";
 
-/// Replays the tool's witness (its nondet values, in order) on `program`: the violated
-/// property assertion with qicc's own witness of the run, or why it does not replay.
+/// Replays the tool's witness on `program`: the values of the nondet calls on the emitted
+/// file's havoc lines (`{ T qicc_nondet = …; x = qicc_nondet; }`, one per IR havoc; the
+/// helpers' calls for edge choices and unknown bytes are left to the interpreter), in order;
+/// the violated property assertion with qicc's own witness of the run, or why it does not
+/// replay.
 fn replay_tool_witness(
     program: &Program,
+    emitted: &EmittedC,
     yaml: Option<&str>,
     budget: &Budget,
 ) -> Result<(AssertionId, Witness), String> {
     let yaml = yaml.ok_or("the tool wrote no violation witness")?;
-    let values = crate::witness::return_values(yaml)?;
+    let lines: Vec<&str> = emitted.text.lines().collect();
+    let values: Vec<u64> = crate::witness::return_values(yaml)?
+        .into_iter()
+        .filter(|(line, _)| {
+            (*line as usize)
+                .checked_sub(1)
+                .and_then(|i| lines.get(i))
+                .is_some_and(|l| l.contains(HAVOC_MARK))
+        })
+        .map(|(_, v)| v)
+        .collect();
     let config = RunConfig {
         deadline: budget.deadline,
         stop: Some(qicc_interp::StopCheck::new(budget.stop_fn())),
@@ -84,16 +112,22 @@ fn replay_tool_witness(
     };
     let run = qicc_interp::run(
         program,
-        &mut InputOracle::new(values, 0).every_havoc(),
+        &mut InputOracle::new(values.clone(), 0).every_havoc(),
         &config,
     );
     match run.outcome {
         Outcome::ErrorReached { assertion } if program.assertion(assertion).kind.is_property() => {
             Ok((assertion, run.witness))
         }
-        other => Err(format!("its witness does not replay ({other:?})")),
+        other => Err(format!(
+            "its witness does not replay (its {} nondet values lead to {other:?})",
+            values.len()
+        )),
     }
 }
+
+/// What marks an emitted havoc's line (`crate::function`).
+const HAVOC_MARK: &str = "qicc_nondet = ";
 
 #[allow(clippy::too_many_arguments)]
 fn run_tool(
@@ -105,6 +139,7 @@ fn run_tool(
     budget: &Budget,
     unwind: Option<u32>,
     stats: &mut Stats,
+    extra: &[&str],
 ) -> Result<Reading, String> {
     let dir = TempDir::new(tool.name())
         .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
@@ -125,6 +160,7 @@ fn run_tool(
         &backend.extra_args,
     );
     let witness = dir.path.join(WITNESS_FILE);
+    args.extend(extra.iter().map(|a| a.to_string()));
     if tool == Tool::Esbmc {
         args.extend([
             "--witness-output-yaml".into(),
@@ -171,6 +207,7 @@ fn all_unknown(program: &Program, why: &str, stats: Stats) -> EngineResult {
 fn result(
     program: &Program,
     tool: Tool,
+    emitted: &EmittedC,
     reading: Reading,
     stats: Stats,
     budget: &Budget,
@@ -180,7 +217,7 @@ fn result(
     let mut replay_failed = None;
     // Only ESBMC is asked for a witness (CBMC's is GraphML 1.0, which qicc does not read).
     if !reading.violated.is_empty() && tool == Tool::Esbmc {
-        match replay_tool_witness(program, reading.witness.as_deref(), budget) {
+        match replay_tool_witness(program, emitted, reading.witness.as_deref(), budget) {
             Ok((a, w)) => {
                 unconfirmed.retain(|u| *u != a);
                 violation = Some((a, w));

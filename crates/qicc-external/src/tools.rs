@@ -4,7 +4,8 @@
 //! Command lines (the data model picks the width; `extra_args` go before the file):
 //! - CBMC: `cbmc --32|--64 --unwinding-assertions [--unwind K] FILE.c`. Without `--unwind`
 //!   CBMC unwinds until every loop is done, which may be forever: the budget stops it.
-//! - ESBMC: `esbmc --32|--64 (--unwind K --unwinding-assertions | --k-induction) FILE.c`.
+//! - ESBMC: `esbmc --32|--64 (--unwind K | --k-induction) FILE.c` (ESBMC 8 checks its
+//!   unwinding assertions by default and rejects `--unwinding-assertions`).
 //! - Ultimate Automizer: `Ultimate.py --spec unreach-call.prp --file FILE.c
 //!   --architecture 32bit|64bit --full-output` (the property file is written next to the C
 //!   file); it has no bound.
@@ -187,11 +188,7 @@ pub fn command_args(
         Tool::Esbmc => {
             a.push(format!("--{bits}"));
             match unwind {
-                Some(k) => a.extend([
-                    "--unwind".into(),
-                    k.to_string(),
-                    "--unwinding-assertions".into(),
-                ]),
+                Some(k) => a.extend(["--unwind".into(), k.to_string()]),
                 None => a.push("--k-induction".into()),
             }
             a.extend(extra.iter().cloned());
@@ -237,6 +234,10 @@ mod tests {
         assert_eq!(
             command_args(Tool::Esbmc, f, p, DataModel::Lp64, None, &["-x".into()]),
             ["--64", "--k-induction", "-x", "/t/r.c"]
+        );
+        assert_eq!(
+            command_args(Tool::Esbmc, f, p, DataModel::Ilp32, Some(4), &[]),
+            ["--32", "--unwind", "4", "/t/r.c"]
         );
         assert_eq!(
             command_args(Tool::Ultimate, f, p, DataModel::Lp64, Some(3), &[]),

@@ -41,6 +41,14 @@ struct Waypoint {
     action: Option<String>,
     #[serde(default)]
     constraint: Option<Constraint>,
+    #[serde(default)]
+    location: Option<Location>,
+}
+
+#[derive(Deserialize)]
+struct Location {
+    #[serde(default)]
+    line: u32,
 }
 
 #[derive(Deserialize)]
@@ -49,9 +57,9 @@ struct Constraint {
 }
 
 /// The values of the `function_return` waypoints of the witness's violation sequence, in
-/// order, as two's-complement 64-bit words (the replay truncates each to its variable's
-/// width).
-pub fn return_values(yaml: &str) -> Result<Vec<u64>, String> {
+/// order, with the line of each call (0 when the witness gives none), as two's-complement
+/// 64-bit words (the replay truncates each to its variable's width).
+pub fn return_values(yaml: &str) -> Result<Vec<(u32, u64)>, String> {
     let entries: Vec<Entry> =
         serde_yaml::from_str(yaml).map_err(|e| format!("not a witness 2.0 file: {e}"))?;
     let seq = entries
@@ -68,7 +76,8 @@ pub fn return_values(yaml: &str) -> Result<Vec<u64>, String> {
             .constraint
             .as_ref()
             .ok_or("a function_return waypoint without a constraint")?;
-        values.push(result_value(&c.value)?);
+        let line = w.location.as_ref().map_or(0, |l| l.line);
+        values.push((line, result_value(&c.value)?));
     }
     Ok(values)
 }
@@ -165,7 +174,10 @@ mod tests {
 
     #[test]
     fn return_values_come_in_path_order() {
-        assert_eq!(return_values(ESBMC), Ok(vec![(-3i64) as u64, 2147483647]));
+        assert_eq!(
+            return_values(ESBMC),
+            Ok(vec![(5, (-3i64) as u64), (6, 2147483647)])
+        );
     }
 
     #[test]

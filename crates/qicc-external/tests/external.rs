@@ -295,3 +295,33 @@ fn a_missing_tool_is_a_clear_error() {
         .all(|(_, s)| matches!(s, AssertionStatus::Unknown(w) if w.contains("CBMC not found"))));
     assert!(r.reason.is_some_and(|w| w.contains("--backend-path")));
 }
+
+/// With the real ESBMC (`QICC_ESBMC`, as CI sets it; skipped when unset): its violation
+/// witness is replayed on the emitted program into a violation with qicc's own witness, and
+/// the tool's witness is kept.
+#[test]
+fn esbmc_witness_replays_into_a_violation() {
+    let Some(esbmc) = std::env::var_os("QICC_ESBMC").map(PathBuf::from) else {
+        eprintln!("skipped: QICC_ESBMC is not set");
+        return;
+    };
+    let backend = ExternalBackend {
+        tool: Tool::Esbmc,
+        path: Some(esbmc),
+        extra_args: Vec::new(),
+    };
+    let p = program();
+    let r = verify_external(&backend, &p, &budget(), Some(3));
+    let Some((a, w)) = &r.violation else {
+        panic!("no replayed violation: {:?}", r.statuses);
+    };
+    // x != 4 or x != 5, reached by the interpreter with ESBMC's value of x.
+    assert!(matches!(a.0, 1 | 2), "{a:?}");
+    assert_eq!(r.statuses[a.0 as usize].1, AssertionStatus::Violated);
+    assert_eq!(w.havocs, vec![if a.0 == 1 { 4 } else { 5 }]);
+    assert!(r
+        .tool_witness
+        .as_deref()
+        .is_some_and(|t| t.contains("violation_sequence")));
+    assert!(!r.unconfirmed_violations.contains(a));
+}
