@@ -160,3 +160,34 @@ fn esbmc_counterexamples_are_replayed_into_a_false() {
         .unwrap_or_default();
     assert_eq!(inputs, ["42", "-7"], "{v}");
 }
+
+/// A wrong TRUE of Qicc+ESBMC (qicc-study's double_sum/double3_small_arbitrary_unsafe): the
+/// emitted C laid its blocks out by location number, so a forward branch became a backward
+/// `goto` into no loop, and ESBMC 8.4 proved the reachable failure unreachable (with
+/// `--unwind 12` and with k-induction). Blocks now follow reverse post-order.
+#[test]
+fn qicc_with_esbmc_finds_the_bug_esbmc_missed_in_goto_code() {
+    let Some(esbmc) = esbmc() else { return };
+    let dir = std::env::temp_dir().join(format!("qicc-esbmc-goto-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let src = dir.join("double_sum.c");
+    std::fs::write(
+        &src,
+        "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\n\
+         extern void __VERIFIER_assert(int);\nint main(void) {\n  int x, y, i;\n  \
+         x = __VERIFIER_nondet_int();\n  __VERIFIER_assume(x > -1000 && x < 1000);\n  \
+         y = x * 2;\n  for (i = 0; i < 10; i++)\n    while (__VERIFIER_nondet_int())\n      \
+         __VERIFIER_assert(y - x == x && y < 1998);\n  return 0;\n}\n",
+    )
+    .expect("writes");
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .args(["verify", "-q", "--format", "json", "--backend", "esbmc"])
+        .arg("--backend-path")
+        .arg(&esbmc)
+        .args(["--timeout", "30"])
+        .arg(&src)
+        .output()
+        .expect("qicc runs");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(report["verdict"], "false", "{report}");
+}

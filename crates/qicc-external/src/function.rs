@@ -187,7 +187,7 @@ impl FnEmitter<'_> {
         Ok(out)
     }
 
-    /// The labelled blocks of every location reachable from the entry, entry first.
+    /// The labelled blocks of every location reachable from the entry, in reverse post-order.
     fn body(&mut self) -> Result<Vec<Line>, EmitError> {
         let f = self.func;
         let succ = f.successors();
@@ -201,8 +201,17 @@ impl FnEmitter<'_> {
                 queue.push_back(f.edge(e).to);
             }
         }
-        let mut order = vec![f.entry];
-        order.extend(seen.iter().copied().filter(|&l| l != f.entry));
+        // Reverse post-order (entry first): a `goto` jumps backwards only along a retreating
+        // edge, to a loop's head. ESBMC 8.4 treats every backward `goto` as a loop and is
+        // unsound on ones that are not (in location order, `if (t) goto L16;` back to a block
+        // that only jumps on made it prove a reachable failure: qicc-study's
+        // double_sum/double3_small_arbitrary_unsafe).
+        let rpo = qicc_analysis::FunctionGraph::new(f).rpo;
+        let mut order: Vec<Loc> = rpo.into_iter().filter(|l| seen.contains(l)).collect();
+        if order.first() != Some(&f.entry) {
+            order.retain(|&l| l != f.entry);
+            order.insert(0, f.entry);
+        }
         let mut blocks = Vec::new();
         for (i, &l) in order.iter().enumerate() {
             let next = order.get(i + 1).copied();
