@@ -66,6 +66,30 @@ class Scoring(unittest.TestCase):
         self.assertEqual(rt.median_ratio(runs, 'qicc/bmc'), (100.0, 1))
         self.assertEqual(rt.median_ratio(runs[6:12], 'qicc/qicc'), (None, 0))
 
+    def test_ratio_below_a_base_time(self):
+        runs = [
+            run('t1', 'qicc/qicc+esbmc', 'true', 1.0), run('t1', 'esbmc', 'true', 0.5),   # 2.0
+            run('t2', 'qicc/qicc+esbmc', 'true', 0.3), run('t2', 'esbmc', 'true', 0.2),   # 1.5
+            run('t3', 'qicc/qicc+esbmc', 'true', 9.0), run('t3', 'esbmc', 'true', 3.0),   # slow base
+        ]
+        self.assertEqual(rt.ratio_stats(runs, 'qicc/qicc+esbmc', 'esbmc', base_below=1.0),
+                         (1.75, 2.0, 2))
+        self.assertEqual(rt.ratio_stats(runs, 'qicc/qicc+esbmc', 'esbmc')[2], 3)
+
+    def test_qicc_with_esbmc_as_x_runs_the_backend(self):
+        q = rt.Qicc('qicc', '/bin/true', rt.QICC_ESBMC)
+        task = type('T', (), {'yml': '/t/a.yml'})()
+        orig = rt.find_esbmc
+        rt.find_esbmc = lambda: '/opt/esbmc'
+        try:
+            cmd = q.command(task, 10)
+        finally:
+            rt.find_esbmc = orig
+        self.assertEqual(cmd[2:8], ['--engine', 'qicc', '--backend', 'esbmc', '--backend-path',
+                                    '/opt/esbmc'])
+        self.assertEqual(rt.Qicc('qicc', '/bin/true', 'bmc').command(task, 10)[2:4],
+                         ['--engine', 'bmc'])
+
     def test_summary_per_family_and_overall(self):
         runs = [
             run('t1', 'qicc/qicc', 'true', 1.0, family='a'),
