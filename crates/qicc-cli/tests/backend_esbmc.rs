@@ -119,34 +119,41 @@ fn qicc_with_esbmc_is_sound_and_as_strong_as_esbmc_alone() {
     );
 }
 
+/// `qicc verify --backend esbmc` (ESBMC 8.4 as X, with `extra` options) on `source`, written
+/// to a scratch file `name`: the JSON report.
+fn qicc_with_esbmc(esbmc: &Path, name: &str, source: &str, extra: &[&str]) -> Value {
+    let dir = std::env::temp_dir().join(format!("qicc-esbmc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let src = dir.join(name);
+    std::fs::write(&src, source).expect("writes");
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .args(["verify", "-q", "--format", "json", "--backend", "esbmc"])
+        .args(extra)
+        .arg("--backend-path")
+        .arg(esbmc)
+        .args(["--timeout", "30"])
+        .arg(&src)
+        .output()
+        .expect("qicc runs");
+    serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
+}
+
 /// ESBMC's counterexample becomes a FALSE with qicc's own replayed trace: its violation
 /// witness's nondet values drive the interpreter (`qicc_external::witness`), the JSON keeps
 /// the witness it came from, and the inputs shown are the ones ESBMC chose.
 #[test]
 fn esbmc_counterexamples_are_replayed_into_a_false() {
     let Some(esbmc) = esbmc() else { return };
-    let dir = std::env::temp_dir().join(format!("qicc-esbmc-cex-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let src = dir.join("cex.c");
-    std::fs::write(
-        &src,
+    // The portfolio's other members (Impulse, Corral, the invariant prover) off: they would
+    // find this bug first, and the FALSE must come from ESBMC's witness here.
+    let report = qicc_with_esbmc(
+        &esbmc,
+        "cex.c",
         "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assert(int);\n\
          int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n  \
          if (x == 42 && y == -7)\n    __VERIFIER_assert(0);\n  return 0;\n}\n",
-    )
-    .expect("writes");
-    // The portfolio's other members (Impulse, Corral, the invariant prover) off: they would
-    // find this bug first, and the FALSE must come from ESBMC's witness here.
-    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
-        .args(["verify", "-q", "--format", "json", "--backend", "esbmc"])
-        .args(["--no-impulse", "--no-corral", "--no-invariants"])
-        .arg("--backend-path")
-        .arg(&esbmc)
-        .args(["--timeout", "30"])
-        .arg(&src)
-        .output()
-        .expect("qicc runs");
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        &["--no-impulse", "--no-corral", "--no-invariants"],
+    );
     assert_eq!(report["verdict"], "false", "{report}");
     let v = &report["violation"];
     let w = v["tool_witness"].as_str().unwrap_or_default();
@@ -168,26 +175,15 @@ fn esbmc_counterexamples_are_replayed_into_a_false() {
 #[test]
 fn qicc_with_esbmc_finds_the_bug_esbmc_missed_in_goto_code() {
     let Some(esbmc) = esbmc() else { return };
-    let dir = std::env::temp_dir().join(format!("qicc-esbmc-goto-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let src = dir.join("double_sum.c");
-    std::fs::write(
-        &src,
+    let report = qicc_with_esbmc(
+        &esbmc,
+        "double_sum.c",
         "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\n\
          extern void __VERIFIER_assert(int);\nint main(void) {\n  int x, y, i;\n  \
          x = __VERIFIER_nondet_int();\n  __VERIFIER_assume(x > -1000 && x < 1000);\n  \
          y = x * 2;\n  for (i = 0; i < 10; i++)\n    while (__VERIFIER_nondet_int())\n      \
          __VERIFIER_assert(y - x == x && y < 1998);\n  return 0;\n}\n",
-    )
-    .expect("writes");
-    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
-        .args(["verify", "-q", "--format", "json", "--backend", "esbmc"])
-        .arg("--backend-path")
-        .arg(&esbmc)
-        .args(["--timeout", "30"])
-        .arg(&src)
-        .output()
-        .expect("qicc runs");
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        &[],
+    );
     assert_eq!(report["verdict"], "false", "{report}");
 }

@@ -526,11 +526,7 @@ pub fn abandoned_report(
         .lock()
         .map(|log| log.clone())
         .unwrap_or_default();
-    for at in &run.attempts {
-        for a in &at.assertions {
-            *run.tries.entry(AssertionId(*a)).or_default() += 1;
-        }
-    }
+    run.tries = qicc_gamble::tries(&run.attempts);
     if opts.engine == Engine::Qicc {
         run.result.stats.regions_tried = Some(run.attempts.len() as u64);
     }

@@ -12,6 +12,10 @@ use qicc_ir::{
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt::Write as _;
 
+/// The variable a havoc's nondet call initialises (`{ T qicc_nondet = …; x = qicc_nondet; }`):
+/// it also marks a havoc's line for `crate::run`, which replays a tool's witness by them.
+pub(crate) const HAVOC_TEMP: &str = "qicc_nondet";
+
 /// The nondet function for a type.
 pub(crate) fn nondet_call(p: &Program, ty: Ty) -> Result<String, EmitError> {
     Ok(match ty {
@@ -338,7 +342,7 @@ impl FnEmitter<'_> {
                 // not of one assigned to a variable, and qicc replays the witness by those
                 // values (`crate::witness`).
                 out.push(Line::plain(&format!(
-                    "{ind}{{ {} qicc_nondet = {call}; {} = qicc_nondet; }} /* {} */",
+                    "{ind}{{ {} {HAVOC_TEMP} = {call}; {} = {HAVOC_TEMP}; }} /* {} */",
                     c_type(ty)?,
                     self.var(*v)?,
                     comment_safe(&what)

@@ -14,6 +14,7 @@
 //! [`EngineResult::unconfirmed_violations`], its status saying why.
 
 use crate::emit::{emit_c_with_map, EmitOptions, EmittedC};
+use crate::function::HAVOC_TEMP;
 use crate::process::run_in_group;
 use crate::report::{read_output, Reading};
 use crate::tools::{command_args, find_tool, ExternalBackend, Tool, UNREACH_CALL_PRP};
@@ -66,7 +67,7 @@ pub fn verify_external(
     // ESBMC's slicer drops the values of nondet calls the violation does not depend on
     // (an earlier iteration's), so its witness may not replay by position: once more without
     // slicing, for the witness (only when a violation needs it and time is left).
-    if tool == Tool::Esbmc && r.violation.is_none() && !r.unconfirmed_violations.is_empty() {
+    if tool.writes_witness() && r.violation.is_none() && !r.unconfirmed_violations.is_empty() {
         if budget.exhausted().is_none() {
             let reading = run(&mut stats, &["--no-slice"]);
             let again = result(program, tool, &emitted, reading, stats.clone(), budget);
@@ -95,13 +96,14 @@ fn replay_tool_witness(
 ) -> Result<(AssertionId, Witness), String> {
     let yaml = yaml.ok_or("the tool wrote no violation witness")?;
     let lines: Vec<&str> = emitted.text.lines().collect();
+    let mark = format!("{HAVOC_TEMP} = __VERIFIER_nondet");
     let values: Vec<u64> = crate::witness::return_values(yaml)?
         .into_iter()
         .filter(|(line, _)| {
             (*line as usize)
                 .checked_sub(1)
                 .and_then(|i| lines.get(i))
-                .is_some_and(|l| l.contains(HAVOC_MARK))
+                .is_some_and(|l| l.contains(&mark))
         })
         .map(|(_, v)| v)
         .collect();
@@ -125,9 +127,6 @@ fn replay_tool_witness(
         )),
     }
 }
-
-/// What marks an emitted havoc's line (`crate::function`).
-const HAVOC_MARK: &str = "qicc_nondet = ";
 
 #[allow(clippy::too_many_arguments)]
 fn run_tool(
@@ -161,12 +160,7 @@ fn run_tool(
     );
     let witness = dir.path.join(WITNESS_FILE);
     args.extend(extra.iter().map(|a| a.to_string()));
-    if tool == Tool::Esbmc {
-        args.extend([
-            "--witness-output-yaml".into(),
-            witness.display().to_string(),
-        ]);
-    }
+    args.extend(tool.witness_args(&witness).into_iter().flatten());
     let out = run_in_group(exe, &args, &dir.path, budget)
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
     if let Some(code) = out.status.and_then(|s| s.code()) {
@@ -215,8 +209,7 @@ fn result(
     let mut violation = None;
     let mut unconfirmed = reading.violated.clone();
     let mut replay_failed = None;
-    // Only ESBMC is asked for a witness (CBMC's is GraphML 1.0, which qicc does not read).
-    if !reading.violated.is_empty() && tool == Tool::Esbmc {
+    if !reading.violated.is_empty() && tool.writes_witness() {
         match replay_tool_witness(program, emitted, reading.witness.as_deref(), budget) {
             Ok((a, w)) => {
                 unconfirmed.retain(|u| *u != a);

@@ -67,6 +67,23 @@ impl Tool {
         }
     }
 
+    /// The options that make the tool write its violation witness (SV-COMP 2.0 YAML) to
+    /// `path`; `None` for a tool qicc does not read the witness of (CBMC's is GraphML 1.0).
+    pub fn witness_args(self, path: &Path) -> Option<Vec<String>> {
+        match self {
+            Tool::Esbmc => Some(vec![
+                "--witness-output-yaml".into(),
+                path.display().to_string(),
+            ]),
+            Tool::Cbmc | Tool::Ultimate => None,
+        }
+    }
+
+    /// Whether qicc asks the tool for its violation witness and replays it.
+    pub fn writes_witness(self) -> bool {
+        self.witness_args(Path::new("")).is_some()
+    }
+
     fn install_hint(self) -> &'static str {
         match self {
             Tool::Cbmc => "install CBMC (a release package of the CBMC project, or your distribution's `cbmc` package)",

@@ -79,6 +79,15 @@ pub struct GambleOptions {
 /// The runs of one gamble so far, shared with whoever may need them before it answers.
 pub type AttemptLog = std::sync::Arc<std::sync::Mutex<Vec<Attempt>>>;
 
+/// How many of `attempts` included each assertion (its tries).
+pub fn tries(attempts: &[Attempt]) -> std::collections::BTreeMap<qicc_ir::AssertionId, usize> {
+    let mut tries = std::collections::BTreeMap::new();
+    for a in attempts.iter().flat_map(|at| &at.assertions) {
+        *tries.entry(qicc_ir::AssertionId(*a)).or_default() += 1;
+    }
+    tries
+}
+
 impl Default for GambleOptions {
     fn default() -> Self {
         GambleOptions {

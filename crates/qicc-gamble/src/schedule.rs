@@ -617,12 +617,7 @@ impl Search<'_> {
         } = self;
         // Runs that were still going when the search ended are not in `attempts` and do not
         // count as tries.
-        let mut tries: BTreeMap<AssertionId, usize> = BTreeMap::new();
-        for at in &attempts {
-            for a in &at.assertions {
-                *tries.entry(AssertionId(*a)).or_default() += 1;
-            }
-        }
+        let tries = crate::tries(&attempts);
         let mut statuses = Vec::new();
         let mut history = Vec::new();
         for a in program.assertion_ids() {

@@ -581,13 +581,22 @@ impl CExpr<'_> {
         is_char.then(|| char_literal(byte)).flatten()
     }
 
-    /// Whether local `v` holds the address of its frame object (a variable in memory),
-    /// rather than a pointer value: its source type is then the object's.
-    fn is_frame_local(&self, v: VarRef) -> bool {
-        self.f.edges.iter().any(|e| {
+    /// Variable `v` as the base of an address, with the type an index steps through: a
+    /// local holding its frame object's address (a variable in memory: its source type is
+    /// the object's), or a pointer variable (the pointed-to type, `true`); `None` for any
+    /// other variable (an index, a cast pointer).
+    fn var_base(&self, v: VarRef) -> Option<(String, DebugTypeId, bool)> {
+        let t = var_debug(self.p, self.f, v)?;
+        let frame = self.f.edges.iter().any(|e| {
             matches!(&e.op, qicc_ir::Op::Alloc { dst, kind: qicc_ir::AllocKind::Frame, .. }
                 if *dst == v)
-        })
+        });
+        let name = display_name(var_name(self.p, self.f, v)).to_string();
+        match self.p.debug_types.get(t) {
+            _ if frame => Some((name, t, false)),
+            Some(DebugType::Pointer { to: Some(to), .. }) => Some((name, *to, true)),
+            _ => None,
+        }
     }
 
     /// The C lvalue a load of `bytes` bytes at `addr` is, with its source type: a base (an
@@ -611,24 +620,13 @@ impl CExpr<'_> {
                 Expr::ObjAddr(o) if base.is_none() => {
                     base = Some((self.object(*o), *dt.objects.get(&o.0)?, false));
                 }
-                Expr::Var(v)
-                    if base.is_none()
-                        && var_debug(self.p, self.f, *v).is_some_and(|t| {
-                            matches!(dt.get(t), Some(DebugType::Pointer { to: Some(_), .. }))
-                                || self.is_frame_local(*v)
-                        }) =>
-                {
-                    let name = display_name(var_name(self.p, self.f, *v)).to_string();
-                    let t = var_debug(self.p, self.f, *v)?;
-                    base = Some(match dt.get(t) {
-                        Some(DebugType::Pointer { to: Some(to), .. })
-                            if !self.is_frame_local(*v) =>
-                        {
-                            (name, *to, true)
-                        }
-                        _ => (name, t, false),
-                    });
+                Expr::Var(v) if base.is_none() && index.is_some() => {
+                    base = Some(self.var_base(*v)?)
                 }
+                Expr::Var(v) if base.is_none() => match self.var_base(*v) {
+                    Some(b) => base = Some(b),
+                    None => index = Some(scaled(t)),
+                },
                 other if index.is_none() => index = Some(scaled(other)),
                 _ => return None,
             }
