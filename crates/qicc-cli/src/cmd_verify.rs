@@ -148,7 +148,10 @@ pub struct VerifyArgs {
     pub nondet_functions: bool,
     /// Qicc: the verifier X that checks each region: the built-in bounded model checker, or an
     /// installed CBMC, ESBMC or Ultimate Automizer (each region is emitted as a C file and the
-    /// tool runs as a child process with the region's time limit).
+    /// tool runs as a child process with the region's time limit). ESBMC also runs at once on
+    /// the program's own files with its own options, as a user of ESBMC would run it (its
+    /// proof covers the assertions; qicc's undefined-behaviour checks are settled by the
+    /// other runs), so Qicc+ESBMC is never weaker than ESBMC alone.
     #[arg(long, value_enum, default_value = "builtin")]
     pub backend: BackendArg,
     /// Qicc: the external verifier's executable (or its directory) if it is not on PATH.
@@ -157,6 +160,10 @@ pub struct VerifyArgs {
     /// Qicc: an extra argument for the external verifier (repeatable).
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub backend_arg: Vec<String>,
+    /// Qicc: do not run the external verifier on the program's own files (only on the C that
+    /// qicc emits for the regions and the whole program).
+    #[arg(long)]
+    pub no_original_run: bool,
     /// Output format: readable text, one JSON object, or a SARIF 2.1.0 log (for code
     /// scanning: the violated assertion with its counterexample as a code flow) on stdout.
     #[arg(long, value_enum, default_value = "text")]
@@ -372,6 +379,8 @@ pub fn run(args: VerifyArgs) -> u8 {
             Some(p) => qicc_driver::NativeCompiler::Path(p.into()),
         },
         attempt_log: Default::default(),
+        x_on_original: !args.no_original_run,
+        original_files: None,
     };
     let memory_limit = match args.memory_limit {
         Some(0) => None,

@@ -119,22 +119,22 @@ fn qicc_with_esbmc_is_sound_and_as_strong_as_esbmc_alone() {
     );
 }
 
-/// `qicc verify --backend esbmc` (ESBMC 8.4 as X, with `extra` options) on `source`, written
-/// to a scratch file `name`: the JSON report.
+/// `qicc verify --backend esbmc` (ESBMC 8.4 as X, with `extra` options; `--timeout 30`
+/// unless they give one) on `source`, written to a scratch file `name`: the JSON report.
 fn qicc_with_esbmc(esbmc: &Path, name: &str, source: &str, extra: &[&str]) -> Value {
     let dir = std::env::temp_dir().join(format!("qicc-esbmc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let src = dir.join(name);
     std::fs::write(&src, source).expect("writes");
-    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
-        .args(["verify", "-q", "--format", "json", "--backend", "esbmc"])
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_qicc"));
+    cmd.args(["verify", "-q", "--format", "json", "--backend", "esbmc"])
         .args(extra)
         .arg("--backend-path")
-        .arg(esbmc)
-        .args(["--timeout", "30"])
-        .arg(&src)
-        .output()
-        .expect("qicc runs");
+        .arg(esbmc);
+    if !extra.contains(&"--timeout") {
+        cmd.args(["--timeout", "30"]);
+    }
+    let out = cmd.arg(&src).output().expect("qicc runs");
     serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
 }
 
@@ -156,6 +156,10 @@ fn esbmc_counterexamples_are_replayed_into_a_false() {
     );
     assert_eq!(report["verdict"], "false", "{report}");
     let v = &report["violation"];
+    assert!(
+        v["found_by"].as_str().is_some_and(|b| b.contains("esbmc")),
+        "{v}"
+    );
     let w = v["tool_witness"].as_str().unwrap_or_default();
     assert!(
         w.contains("violation_sequence") && w.contains("ESBMC"),
@@ -183,7 +187,47 @@ fn qicc_with_esbmc_finds_the_bug_esbmc_missed_in_goto_code() {
          x = __VERIFIER_nondet_int();\n  __VERIFIER_assume(x > -1000 && x < 1000);\n  \
          y = x * 2;\n  for (i = 0; i < 10; i++)\n    while (__VERIFIER_nondet_int())\n      \
          __VERIFIER_assert(y - x == x && y < 1998);\n  return 0;\n}\n",
-        &[],
+        // Only the emitted C: ESBMC on the original file finds this bug by itself.
+        &["--no-original-run"],
     );
     assert_eq!(report["verdict"], "false", "{report}");
 }
+
+/// Qicc+ESBMC is never weaker than ESBMC alone: qicc cannot emit floating-point programs as C
+/// yet, but ESBMC also runs on the program's own file (`qicc_external::original`), and its
+/// proof covers the assertion (the argument says whose proof it is).
+#[test]
+fn esbmc_on_the_original_file_proves_what_qicc_cannot_emit() {
+    let Some(esbmc) = esbmc() else { return };
+    let report = qicc_with_esbmc(&esbmc, "float_true.c", FLOAT_PROGRAM, &[]);
+    assert_eq!(report["verdict"], "true", "{report}");
+    let a = &report["assertions"][0];
+    assert_eq!(a["argument"]["kind"], "tool", "{a}");
+    assert_eq!(a["argument"]["tool"], "esbmc", "{a}");
+    // Without that run, the emitted C alone cannot answer.
+    let report = qicc_with_esbmc(
+        &esbmc,
+        "float_true.c",
+        FLOAT_PROGRAM,
+        &["--no-original-run", "--timeout", "5"],
+    );
+    assert_eq!(report["verdict"], "unknown", "{report}");
+}
+
+/// The original file calls `__VERIFIER_assert` without defining it: ESBMC gives a body-less
+/// function no effect, so without qicc's prelude (a weak definition through `reach_error`) it
+/// would prove this failing assertion. The FALSE is replayed by qicc.
+#[test]
+fn an_undefined_verifier_assert_fails_under_esbmc_on_the_original_file() {
+    let Some(esbmc) = esbmc() else { return };
+    let source = FLOAT_PROGRAM.replace("y <= 20.0f", "y <= 19.0f");
+    let report = qicc_with_esbmc(&esbmc, "float_false.c", &source, &[]);
+    assert_eq!(report["verdict"], "false", "{report}");
+    assert!(report["violation"]["trace"].is_object(), "{report}");
+}
+
+/// A float program (which qicc does not emit as C) whose one assertion holds.
+const FLOAT_PROGRAM: &str = "extern float __VERIFIER_nondet_float(void);\n\
+    extern void __VERIFIER_assume(int);\nint main(void) {\n  float x = __VERIFIER_nondet_float();\n  \
+    __VERIFIER_assume(x >= 0.0f && x <= 10.0f);\n  float y = x * 2.0f;\n  \
+    __VERIFIER_assert(y <= 20.0f);\n  return 0;\n}\n";

@@ -23,4 +23,4 @@ pub mod witness;
 
 pub use input::{load, LoadOptions, Loaded};
 pub use report::{AssertionReport, InternalError, Report, Verdict};
-pub use verify::{abandoned_report, verify, Engine, NativeCompiler, VerifyOptions};
+pub use verify::{abandoned_report, verify, Engine, NativeCompiler, OriginalFiles, VerifyOptions};

@@ -42,6 +42,9 @@ pub(crate) struct Member<'a> {
     /// Whether its `Safe` statuses are proofs (else it only finds violations), and the
     /// argument behind them (read from its result).
     pub proves: Option<fn(&EngineResult) -> Argument>,
+    /// Whether it is a bet beside the gamble's whole-program run (run at lower priority), or
+    /// a whole-program run itself (X on the user's files) that keeps normal priority.
+    pub bet: bool,
     pub run: Box<dyn FnOnce(&Budget) -> EngineResult + Send + 'a>,
 }
 
@@ -51,6 +54,8 @@ pub(crate) struct Member<'a> {
 pub(crate) struct Found {
     pub by: String,
     pub violation: Option<(AssertionId, Witness)>,
+    /// The external tool's own witness of that violation (X on the user's files).
+    pub tool_witness: Option<String>,
     pub confirmed: bool,
     pub safe: Vec<AssertionId>,
     pub argument: Option<Argument>,
@@ -75,8 +80,10 @@ pub(crate) fn run(
                 let stop_prover = prover_budget.cancel.clone();
                 let mb = &member_budget;
                 scope.spawn(move || {
-                    // Beside the gamble's whole-program run, a member is a bet.
-                    qicc_engine::priority::lower_this_thread(qicc_engine::priority::BET_NICE);
+                    // Beside the gamble's whole-program run, a bet runs at lower priority.
+                    if m.bet {
+                        qicc_engine::priority::lower_this_thread(qicc_engine::priority::BET_NICE);
+                    }
                     let r = (m.run)(mb);
                     let safe: Vec<AssertionId> = if m.proves.is_some() {
                         r.statuses
@@ -97,6 +104,7 @@ pub(crate) fn run(
                     (r.violation.is_some() || !safe.is_empty()).then(|| Found {
                         by: m.name.to_string(),
                         violation: r.violation,
+                        tool_witness: r.tool_witness,
                         confirmed,
                         safe,
                         argument,
@@ -186,6 +194,7 @@ pub(crate) fn combine(
     for Found {
         by: name,
         violation,
+        tool_witness,
         confirmed: w_confirmed,
         ..
     } in found
@@ -206,7 +215,7 @@ pub(crate) fn combine(
                 }
             }
             r.result.violation = Some((a, w));
-            r.result.tool_witness = None;
+            r.result.tool_witness = tool_witness;
             r.result.reason = None;
             out.violation_by = Some(name);
         } else if proven {

@@ -53,6 +53,9 @@ pub enum Argument {
     /// Corral: stratified inlining ran out of calls to inline (or summaries covered them)
     /// without reaching the assertion, up to `recursion_bound`.
     StratifiedInlining { recursion_bound: Option<u32> },
+    /// The external verifier `tool` proved the user's own files (Qicc+X's run of X on the
+    /// original program, with X's options and X's models of the C library).
+    Tool { tool: String },
 }
 
 impl std::fmt::Display for Argument {
@@ -76,6 +79,9 @@ impl std::fmt::Display for Argument {
             Argument::StratifiedInlining {
                 recursion_bound: None,
             } => write!(f, "stratified inlining"),
+            Argument::Tool { tool } => {
+                write!(f, "{tool}'s own proof (its C semantics and library models)")
+            }
         }
     }
 }
@@ -124,6 +130,9 @@ pub struct Violation {
     /// When the counterexample is an external verifier's (Qicc+X), replayed by qicc: the
     /// tool's own violation witness (SV-COMP 2.0 YAML) it came from.
     pub tool_witness: Option<String>,
+    /// Which run found it (a region's run, a member of the portfolio, X on the user's files),
+    /// when the engine says.
+    pub found_by: Option<String>,
 }
 
 impl Violation {
@@ -148,6 +157,7 @@ impl Violation {
             trace,
             assumes_bodyless,
             tool_witness: None,
+            found_by: None,
         }
     }
 }
@@ -287,10 +297,11 @@ impl Report {
             } else {
                 "Trace to the undefined behaviour (C gives the rest of the run no meaning)"
             };
-            let from = if v.tool_witness.is_some() {
-                format!(" (the {} witness's inputs, replayed by qicc)", self.engine)
-            } else {
-                String::new()
+            let from = match (&v.found_by, v.tool_witness.is_some()) {
+                (Some(by), true) => format!(" (found by {by}; its witness replayed by qicc)"),
+                (Some(by), false) => format!(" (found by {by})"),
+                (None, true) => " (an external verifier's witness, replayed by qicc)".into(),
+                (None, false) => String::new(),
             };
             let _ = writeln!(out, "\n{heading}{from}:");
             out.push_str(&v.trace.to_text());

@@ -102,6 +102,19 @@ pub struct VerifyOptions {
     /// [`abandoned_report`] reports when the engine does not come back in time. Shared by
     /// clones of the options.
     pub attempt_log: qicc_gamble::AttemptLog,
+    /// Qicc+X: also run X on the user's own files with X's options, beside the regions
+    /// (`qicc_external::verify_original`; `--no-original-run` turns it off).
+    pub x_on_original: bool,
+    /// The user's files for that run; [`verify`] fills it in from what it loaded (only a
+    /// program that starts at `main` is run so).
+    pub original_files: Option<OriginalFiles>,
+}
+
+/// The C files a program was loaded from and their preprocessor options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OriginalFiles {
+    pub sources: Vec<std::path::PathBuf>,
+    pub cflags: Vec<String>,
 }
 
 /// Which C compiler natively replays counterexamples.
@@ -155,6 +168,8 @@ impl Default for VerifyOptions {
             progress: None,
             native: NativeCompiler::Find,
             attempt_log: Default::default(),
+            x_on_original: true,
+            original_files: None,
         }
     }
 }
@@ -261,6 +276,7 @@ fn run_engine(
                 members.push(Member {
                     name: NATIVE,
                     proves: None,
+                    bet: true,
                     run: Box::new(|b: &Budget| confirmer.deterministic_member(b)),
                 });
             }
@@ -374,6 +390,7 @@ fn qicc_portfolio<'a>(
         members.push(Member {
             name: IMPULSE,
             proves: None,
+            bet: true,
             run: Box::new(move |b: &Budget| {
                 if let Some(wait) = wait {
                     let start = Instant::now();
@@ -388,10 +405,36 @@ fn qicc_portfolio<'a>(
             }),
         });
     }
+    if let (Some(tool), Some(files)) = (&opts.external, &opts.original_files) {
+        if qicc_external::runs_on_original(tool.tool) {
+            let tool = tool.clone();
+            let files = files.clone();
+            let unwind = opts.unwind;
+            members.push(Member {
+                name: original_run_name(tool.tool),
+                proves: Some(|r: &EngineResult| Argument::Tool {
+                    tool: r.stats.backend.clone().unwrap_or_default(),
+                }),
+                bet: false,
+                run: Box::new(move |b: &Budget| {
+                    let r = qicc_external::verify_original(
+                        &tool,
+                        &files.sources,
+                        &files.cflags,
+                        program,
+                        b,
+                        unwind,
+                    );
+                    with_confirmed_violation(r, program, b)
+                }),
+            });
+        }
+    }
     if opts.corral && qicc_corral::inlining_blows_up(program) {
         members.push(Member {
             name: CORRAL,
             proves: Some(corral_argument),
+            bet: true,
             run: Box::new(|b: &Budget| {
                 qicc_corral::verify(program, &qicc_corral::CorralOptions::default(), b)
             }),
@@ -401,10 +444,45 @@ fn qicc_portfolio<'a>(
         members.push(Member {
             name: INVARIANTS,
             proves: Some(invariants_argument),
+            bet: true,
             run: Box::new(move |b: &Budget| qicc_invariants::verify_publishing(program, b, &heads)),
         });
     }
     (g, members)
+}
+
+/// How reports name X's run on the user's own files.
+fn original_run_name(tool: qicc_external::Tool) -> &'static str {
+    match tool {
+        qicc_external::Tool::Cbmc => "cbmc on the original program",
+        qicc_external::Tool::Esbmc => "esbmc on the original program",
+        qicc_external::Tool::Ultimate => "ultimate on the original program",
+    }
+}
+
+/// `r` with a violation it could not replay re-checked by the built-in engine
+/// ([`qicc_gamble::backend::confirm_at_root`]); only that engine's violation is taken (its
+/// proofs are not X's, which the member's argument would claim).
+fn with_confirmed_violation(r: EngineResult, program: &Program, budget: &Budget) -> EngineResult {
+    if r.unconfirmed_violations.is_empty() {
+        return r;
+    }
+    let c = qicc_gamble::backend::confirm_at_root(r.clone(), program, false, budget);
+    match c.violation {
+        Some((a, w)) => {
+            let mut r = r;
+            for (id, st) in r.statuses.iter_mut() {
+                if *id == a {
+                    *st = AssertionStatus::Violated;
+                }
+            }
+            r.unconfirmed_violations.retain(|u| *u != a);
+            r.violation = Some((a, w));
+            r.reason = None;
+            r
+        }
+        None => c,
+    }
 }
 
 /// The head start of the invariant prover's Houdini, before Impulse runs and while the
@@ -492,6 +570,18 @@ fn gamble_run(
 pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report {
     let start = Instant::now();
     let confirmer = confirmer(loaded, opts);
+    let with_files;
+    let mut opts = opts;
+    if opts.external.is_some() && opts.x_on_original && starts_at_main(&loaded.program) {
+        with_files = VerifyOptions {
+            original_files: Some(OriginalFiles {
+                sources: loaded.sources.clone(),
+                cflags: loaded.cflags.clone(),
+            }),
+            ..opts.clone()
+        };
+        opts = &with_files;
+    }
     let run = run_engine(&loaded.program, opts, &confirmer, budget);
     report(loaded, opts, &confirmer, run, start)
 }
@@ -533,14 +623,18 @@ pub fn abandoned_report(
     report(loaded, opts, &confirmer, run, start)
 }
 
+/// Whether the program's entry is the C program's `main` (not `--function NAME`'s wrapper):
+/// only then do the user's files, compiled or given to another tool, run the same program.
+fn starts_at_main(p: &Program) -> bool {
+    p.functions
+        .get(p.entry.index())
+        .is_some_and(|f| f.name == "main")
+}
+
 fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
-    let p = &loaded.program;
     // The compiled program starts at `main`: from another entry (`--function`) it would run
     // something else, so only the interpreter replays.
-    let from_main = p
-        .functions
-        .get(p.entry.index())
-        .is_some_and(|f| f.name == "main");
+    let from_main = starts_at_main(&loaded.program);
     let native = opts
         .native
         .native(opts.signed_overflow_wraps)
@@ -666,7 +760,9 @@ fn report(
                 let by = violation_by.as_deref().unwrap_or(&engine_name);
                 internal_error.get_or_insert_with(|| contradiction(assertion, by, run));
             }
-            violation = Some(Violation::new(assertion.0, trace(program, run)));
+            let mut v = Violation::new(assertion.0, trace(program, run));
+            v.found_by = violation_by.clone();
+            violation = Some(v);
             reason = Some(format!(
                 "assertion {} at {} violated: confirmed by native replay (the \
                      interpreter's replay stopped after {} steps: {})",
@@ -698,6 +794,7 @@ fn report(
                 {
                     let mut v = Violation::new(assertion.0, trace(program, run));
                     v.tool_witness = result.tool_witness.clone();
+                    v.found_by = violation_by.clone();
                     violation = Some(v);
                     if assertion != *claimed {
                         reason = Some(format!(

@@ -13,6 +13,8 @@
 //!   [`qicc_engine::EngineResult`].
 //!
 //! - [`witness`]: a tool's violation witness (SV-COMP 2.0) read back into nondet values.
+//! - [`original`]: [`verify_original`], X on the user's own files with X's own options (the
+//!   whole-program run a user of X would make), beside the runs on emitted regions.
 //!
 //! Soundness: an external tool's "safe" becomes `Safe` only when the tool says so for the
 //! whole file (or for that assertion's sites) with a complete unwinding; a violation the tool
@@ -24,6 +26,7 @@ pub mod cexpr;
 pub mod emit;
 mod function;
 pub mod names;
+pub mod original;
 pub mod process;
 pub mod report;
 pub mod run;
@@ -32,5 +35,6 @@ pub mod tools;
 pub mod witness;
 
 pub use emit::{emit_c, emit_c_with_map, EmitError, EmitOptions, EmittedC, ErrorSpelling};
+pub use original::{runs_on_original, verify_original};
 pub use run::verify_external;
 pub use tools::{find_tool, ExternalBackend, Tool};

@@ -227,15 +227,79 @@ fn from_failures(tool: Tool, emitted: &EmittedC, failures: &[Kind], others_open:
     r
 }
 
+/// The last verdict line of CBMC's or ESBMC's output: `Some(Some(true))` for `VERIFICATION
+/// SUCCESSFUL`, `Some(Some(false))` for `VERIFICATION FAILED`, `Some(None)` for ESBMC's
+/// `VERIFICATION UNKNOWN`; `None` without one.
+fn verdict(output: &str) -> Option<Option<bool>> {
+    output.lines().rev().map(str::trim).find_map(|l| match l {
+        "VERIFICATION SUCCESSFUL" => Some(Some(true)),
+        "VERIFICATION FAILED" => Some(Some(false)),
+        "VERIFICATION UNKNOWN" => Some(None),
+        _ => None,
+    })
+}
+
+/// What a tool said about a whole file of the user's (not one qicc emitted: no sites to map).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WholeFile {
+    /// No violation of any property the tool checked, with a complete argument.
+    Proven,
+    /// A violation of some check (which one is for the witness's replay to say).
+    Violated,
+    /// No answer, and why.
+    Unknown(String),
+}
+
+/// The functions the tool says it has no body for (CBMC, ESBMC: `no body for function NAME`):
+/// it gives them arbitrary results and no effects, which is not what the program's own
+/// functions do, so a proof with any of them is no proof of the program.
+pub fn bodiless_functions(output: &str) -> Vec<String> {
+    let mut names: Vec<String> = output
+        .lines()
+        .filter_map(|l| {
+            let rest = &l[l.find("no body for function ")? + "no body for function ".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The reading of `output` of `tool` on the user's own files (CBMC, ESBMC).
+pub fn read_whole_file(tool: Tool, output: &str) -> WholeFile {
+    match verdict(output) {
+        Some(Some(true)) => {
+            let missing = bodiless_functions(output);
+            if missing.is_empty() {
+                WholeFile::Proven
+            } else {
+                WholeFile::Unknown(format!(
+                    "{} has no body for {} (arbitrary results, no effects): its success proves \
+                     nothing",
+                    tool.name(),
+                    missing.join(", ")
+                ))
+            }
+        }
+        Some(Some(false)) => WholeFile::Violated,
+        Some(None) => WholeFile::Unknown(format!("{}: verification unknown", tool.name())),
+        None => WholeFile::Unknown(format!(
+            "{} gave no verdict: {}",
+            tool.name(),
+            excerpt(output)
+        )),
+    }
+}
+
 /// CBMC: `[name] line N description: STATUS` per property, then the verdict.
 pub fn read_cbmc(output: &str, emitted: &EmittedC) -> Reading {
     let tool = Tool::Cbmc;
-    let verdict = output.lines().rev().map(str::trim).find_map(|l| match l {
-        "VERIFICATION SUCCESSFUL" => Some(true),
-        "VERIFICATION FAILED" => Some(false),
-        _ => None,
-    });
-    let Some(verdict) = verdict else {
+    let Some(Some(verdict)) = verdict(output) else {
         return Reading::unknown(
             emitted,
             &format!("cbmc gave no verdict: {}", excerpt(output)),
@@ -324,13 +388,7 @@ pub fn read_cbmc(output: &str, emitted: &EmittedC) -> Reading {
 /// at the first violation.
 pub fn read_esbmc(output: &str, emitted: &EmittedC) -> Reading {
     let tool = Tool::Esbmc;
-    let verdict = output.lines().rev().map(str::trim).find_map(|l| match l {
-        "VERIFICATION SUCCESSFUL" => Some(Some(true)),
-        "VERIFICATION FAILED" => Some(Some(false)),
-        "VERIFICATION UNKNOWN" => Some(None),
-        _ => None,
-    });
-    match verdict {
+    match verdict(output) {
         None => Reading::unknown(
             emitted,
             &format!("esbmc gave no verdict: {}", excerpt(output)),
@@ -431,6 +489,31 @@ pub fn read_ultimate(output: &str, emitted: &EmittedC) -> Reading {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A user's file: ESBMC's verdict is the answer, except that a success with a body-less
+    /// function (ESBMC 8.4's `WARNING: no body for function NAME`) proves nothing.
+    #[test]
+    fn whole_file_readings() {
+        let ok = "Checking base case, k = 1\nVERIFICATION SUCCESSFUL\n";
+        assert_eq!(read_whole_file(Tool::Esbmc, ok), WholeFile::Proven);
+        let bodiless = "WARNING: no body for function g\nWARNING: no body for function g\n\
+                        **** WARNING: no body for function h_2\nVERIFICATION SUCCESSFUL\n";
+        assert_eq!(bodiless_functions(bodiless), ["g", "h_2"]);
+        match read_whole_file(Tool::Esbmc, bodiless) {
+            WholeFile::Unknown(why) => assert!(why.contains("no body for g, h_2"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        let failed = "WARNING: no body for function g\nVERIFICATION FAILED\n";
+        assert_eq!(read_whole_file(Tool::Esbmc, failed), WholeFile::Violated);
+        assert!(matches!(
+            read_whole_file(Tool::Esbmc, "VERIFICATION UNKNOWN\n"),
+            WholeFile::Unknown(_)
+        ));
+        assert!(matches!(
+            read_whole_file(Tool::Esbmc, "ERROR: PARSING ERROR\n"),
+            WholeFile::Unknown(w) if w.contains("PARSING ERROR")
+        ));
+    }
 
     /// A file with sites of #0 on line 10, #1 on line 20 and an unsupported site on line 30.
     fn emitted() -> EmittedC {

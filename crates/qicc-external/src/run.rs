@@ -99,13 +99,13 @@ fn replay_tool_witness(
     let mark = format!("{HAVOC_TEMP} = __VERIFIER_nondet");
     let values: Vec<u64> = crate::witness::return_values(yaml)?
         .into_iter()
-        .filter(|(line, _)| {
-            (*line as usize)
+        .filter(|r| {
+            (r.line as usize)
                 .checked_sub(1)
                 .and_then(|i| lines.get(i))
                 .is_some_and(|l| l.contains(&mark))
         })
-        .map(|(_, v)| v)
+        .map(|r| r.value)
         .collect();
     let config = RunConfig {
         deadline: budget.deadline,
@@ -182,7 +182,7 @@ fn run_tool(
     Ok(reading)
 }
 
-fn all_unknown(program: &Program, why: &str, stats: Stats) -> EngineResult {
+pub(crate) fn all_unknown(program: &Program, why: &str, stats: Stats) -> EngineResult {
     EngineResult {
         statuses: program
             .assertion_ids()
@@ -255,12 +255,12 @@ fn result(
 }
 
 /// A directory under the system's temporary directory, removed with everything in it on drop.
-struct TempDir {
-    path: PathBuf,
+pub(crate) struct TempDir {
+    pub(crate) path: PathBuf,
 }
 
 impl TempDir {
-    fn new(tag: &str) -> std::io::Result<TempDir> {
+    pub(crate) fn new(tag: &str) -> std::io::Result<TempDir> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

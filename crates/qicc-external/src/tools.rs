@@ -177,6 +177,27 @@ pub fn find_tool_with(
     }
 }
 
+/// ESBMC's options in its SV-COMP configuration for `unreach-call` (k-induction; the data
+/// model is added per program): how a user of ESBMC verifies a program's assertions, and so
+/// how qicc runs it on the user's own files (`crate::original`). Its memory checks are off
+/// (qicc takes only the assertions from that run) and `malloc` never fails, as in qicc.
+pub const ESBMC_SVCOMP_UNREACH_CALL: &[&str] = &[
+    "--k-induction",
+    "--max-inductive-step",
+    "3",
+    "--unlimited-k-steps",
+    "--k-step",
+    "2",
+    "--interval-analysis",
+    "--no-pointer-check",
+    "--no-bounds-check",
+    "--no-div-by-zero-check",
+    "--no-align-check",
+    "--force-malloc-success",
+    "--state-hashing",
+    "--add-symex-value-sets",
+];
+
 /// The property file Ultimate reads: `reach_error` is never called.
 pub const UNREACH_CALL_PRP: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
 

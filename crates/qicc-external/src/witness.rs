@@ -48,6 +48,8 @@ struct Waypoint {
 #[derive(Deserialize)]
 struct Location {
     #[serde(default)]
+    file_name: Option<String>,
+    #[serde(default)]
     line: u32,
 }
 
@@ -56,10 +58,21 @@ struct Constraint {
     value: String,
 }
 
+/// One `function_return` waypoint: where the call is and the value it returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Returned {
+    /// The file the witness names (as the tool was given it), if any.
+    pub file: Option<String>,
+    /// The call's line (0 when the witness gives none).
+    pub line: u32,
+    /// The value as a two's-complement 64-bit word (the replay truncates it to its
+    /// variable's width).
+    pub value: u64,
+}
+
 /// The values of the `function_return` waypoints of the witness's violation sequence, in
-/// order, with the line of each call (0 when the witness gives none), as two's-complement
-/// 64-bit words (the replay truncates each to its variable's width).
-pub fn return_values(yaml: &str) -> Result<Vec<(u32, u64)>, String> {
+/// order.
+pub fn return_values(yaml: &str) -> Result<Vec<Returned>, String> {
     let entries: Vec<Entry> =
         serde_yaml::from_str(yaml).map_err(|e| format!("not a witness 2.0 file: {e}"))?;
     let seq = entries
@@ -76,8 +89,11 @@ pub fn return_values(yaml: &str) -> Result<Vec<(u32, u64)>, String> {
             .constraint
             .as_ref()
             .ok_or("a function_return waypoint without a constraint")?;
-        let line = w.location.as_ref().map_or(0, |l| l.line);
-        values.push((line, result_value(&c.value)?));
+        values.push(Returned {
+            file: w.location.as_ref().and_then(|l| l.file_name.clone()),
+            line: w.location.as_ref().map_or(0, |l| l.line),
+            value: result_value(&c.value)?,
+        });
     }
     Ok(values)
 }
@@ -174,9 +190,14 @@ mod tests {
 
     #[test]
     fn return_values_come_in_path_order() {
+        let at = |line, value| Returned {
+            file: Some("t.c".into()),
+            line,
+            value,
+        };
         assert_eq!(
             return_values(ESBMC),
-            Ok(vec![(5, (-3i64) as u64), (6, 2147483647)])
+            Ok(vec![at(5, (-3i64) as u64), at(6, 2147483647)])
         );
     }
 

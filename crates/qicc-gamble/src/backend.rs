@@ -44,27 +44,42 @@ impl Backend {
             Backend::Builtin(o) => builtin(o, program, batch, budget),
             Backend::External { tool, unwind } => {
                 let r = qicc_external::verify_external(tool, program, budget, *unwind);
-                if !root || r.unconfirmed_violations.is_empty() {
-                    return r;
+                if root {
+                    confirm_at_root(r, program, batch, budget)
+                } else {
+                    r
                 }
-                let confirmed = builtin(&BuiltinOptions::default(), program, batch, budget);
-                if confirmed.violation.is_some() {
-                    return confirmed;
-                }
-                let mut r = r;
-                for (a, s) in r.statuses.iter_mut() {
-                    if let AssertionStatus::Unknown(why) = s {
-                        if r.unconfirmed_violations.contains(a) {
-                            *why = format!(
-                                "{why}; the built-in engine found no replayable counterexample"
-                            );
-                        }
-                    }
-                }
-                r
             }
         }
     }
+}
+
+/// An external tool's answer `r` on the whole program (emitted, or the user's own files): a
+/// violation it reported whose witness did not replay is re-checked by the built-in engine,
+/// whose witness can (its violation replaces `r`); if that finds none, the unconfirmed
+/// assertions' reasons say so.
+pub fn confirm_at_root(
+    r: EngineResult,
+    program: &Program,
+    batch: bool,
+    budget: &Budget,
+) -> EngineResult {
+    if r.unconfirmed_violations.is_empty() {
+        return r;
+    }
+    let confirmed = builtin(&BuiltinOptions::default(), program, batch, budget);
+    if confirmed.violation.is_some() {
+        return confirmed;
+    }
+    let mut r = r;
+    for (a, s) in r.statuses.iter_mut() {
+        if let AssertionStatus::Unknown(why) = s {
+            if r.unconfirmed_violations.contains(a) {
+                *why = format!("{why}; the built-in engine found no replayable counterexample");
+            }
+        }
+    }
+    r
 }
 
 fn builtin(o: &BuiltinOptions, program: &Program, batch: bool, budget: &Budget) -> EngineResult {

@@ -6,7 +6,7 @@
 //! program in every calling context, so one result serves every context that reaches the key.
 
 use crate::inject::inject_facts;
-use crate::{AssertionHistory, Attempt, AttemptOutcome, GambleOptions, GambleResult};
+use crate::{AssertionHistory, Attempt, AttemptOutcome, Backend, GambleOptions, GambleResult};
 use crossbeam_channel::{unbounded, RecvTimeoutError};
 use qicc_analysis::extract::extract;
 use qicc_analysis::rnt::{build_rnt, NodeId, NodeKind, Rnt};
@@ -345,7 +345,14 @@ pub fn verify(program: &Program, opts: &GambleOptions, budget: &Budget) -> Gambl
         }
         drop(job_tx);
     });
-    search.finish()
+    let mut r = search.finish();
+    if let Backend::External { tool, .. } = &opts.backend {
+        // Which verifier the run was, for the report's "found by".
+        r.violation_found_by = r
+            .violation_found_by
+            .map(|by| format!("{by} with {}", tool.tool.name()));
+    }
+    r
 }
 
 impl Search<'_> {
