@@ -1165,6 +1165,7 @@ int main(void) {
         Found {
             by: IMPULSE.to_string(),
             violation: Some(violation),
+            tool_witness: None,
             confirmed,
             safe: Vec::new(),
             argument: None,
@@ -1229,6 +1230,7 @@ int main(void) {
         Found {
             by: CORRAL.to_string(),
             violation: None,
+            tool_witness: None,
             confirmed: false,
             safe: l.program.assertion_ids().collect(),
             argument: Some(Argument::StratifiedInlining {
@@ -1281,6 +1283,7 @@ int main(void) {
         Found {
             by: INVARIANTS.to_string(),
             violation: None,
+            tool_witness: None,
             confirmed: false,
             safe: l.program.assertion_ids().collect(),
             argument: Some(Argument::LoopInvariants),
