@@ -231,3 +231,30 @@ const FLOAT_PROGRAM: &str = "extern float __VERIFIER_nondet_float(void);\n\
     extern void __VERIFIER_assume(int);\nint main(void) {\n  float x = __VERIFIER_nondet_float();\n  \
     __VERIFIER_assume(x >= 0.0f && x <= 10.0f);\n  float y = x * 2.0f;\n  \
     __VERIFIER_assert(y <= 20.0f);\n  return 0;\n}\n";
+
+/// ESBMC's counterexample on the original file replays in qicc with the values its witness
+/// gives the nondet calls, matched by line (ESBMC 8.4 names the last file of its command line,
+/// qicc's prelude, for every waypoint). Floats keep the emitted runs out, and the other
+/// members are off, so the FALSE can only come from that run, and it keeps ESBMC's witness.
+#[test]
+fn esbmc_counterexamples_on_the_original_file_replay_by_line() {
+    let Some(esbmc) = esbmc() else { return };
+    let report = qicc_with_esbmc(
+        &esbmc,
+        "float_cex.c",
+        "extern int __VERIFIER_nondet_int(void);\nint main(void) {\n  \
+         int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n  \
+         float f = 1.0f;\n  if (x == 123456 && y == -5)\n    f = f / 4.0f;\n  \
+         __VERIFIER_assert(f > 0.5f);\n  return 0;\n}\n",
+        &["--no-impulse", "--no-corral", "--no-invariants"],
+    );
+    assert_eq!(report["verdict"], "false", "{report}");
+    let v = &report["violation"];
+    assert_eq!(v["found_by"], "esbmc on the original program", "{v}");
+    assert!(v["tool_witness"].as_str().is_some(), "{v}");
+    let inputs: Vec<&str> = v["trace"]["inputs"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|i| i["value"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(inputs, ["123456", "-5"], "{v}");
+}

@@ -15,8 +15,9 @@
 //!   `Unknown` here for the other runs to settle. A success while X says it has no body for a
 //!   function is no proof (X gave that function arbitrary results and no effects).
 //! - X's violation becomes `Violated` only when its witness replays in qicc's interpreter to a
-//!   property assertion (values matched to `__VERIFIER_nondet_*` calls by file and line; calls
-//!   the witness gives no value get the interpreter's fallback): a witness of qicc's own, which
+//!   property assertion (values matched to `__VERIFIER_nondet_*` calls by line, and by file
+//!   when the witness names one of several sources; calls the witness gives no value get the
+//!   interpreter's fallback): a witness of qicc's own, which
 //!   the driver replays again. Otherwise every property assertion is listed in
 //!   [`EngineResult::unconfirmed_violations`] with the reason.
 
@@ -239,18 +240,22 @@ struct LineOracle<'a> {
 }
 
 impl LineOracle<'_> {
-    /// Whether the witness's file name is the program's file `file` (by path, or by base name
-    /// when one of them is relative).
+    /// Whether a value the witness records in `witness_file` may be for a call in the
+    /// program's file `file`. ESBMC 8.4 names the last file of its command line (qicc's
+    /// prelude) for every waypoint, so a name that is none of the sources says nothing, and
+    /// neither does any name when there is one source.
     fn same_file(&self, witness_file: Option<&str>, file: u16) -> bool {
-        let Some(w) = witness_file else { return true };
-        let Some(mine) = self.program.files.get(file as usize) else {
+        let (Some(w), Some(mine)) = (witness_file, self.program.files.get(file as usize)) else {
             return true;
         };
-        let base = |p: &str| Path::new(p).file_name().map(|n| n.to_os_string());
-        let absolute = self.sources.iter().find(|s| s.ends_with(mine));
-        Path::new(w) == Path::new(mine)
-            || absolute.is_some_and(|a| a == Path::new(w))
-            || base(w) == base(mine)
+        let base = |p: &Path| p.file_name().map(|n| n.to_os_string());
+        let names = |src: &Path| src == Path::new(w) || base(src) == base(Path::new(w));
+        match self.sources.iter().find(|s| names(s)) {
+            Some(named) if self.sources.len() > 1 => {
+                named.ends_with(mine) || base(named) == base(Path::new(mine))
+            }
+            _ => true,
+        }
     }
 
     fn span_of(&self, site: (FuncId, EdgeId)) -> Option<qicc_ir::Span> {
