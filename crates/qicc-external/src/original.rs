@@ -14,10 +14,10 @@
 //!   model, its library models' gaps), which X does not check in qicc's terms, so they stay
 //!   `Unknown` here for the other runs to settle. A success while X says it has no body for a
 //!   function is no proof (X gave that function arbitrary results and no effects).
-//! - X's violation becomes `Violated` only when its witness replays in qicc's interpreter to a
-//!   property assertion (values matched to `__VERIFIER_nondet_*` calls by line, and by file
-//!   when the witness names one of several sources; calls the witness gives no value get the
-//!   interpreter's fallback): a witness of qicc's own, which
+//! - X's violation becomes `Violated` only when its counterexample replays in qicc's
+//!   interpreter to a property assertion (the values of ESBMC's text trace or of its witness,
+//!   matched to `__VERIFIER_nondet_*` calls by line, and by file when the tool names one of
+//!   several sources; calls it gives no value get a few fallback seeds): a witness of qicc's own, which
 //!   the driver replays again. Otherwise every property assertion is listed in
 //!   [`EngineResult::unconfirmed_violations`] with the reason.
 
@@ -153,7 +153,7 @@ fn run(
         }
         WholeFile::Violated => {
             let yaml = std::fs::read_to_string(&witness).ok();
-            match replay(program, &absolute, yaml.as_deref(), budget) {
+            match replay(program, &absolute, &text, yaml.as_deref(), budget) {
                 Ok((a, w)) => {
                     for (id, st) in result.statuses.iter_mut() {
                         if *id == a {
@@ -193,40 +193,59 @@ fn run(
     Ok(result)
 }
 
-/// Replays the tool's witness on `program`: the violated property assertion with qicc's own
-/// witness of the run, or why it does not replay.
+/// Replays the tool's counterexample on `program`: the values of its text trace (`output`:
+/// assignments by line, exact bits), else those of its witness (`yaml`: nondet calls' return
+/// values), each with a few fallback seeds for the calls neither gives a value; the violated
+/// property assertion with qicc's own witness of the first run that reaches one, or why none
+/// does.
 fn replay(
     program: &Program,
     sources: &[PathBuf],
+    output: &str,
     yaml: Option<&str>,
     budget: &Budget,
 ) -> Result<(AssertionId, Witness), String> {
-    let yaml = yaml.ok_or("the tool wrote no violation witness")?;
-    let values = crate::witness::return_values(yaml)?;
-    let mut oracle = LineOracle {
-        program,
-        sources,
-        values,
-        used: Vec::new(),
-        fallback: RandomOracle::new(0),
+    let from_witness = match yaml {
+        Some(y) => crate::witness::return_values(y).unwrap_or_default(),
+        None => Vec::new(),
     };
-    oracle.used = vec![false; oracle.values.len()];
+    let candidates = [crate::witness::esbmc_trace_values(output), from_witness];
     let config = RunConfig {
         deadline: budget.deadline,
         stop: Some(qicc_interp::StopCheck::new(budget.stop_fn())),
         ..RunConfig::default()
     };
-    let run = qicc_interp::run(program, &mut oracle, &config);
-    match run.outcome {
-        Outcome::ErrorReached { assertion } if program.assertion(assertion).kind.is_property() => {
-            Ok((assertion, run.witness))
+    let mut last = String::from("the tool gave no values");
+    for values in candidates.iter().filter(|v| !v.is_empty()) {
+        for seed in 0..FALLBACK_SEEDS {
+            let mut oracle = LineOracle {
+                program,
+                sources,
+                values,
+                used: vec![false; values.len()],
+                fallback: RandomOracle::new(seed),
+            };
+            let run = qicc_interp::run(program, &mut oracle, &config);
+            match run.outcome {
+                Outcome::ErrorReached { assertion }
+                    if program.assertion(assertion).kind.is_property() =>
+                {
+                    return Ok((assertion, run.witness));
+                }
+                other => {
+                    last = format!("its {} values lead to {other:?}", values.len());
+                }
+            }
+            if budget.exhausted().is_some() {
+                return Err(last);
+            }
         }
-        other => Err(format!(
-            "its {} nondet values lead to {other:?}",
-            oracle.values.len()
-        )),
     }
+    Err(last)
 }
+
+/// How many fallback seeds a replay tries for the calls the tool's trace gives no value.
+const FALLBACK_SEEDS: u64 = 3;
 
 /// Gives each `__VERIFIER_nondet_*` call the first unused witness value recorded for its file
 /// and line (the witness lists them in execution order); everything else, and calls the
@@ -234,7 +253,7 @@ fn replay(
 struct LineOracle<'a> {
     program: &'a Program,
     sources: &'a [PathBuf],
-    values: Vec<Returned>,
+    values: &'a [Returned],
     used: Vec<bool>,
     fallback: RandomOracle,
 }

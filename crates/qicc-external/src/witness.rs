@@ -98,6 +98,65 @@ pub fn return_values(yaml: &str) -> Result<Vec<Returned>, String> {
     Ok(values)
 }
 
+/// The values ESBMC's textual counterexample (`[Counterexample]`, then `State N file F line L
+/// column C function G thread T`, a rule, and `  lhs = value (bits)` lines) assigns, in order,
+/// with the state's file and line; the value is read from the bits in parentheses (exact for
+/// integers and floats alike, up to 64 bits). ESBMC's witness 2.0 gives no value for a nondet
+/// call assigned to a declared variable (`x = __VERIFIER_nondet_int();`), but its text trace
+/// shows the assignment. Assignments of aggregates, or without bits, are skipped.
+pub fn esbmc_trace_values(output: &str) -> Vec<Returned> {
+    let Some(start) = output.find("[Counterexample]") else {
+        return Vec::new();
+    };
+    let mut values = Vec::new();
+    let mut at: Option<(String, u32)> = None;
+    for line in output[start..].lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("State ") {
+            at = state_location(rest);
+            continue;
+        }
+        if t.starts_with("Violated property:") {
+            break;
+        }
+        let (Some((file, l)), Some(bits)) = (&at, assignment_bits(t)) else {
+            continue;
+        };
+        values.push(Returned {
+            file: Some(file.clone()),
+            line: *l,
+            value: bits,
+        });
+    }
+    values
+}
+
+/// `N file F line L column C ...` (after `State `): the file and line.
+fn state_location(rest: &str) -> Option<(String, u32)> {
+    let (_, after_file) = rest.split_once(" file ")?;
+    let (file, after_line) = after_file.split_once(" line ")?;
+    let line: String = after_line
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    Some((file.to_string(), line.parse().ok()?))
+}
+
+/// `lhs = value (b b b b)`: the bits in parentheses as a word (at most 64 of them).
+fn assignment_bits(t: &str) -> Option<u64> {
+    let (_, rhs) = t.split_once(" = ")?;
+    let open = rhs.rfind('(')?;
+    let bits: String = rhs[open + 1..]
+        .strip_suffix(')')?
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if bits.is_empty() || bits.len() > 64 || !bits.chars().all(|c| c == '0' || c == '1') {
+        return None;
+    }
+    u64::from_str_radix(&bits, 2).ok()
+}
+
 /// `\result == v` (either side; `v` decimal or hexadecimal, maybe negative, maybe with C's
 /// integer suffixes), as a 64-bit word.
 fn result_value(text: &str) -> Result<u64, String> {
@@ -211,6 +270,33 @@ mod tests {
         assert!(result_value("\\result == 1.5").is_err());
         assert!(result_value("\\result < 3").is_err());
         assert!(result_value("x == 3").is_err());
+    }
+
+    /// ESBMC 8.4's text counterexample for `x = nondet(); ...; float f = nondet_float();`
+    /// (shortened): the values come from the bits, floats too; aggregates are skipped.
+    #[test]
+    fn esbmc_text_trace_values_come_from_the_bits() {
+        let out = "Bug found\n[Counterexample]\n\n\n\
+            State 1 file /t/a.c line 20 column 3 function main thread 0\n\
+            ----------------------------------------------------\n\
+            \x20 x = -1 (11111111 11111111 11111111 11111111)\n\n\
+            State 3 file /t/a.c line 22 column 3 function main thread 0\n\
+            ----------------------------------------------------\n\
+            \x20 f = 1.5f (00111111 11000000 00000000 00000000)\n\
+            \x20 s = { .a=1, .b=2 }\n\n\
+            State 4 file /t/a.c line 7 column 26 function reach_error thread 0\n\
+            ----------------------------------------------------\n\
+            Violated property:\n  file /t/a.c line 7\n  x = 5 (00000101)\n";
+        let at = |line, value| Returned {
+            file: Some("/t/a.c".into()),
+            line,
+            value,
+        };
+        assert_eq!(
+            esbmc_trace_values(out),
+            vec![at(20, 0xffff_ffff), at(22, 1.5f32.to_bits() as u64)]
+        );
+        assert!(esbmc_trace_values("VERIFICATION SUCCESSFUL").is_empty());
     }
 
     #[test]
