@@ -258,3 +258,28 @@ fn esbmc_counterexamples_on_the_original_file_replay_by_line() {
         .unwrap_or_default();
     assert_eq!(inputs, ["123456", "-5"], "{v}");
 }
+
+/// qicc's undefined-behaviour checks (here the reads and writes through `q`) are not ESBMC's
+/// to prove: once ESBMC has proven the assertions on the original file, qicc's own BMC settles
+/// them. A float keeps the emitted runs out, and the other members are off, so the TRUE needs
+/// both runs.
+#[test]
+fn after_esbmc_proves_the_assertions_qicc_settles_its_ub_checks() {
+    let Some(esbmc) = esbmc() else { return };
+    let report = qicc_with_esbmc(
+        &esbmc,
+        "pointer_float.c",
+        "extern int __VERIFIER_nondet_int(void);\nint main(void) {\n  \
+         int v = __VERIFIER_nondet_int();\n  float f = 2.0f;\n  int *q = &v;\n  \
+         if (v > 0 && v < 100) {\n    *q = *q + 1;\n    __VERIFIER_assert(v >= 2 && f > 1.0f);\n  \
+         }\n  return 0;\n}\n",
+        &["--no-impulse", "--no-corral", "--no-invariants"],
+    );
+    assert_eq!(report["verdict"], "true", "{report}");
+    assert!(report["ub_checks"]["checks"].as_u64() > Some(0), "{report}");
+    assert_eq!(
+        report["ub_checks"]["open"],
+        serde_json::json!([]),
+        "{report}"
+    );
+}

@@ -18,7 +18,7 @@ use qicc_engine::{AssertionStatus, Budget, EngineResult, LoopInvariant};
 use qicc_interp::{trace, Outcome, RunConfig};
 use qicc_ir::{AssertionId, Program, Witness};
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -410,6 +410,9 @@ fn qicc_portfolio<'a>(
             let tool = tool.clone();
             let files = files.clone();
             let unwind = opts.unwind;
+            // Set when X's run on the files ends: whether it proved every property assertion.
+            let proved: Arc<OnceLock<bool>> = Arc::default();
+            let publish = proved.clone();
             members.push(Member {
                 name: original_run_name(tool.tool),
                 proves: Some(|r: &EngineResult| Argument::Tool {
@@ -425,9 +428,16 @@ fn qicc_portfolio<'a>(
                         b,
                         unwind,
                     );
-                    with_confirmed_violation(r, program, b)
+                    let r = with_confirmed_violation(r, program, b);
+                    let _ = publish.set(r.statuses.iter().all(|(a, s)| {
+                        *s == AssertionStatus::Safe || !program.assertion(*a).kind.is_property()
+                    }));
+                    r
                 }),
             });
+            if program.assertions.iter().any(|a| !a.kind.is_property()) {
+                members.push(ub_checks_member(program, proved));
+            }
         }
     }
     if opts.corral && qicc_corral::inlining_blows_up(program) {
@@ -450,6 +460,49 @@ fn qicc_portfolio<'a>(
     }
     (g, members)
 }
+
+/// qicc's undefined-behaviour checks under Qicc+X, once X has proven every property assertion
+/// on the user's files (`proved`): those checks are qicc's semantics, which X does not know,
+/// so qicc's own bounded model checker settles them (a complete unwinding proves them) in the
+/// time left, at normal priority (X's run has ended). Before that, or when X's run proved
+/// less, it does nothing: the regions' runs of X on emitted C settle them as before.
+fn ub_checks_member(program: &Program, proved: Arc<OnceLock<bool>>) -> Member<'_> {
+    Member {
+        name: UB_CHECKS,
+        proves: Some(|r: &EngineResult| Argument::CompleteUnwinding {
+            bound: r.stats.bound,
+        }),
+        bet: false,
+        run: Box::new(move |b: &Budget| {
+            while proved.get().is_none() && b.exhausted().is_none() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            if proved.get() != Some(&true) {
+                let why =
+                    "the external verifier did not prove the assertions on the program's own files";
+                return EngineResult {
+                    statuses: program
+                        .assertion_ids()
+                        .map(|a| (a, AssertionStatus::Unknown(why.into())))
+                        .collect(),
+                    violation: None,
+                    unconfirmed_violations: Vec::new(),
+                    ub_witness: None,
+                    tool_witness: None,
+                    invariants: Vec::new(),
+                    reason: Some(why.into()),
+                    stats: Default::default(),
+                };
+            }
+            qicc_bmc::verify(program, &qicc_bmc::BmcOptions::default(), b)
+        }),
+    }
+}
+
+/// How the report names the built-in engine's run on qicc's undefined-behaviour checks under
+/// Qicc+X.
+const UB_CHECKS: &str =
+    "bmc on qicc's undefined-behaviour checks (after the external verifier's proof)";
 
 /// How reports name X's run on the user's own files.
 fn original_run_name(tool: qicc_external::Tool) -> &'static str {
