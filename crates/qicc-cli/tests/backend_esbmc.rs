@@ -17,23 +17,8 @@ use std::time::Duration;
 /// Time per task, for Qicc+ESBMC and for ESBMC alone.
 const SECS: u64 = 20;
 
-/// ESBMC's SV-COMP configuration for unreach-call (`bench/run_esbmc.py`).
-const ESBMC_SVCOMP: &[&str] = &[
-    "--k-induction",
-    "--max-inductive-step",
-    "3",
-    "--unlimited-k-steps",
-    "--k-step",
-    "2",
-    "--interval-analysis",
-    "--no-pointer-check",
-    "--no-bounds-check",
-    "--no-div-by-zero-check",
-    "--no-align-check",
-    "--force-malloc-success",
-    "--state-hashing",
-    "--add-symex-value-sets",
-];
+/// ESBMC's SV-COMP configuration for unreach-call (as `bench/run_tasks.py` runs it).
+const ESBMC_SVCOMP: &[&str] = qicc_external::tools::ESBMC_SVCOMP_UNREACH_CALL;
 
 /// The task's expected verdict for unreach-call and its data model flag.
 fn expected(task: &Path) -> Option<(bool, &'static str)> {

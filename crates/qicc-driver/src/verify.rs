@@ -454,8 +454,18 @@ fn qicc_portfolio<'a>(
         members.push(Member {
             name: INVARIANTS,
             proves: Some(invariants_argument),
-            bet: true,
-            run: Box::new(move |b: &Budget| qicc_invariants::verify_publishing(program, b, &heads)),
+            bet: false,
+            run: Box::new(move |b: &Budget| {
+                // Its Houdini runs beside the whole-program run at normal priority (on two
+                // cores a bet's share starved it: seeds/two_sum_variable's invariants took
+                // over 10 s instead of 2), for at most a third of the time; then, and for
+                // k-induction, it is a bet.
+                let finished = heads.clone();
+                let third = b.remaining().map_or(Duration::from_secs(20), |r| r / 3);
+                let _demote =
+                    qicc_engine::priority::demote_later(move || finished.is_finished(), third);
+                qicc_invariants::verify_publishing(program, b, &heads)
+            }),
         });
     }
     (g, members)
@@ -480,19 +490,7 @@ fn ub_checks_member(program: &Program, proved: Arc<OnceLock<bool>>) -> Member<'_
             if proved.get() != Some(&true) {
                 let why =
                     "the external verifier did not prove the assertions on the program's own files";
-                return EngineResult {
-                    statuses: program
-                        .assertion_ids()
-                        .map(|a| (a, AssertionStatus::Unknown(why.into())))
-                        .collect(),
-                    violation: None,
-                    unconfirmed_violations: Vec::new(),
-                    ub_witness: None,
-                    tool_witness: None,
-                    invariants: Vec::new(),
-                    reason: Some(why.into()),
-                    stats: Default::default(),
-                };
+                return EngineResult::unknown(program, why, Default::default());
             }
             qicc_bmc::verify(program, &qicc_bmc::BmcOptions::default(), b)
         }),
@@ -648,20 +646,7 @@ pub fn abandoned_report(
     reason: &str,
     start: Instant,
 ) -> Report {
-    let result = EngineResult {
-        statuses: loaded
-            .program
-            .assertion_ids()
-            .map(|a| (a, AssertionStatus::Unknown(reason.to_string())))
-            .collect(),
-        violation: None,
-        unconfirmed_violations: Vec::new(),
-        ub_witness: None,
-        tool_witness: None,
-        invariants: Vec::new(),
-        reason: Some(reason.to_string()),
-        stats: Default::default(),
-    };
+    let result = EngineResult::unknown(&loaded.program, reason, Default::default());
     let confirmer = Confirmer::new(&loaded.program, &loaded.sources, None);
     let mut run = EngineRun::of(result, None);
     run.attempts = opts

@@ -257,6 +257,26 @@ pub struct EngineResult {
     pub invariants: Vec<LoopInvariant>,
 }
 
+impl EngineResult {
+    /// Every assertion of `program` unknown for `reason` (the result of a run that could not
+    /// answer), with the figures `stats`.
+    pub fn unknown(program: &qicc_ir::Program, reason: &str, stats: Stats) -> EngineResult {
+        EngineResult {
+            statuses: program
+                .assertion_ids()
+                .map(|a| (a, AssertionStatus::Unknown(reason.to_string())))
+                .collect(),
+            violation: None,
+            unconfirmed_violations: Vec::new(),
+            ub_witness: None,
+            tool_witness: None,
+            invariants: Vec::new(),
+            reason: Some(reason.to_string()),
+            stats,
+        }
+    }
+}
+
 /// The conditions proven at one loop's head: each holds at every visit of the head.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoopInvariant {

@@ -5,8 +5,10 @@
 //! states, Impulse, Corral, the loop-invariant prover. On a machine with fewer cores than
 //! runs, equal priorities made the whole-program run several times slower than `--engine
 //! bmc` alone; the bets run at a lower priority ([`BET_NICE`]), so they use the time the
-//! whole-program run leaves and it keeps (nearly) a core of its own. Scheduling only: no
-//! run's answer depends on it.
+//! whole-program run leaves and it keeps (nearly) a core of its own. A proof attempt that
+//! needs a core for a while (the loop-invariant prover's Houdini) runs at normal priority
+//! until it is done or its share of the time has passed ([`demote_later`]). Scheduling only:
+//! no run's answer depends on it.
 
 /// The nice value of a bet's threads (Linux weights: a nice-0 thread gets about nine tenths
 /// of a core it shares with a nice-10 one).
@@ -28,6 +30,54 @@ pub fn lower_this_thread(nice: i32) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = nice;
+}
+
+/// Lowers the calling thread to [`BET_NICE`] later: as soon as `done()` holds or `cap` has
+/// passed, whichever is first (checked every 10 ms by a watcher thread, which ends then or
+/// when the returned guard is dropped). For a proof attempt that deserves a core of its own
+/// for a while, and is a bet after that. Threads the caller starts before then keep their
+/// priority.
+pub fn demote_later(
+    done: impl Fn() -> bool + Send + 'static,
+    cap: std::time::Duration,
+) -> DemoteGuard {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `gettid` has no preconditions.
+        let tid = unsafe { libc::syscall(libc::SYS_gettid) } as libc::id_t;
+        let stopped = stop.clone();
+        let start = std::time::Instant::now();
+        std::thread::spawn(move || {
+            while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                if done() || start.elapsed() >= cap {
+                    // SAFETY: as in `lower_this_thread`, on a thread of this process (the
+                    // guard's drop stops the watcher before the caller's thread ends).
+                    unsafe {
+                        if libc::getpriority(libc::PRIO_PROCESS, tid) < BET_NICE {
+                            let _ = libc::setpriority(libc::PRIO_PROCESS, tid, BET_NICE);
+                        }
+                    }
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        });
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (done, cap);
+    DemoteGuard { stop }
+}
+
+/// Stops [`demote_later`]'s watcher when dropped.
+pub struct DemoteGuard {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Drop for DemoteGuard {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// The calling thread's nice value (Linux; 0 elsewhere).

@@ -183,19 +183,7 @@ fn run_tool(
 }
 
 pub(crate) fn all_unknown(program: &Program, why: &str, stats: Stats) -> EngineResult {
-    EngineResult {
-        statuses: program
-            .assertion_ids()
-            .map(|a| (a, AssertionStatus::Unknown(why.to_string())))
-            .collect(),
-        violation: None,
-        unconfirmed_violations: Vec::new(),
-        ub_witness: None,
-        tool_witness: None,
-        invariants: Vec::new(),
-        reason: Some(why.to_string()),
-        stats,
-    }
+    EngineResult::unknown(program, why, stats)
 }
 
 fn result(

@@ -232,19 +232,7 @@ pub fn verify(program: &Program, opts: &ImpulseOptions, budget: &Budget) -> Engi
         instrumentation_ms: Some(instrument_ms),
         ..Default::default()
     };
-    let unknown_all = |reason: String, stats| EngineResult {
-        statuses: program
-            .assertion_ids()
-            .map(|a| (a, AssertionStatus::Unknown(reason.clone())))
-            .collect(),
-        violation: None,
-        unconfirmed_violations: Vec::new(),
-        ub_witness: None,
-        tool_witness: None,
-        invariants: Vec::new(),
-        reason: Some(reason),
-        stats,
-    };
+    let unknown_all = |reason: String, stats| EngineResult::unknown(program, &reason, stats);
     if let Some(stop) = budget.exhausted() {
         return unknown_all(stop.describe().to_string(), stats);
     }

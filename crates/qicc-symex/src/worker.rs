@@ -81,17 +81,5 @@ pub fn run_on_worker(
 
 /// Every assertion UNKNOWN for `reason`, nothing run.
 pub fn unknown_result(p: &Program, reason: String) -> EngineResult {
-    EngineResult {
-        statuses: p
-            .assertion_ids()
-            .map(|a| (a, qicc_engine::AssertionStatus::Unknown(reason.clone())))
-            .collect(),
-        violation: None,
-        unconfirmed_violations: Vec::new(),
-        ub_witness: None,
-        tool_witness: None,
-        invariants: Vec::new(),
-        reason: Some(reason),
-        stats: Default::default(),
-    }
+    EngineResult::unknown(p, &reason, Default::default())
 }
