@@ -98,6 +98,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn demote_later_lowers_the_caller_when_done_or_at_the_cap_and_not_after_the_guard() {
+        use std::time::Duration;
+        let base = this_thread_nice();
+        let want = base.max(BET_NICE);
+        let after = |done: bool, cap_ms: u64, keep: bool| {
+            std::thread::spawn(move || {
+                let guard = demote_later(move || done, Duration::from_millis(cap_ms));
+                if !keep {
+                    drop(guard);
+                    std::thread::sleep(Duration::from_millis(100));
+                    return this_thread_nice();
+                }
+                std::thread::sleep(Duration::from_millis(100));
+                this_thread_nice()
+            })
+            .join()
+            .unwrap_or(-99)
+        };
+        if cfg!(target_os = "linux") {
+            assert_eq!(after(true, 60_000, true), want, "done at once");
+            assert_eq!(after(false, 20, true), want, "the cap passed");
+            assert_eq!(after(false, 60_000, true), base, "neither yet");
+            assert_eq!(after(false, 20, false), base, "the guard was dropped first");
+        }
+    }
+
+    #[test]
     fn a_lowered_thread_and_its_children_run_at_the_bet_priority() {
         // The test may itself run niced (`nice cargo test`): never above that.
         let base = this_thread_nice();
