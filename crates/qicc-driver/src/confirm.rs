@@ -220,20 +220,8 @@ impl<'a> Confirmer<'a> {
     /// function, `main` without parameters): its one execution, natively. A reach is a
     /// violation with the empty witness; the interpreter then replays it as far as it can.
     pub fn deterministic_member(&self, budget: &Budget) -> EngineResult {
-        let mut result = EngineResult {
-            statuses: self
-                .program
-                .assertion_ids()
-                .map(|a| (a, AssertionStatus::Unknown("not checked".into())))
-                .collect(),
-            violation: None,
-            unconfirmed_violations: Vec::new(),
-            ub_witness: None,
-            tool_witness: None,
-            invariants: Vec::new(),
-            reason: None,
-            stats: Default::default(),
-        };
+        let mut result = EngineResult::unknown(self.program, "not checked", Default::default());
+        result.reason = None;
         let Some(native) = &self.native else {
             result.reason = Some("no C compiler".into());
             return result;

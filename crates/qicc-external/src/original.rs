@@ -23,7 +23,7 @@
 
 use crate::process::run_in_group;
 use crate::report::{read_whole_file, WholeFile};
-use crate::run::{all_unknown, TempDir};
+use crate::run::{all_unknown, TempDir, WITNESS_FILE};
 use crate::tools::{find_tool, ExternalBackend, Tool, ESBMC_SVCOMP_UNREACH_CALL};
 use crate::witness::Returned;
 use qicc_engine::{AssertionStatus, Budget, EngineResult, Stats, StopReason};
@@ -83,8 +83,6 @@ pub fn verify_original(
     r.stats.external_seconds = Some(start.elapsed().as_secs_f64());
     r
 }
-
-const WITNESS_FILE: &str = "witness.yml";
 
 fn run(
     backend: &ExternalBackend,

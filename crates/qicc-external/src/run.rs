@@ -81,7 +81,7 @@ pub fn verify_external(
 }
 
 /// The name of the violation witness the tool is asked to write, in its directory.
-const WITNESS_FILE: &str = "witness.yml";
+pub(crate) const WITNESS_FILE: &str = "witness.yml";
 
 /// Replays the tool's witness on `program`: the values of the nondet calls on the emitted
 /// file's havoc lines (`{ T qicc_nondet = …; x = qicc_nondet; }`, one per IR havoc; the
