@@ -273,7 +273,7 @@ fn every_task_witness_is_validated_by_esbmc() {
     let mut failures = Vec::new();
     let mut timed_out = Vec::new();
     let mut safe_seen = 0;
-    for task in qicc_testkit::task_files(&root) {
+    for task in qicc_testkit::corpus_sample(qicc_testkit::task_files(&root)) {
         let Some(exp) = expected(&task) else { continue };
         let name = task
             .strip_prefix(&root)
@@ -364,11 +364,12 @@ fn every_task_witness_is_validated_by_esbmc() {
         timed_out.join(", ")
     );
     assert!(false_tasks > 0, "no FALSE answer: nothing was checked");
-    // 39 of 62 confirmed when measured (10 s per validation); a floor well below, for slow
-    // CI machines, that still catches a generator that broke.
+    // 39 of 62 confirmed when measured on the whole corpus (10 s per validation); a floor
+    // well below (two in five, on the sample or the whole), for slow CI machines, that still
+    // catches a generator that broke.
     assert!(
-        confirmed >= 30,
-        "only {confirmed} violation witnesses confirmed by ESBMC"
+        confirmed * 5 >= false_tasks * 2,
+        "only {confirmed} of {false_tasks} violation witnesses confirmed by ESBMC"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -48,6 +48,7 @@ fn never_wrong(opts: &VerifyOptions) {
         .unwrap_or(10);
     let all = qicc_testkit::task_files(&root);
     assert!(all.len() > 100, "too few tasks under {}", root.display());
+    let all = qicc_testkit::corpus_sample(all);
     let (mut wrong, mut solved, mut rejected) = (Vec::new(), 0, Vec::new());
     println!(
         "{:<64} {:>8} {:>8} {:>7}",

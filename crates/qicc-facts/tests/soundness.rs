@@ -66,7 +66,10 @@ fn instrument(p: &Program, facts: &Facts, stack_checks: &mut usize) -> (Program,
 
 #[test]
 fn facts_hold_in_random_runs_of_the_benchmarks() {
-    let files = qicc_testkit::files_with(&qicc_testkit::require_benchmarks_dir(), &["c", "i"]);
+    let files = qicc_testkit::corpus_sample(qicc_testkit::files_with(
+        &qicc_testkit::require_benchmarks_dir(),
+        &["c", "i"],
+    ));
     let mut programs = 0;
     let mut runs = 0;
     let mut checks = 0usize;
@@ -108,8 +111,9 @@ fn facts_hold_in_random_runs_of_the_benchmarks() {
          facts), {runs} random runs"
     );
     assert!(stack_checks > 0, "no stack fact was checked");
+    // 50 on the whole corpus, 25 on CI's half of it.
     assert!(
-        programs > 50,
+        programs > if qicc_testkit::full_corpus() { 50 } else { 25 },
         "too few benchmark programs lowered ({programs})"
     );
     assert!(

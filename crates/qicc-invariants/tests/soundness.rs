@@ -62,7 +62,10 @@ fn false_candidates_are_dropped_true_ones_kept() {
 #[test]
 #[ignore]
 fn proven_invariants_hold_on_random_runs() {
-    let files = qicc_testkit::files_with(&qicc_testkit::require_benchmarks_dir(), &["c", "i"]);
+    let files = qicc_testkit::corpus_sample(qicc_testkit::files_with(
+        &qicc_testkit::require_benchmarks_dir(),
+        &["c", "i"],
+    ));
     let (mut programs, mut invariants, mut runs) = (0, 0, 0);
     let mut broken = Vec::new();
     for file in &files {
@@ -116,8 +119,9 @@ fn proven_invariants_hold_on_random_runs() {
         "proven invariants that fail:\n{}",
         broken.join("\n")
     );
+    // 20 on the whole corpus, 10 on CI's half of it.
     assert!(
-        programs > 20,
+        programs > if qicc_testkit::full_corpus() { 20 } else { 10 },
         "too few programs with invariants: {programs}"
     );
 }

@@ -53,6 +53,50 @@ pub fn task_files(root: &Path) -> Vec<PathBuf> {
     files_with(root, &["yml"])
 }
 
+/// How much of the benchmark corpus a whole-corpus test runs: `QICC_CORPUS=full` runs every
+/// task (what `bench/full_corpus.sh` does); anything else, and CI, a fixed half.
+pub fn full_corpus() -> bool {
+    std::env::var("QICC_CORPUS").is_ok_and(|v| v == "full")
+}
+
+/// The part of `files` a whole-corpus test runs: all of them under `QICC_CORPUS=full`,
+/// otherwise every second file of each directory (the first, third, ... in path order), so
+/// that every family stays in the sample and the same tasks are chosen on every run. CI pays
+/// for half the corpus; the full runs are `bench/full_corpus.sh`'s. Says what it chose on
+/// stderr, so a test's log never hides that it sampled.
+pub fn corpus_sample(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    sample_by(files, |p| p.as_path())
+}
+
+/// [`corpus_sample`] over items that carry a path (`path` gives it).
+pub fn sample_by<T>(items: Vec<T>, path: impl Fn(&T) -> &Path) -> Vec<T> {
+    let total = items.len();
+    if full_corpus() {
+        eprintln!("corpus: all {total} tasks (QICC_CORPUS=full)");
+        return items;
+    }
+    let kept = every_second_per_dir(items, path);
+    eprintln!(
+        "corpus: a fixed sample of {} of {total} tasks (every second per directory; \
+         QICC_CORPUS=full runs all)",
+        kept.len()
+    );
+    kept
+}
+
+fn every_second_per_dir<T>(items: Vec<T>, path: impl Fn(&T) -> &Path) -> Vec<T> {
+    let mut seen = std::collections::HashMap::<PathBuf, usize>::new();
+    items
+        .into_iter()
+        .filter(|it| {
+            let dir = path(it).parent().map(Path::to_path_buf).unwrap_or_default();
+            let n = seen.entry(dir).or_default();
+            *n += 1;
+            *n % 2 == 1
+        })
+        .collect()
+}
+
 /// A seed program (`seeds/<name>.c`), or a panic that names the missing file.
 pub fn require_seed(name: &str) -> PathBuf {
     let p = require_benchmarks_dir()
@@ -60,4 +104,20 @@ pub fn require_seed(name: &str) -> PathBuf {
         .join(format!("{name}.c"));
     assert!(p.is_file(), "the seed {} is missing", p.display());
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sample_keeps_every_family_and_every_second_task_of_each() {
+        let files: Vec<PathBuf> = ["a/1", "a/2", "a/3", "b/1", "c/1", "c/2"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let kept = every_second_per_dir(files, |p| p.as_path());
+        let kept: Vec<&str> = kept.iter().filter_map(|p| p.to_str()).collect();
+        assert_eq!(kept, ["a/1", "a/3", "b/1", "c/1"]);
+    }
 }
