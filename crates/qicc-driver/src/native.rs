@@ -35,6 +35,12 @@
 //! The runtime reports the return addresses of `reach_error` and of its caller (frame
 //! pointers kept, no inlining): `addr2line` turns them into source lines, which name the
 //! assertion (the IR's assertion span is the `__VERIFIER_assert` or `reach_error` call).
+//!
+//! The runtime does not depend on the witness: it reads the values from the file
+//! [`INPUTS_FILE`] in the run's directory before `main`. So it is compiled once per compiler
+//! and data model, and kept (`runtime_object`: in `$XDG_CACHE_HOME/qicc` or
+//! `~/.cache/qicc`, named by a hash of its source, flags and compiler) for every later
+//! replay, also of later qicc processes: a FALSE verdict pays for compiling the program only.
 
 use qicc_engine::Budget;
 use qicc_ir::DataModel;
@@ -47,6 +53,9 @@ use std::time::Duration;
 const REACHED_EXIT: i32 = 86;
 /// AddressSanitizer's exit status (set in the runtime's `__asan_default_options`).
 const ASAN_EXIT: i32 = 77;
+/// The file, in the run's directory, the runtime reads the witness's values from (one decimal
+/// number a line).
+const INPUTS_FILE: &str = "qicc_inputs";
 /// How long compiling may take.
 const COMPILE_TIME: Duration = Duration::from_secs(60);
 
@@ -148,12 +157,12 @@ impl Native {
             }
         }
         let header = dir.join("qicc_weak.h");
-        let runtime = dir.join("qicc_runtime.c");
         let exe = dir.join("program");
+        let values: String = inputs.iter().map(|v| format!("{v}\n")).collect();
         if let Err(e) = std::fs::write(&header, WEAK_HEADER)
-            .and_then(|()| std::fs::write(&runtime, runtime_source(inputs)))
+            .and_then(|()| std::fs::write(dir.join(INPUTS_FILE), values))
         {
-            return NativeOutcome::Unavailable(format!("cannot write the runtime: {e}"));
+            return NativeOutcome::Unavailable(format!("cannot write the runtime's inputs: {e}"));
         }
         // ILP32 floats are SSE's, as the README defines them (and the differential tests
         // compile): x87's excess precision would replay another program.
@@ -166,17 +175,10 @@ impl Native {
             .copied()
             .chain(["-O1", "-g", "-no-pie", "-w", "-fno-omit-frame-pointer"])
             .collect();
-        let runtime_obj = dir.join("qicc_runtime.o");
-        let mut rt: Vec<String> = common.iter().map(|s| s.to_string()).collect();
-        rt.extend([
-            "-c".into(),
-            path_arg(&runtime),
-            "-o".into(),
-            path_arg(&runtime_obj),
-        ]);
-        if let Err(why) = self.compile(&rt, dir, budget) {
-            return NativeOutcome::Unavailable(why);
-        }
+        let runtime_obj = match self.runtime_object(&common, dir, budget) {
+            Ok(o) => o,
+            Err(why) => return NativeOutcome::Unavailable(why),
+        };
         let mut args: Vec<String> = common.iter().map(|s| s.to_string()).collect();
         args.extend(
             [
@@ -231,6 +233,48 @@ impl Native {
             return NativeOutcome::Timeout;
         }
         read_end(&out, &exe)
+    }
+
+    /// The runtime compiled with `flags`: the cached object when there is one, else compiled
+    /// into the cache (written under a name of its own, then renamed: processes that compile
+    /// it at once never see half a file), or into `dir` when there is no cache directory.
+    fn runtime_object(
+        &self,
+        flags: &[&str],
+        dir: &Path,
+        budget: &Budget,
+    ) -> Result<PathBuf, String> {
+        use std::hash::{Hash, Hasher};
+        let source = runtime_source();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (&source, flags, &self.compiler).hash(&mut h);
+        // The compiler's identity: its file's size and time (an upgrade changes them).
+        if let Ok(m) = std::fs::metadata(&self.compiler) {
+            (m.len(), m.modified().ok()).hash(&mut h);
+        }
+        let name = format!("qicc_runtime-{:016x}.o", h.finish());
+        let cache = cache_dir();
+        if let Some(obj) = cache
+            .as_ref()
+            .map(|c| c.join(&name))
+            .filter(|o| o.is_file())
+        {
+            return Ok(obj);
+        }
+        let src = dir.join("qicc_runtime.c");
+        std::fs::write(&src, &source).map_err(|e| format!("cannot write the runtime: {e}"))?;
+        let built = dir.join("qicc_runtime.o");
+        let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+        args.extend(["-c".into(), path_arg(&src), "-o".into(), path_arg(&built)]);
+        self.compile(&args, dir, budget)?;
+        let Some(cache) = cache else {
+            return Ok(built);
+        };
+        let obj = cache.join(&name);
+        let mine = cache.join(format!("{name}.{}.tmp", std::process::id()));
+        let kept = std::fs::copy(&built, &mine).is_ok() && std::fs::rename(&mine, &obj).is_ok();
+        let _ = std::fs::remove_file(&mine);
+        Ok(if kept { obj } else { built })
     }
 
     fn compile(&self, args: &[String], dir: &Path, budget: &Budget) -> Result<(), String> {
@@ -324,6 +368,18 @@ fn path_arg(p: &Path) -> String {
     p.display().to_string()
 }
 
+/// Where compiled runtimes are kept: `$XDG_CACHE_HOME/qicc`, else `~/.cache/qicc`, created
+/// if need be; none when neither can be made.
+fn cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    let dir = base.join("qicc");
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir)
+}
+
 fn scratch_dir() -> std::io::Result<PathBuf> {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -356,36 +412,39 @@ const NONDET: &[(&str, &str)] = &[
     ("loff_t", "long"),
 ];
 
-/// The runtime: the inputs as an array, the nondet functions (weak: a program's own
+/// The runtime: the inputs read from [`INPUTS_FILE`] before `main`, the nondet functions (weak: a program's own
 /// definition wins, and its run is still an execution), `__VERIFIER_assume`, a weak
 /// `__VERIFIER_assert`, and the error functions, which report their call site and exit with
 /// [`REACHED_EXIT`].
-fn runtime_source(inputs: &[u64]) -> String {
+fn runtime_source() -> String {
     let mut c = String::from(
         "#define time qicc_libc_time\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\
          #include <unistd.h>\n#include <stdint.h>\n#undef time\n",
     );
-    let _ = write!(
-        c,
-        "static const unsigned long long qicc_inputs[{}] = {{",
-        inputs.len().max(1)
-    );
-    for (i, v) in inputs.iter().enumerate() {
-        if i % 8 == 0 {
-            c.push('\n');
-        }
-        let _ = write!(c, "{v}ULL,");
-    }
-    if inputs.is_empty() {
-        c.push('0');
-    }
-    let _ = write!(
-        c,
-        "\n}};\nstatic const unsigned long qicc_count = {};\n",
-        inputs.len()
-    );
+    let _ = writeln!(c, "#define QICC_INPUTS_FILE \"{INPUTS_FILE}\"");
     c.push_str(
-        "static unsigned long qicc_next;
+        "static unsigned long long *qicc_inputs;
+static unsigned long qicc_count;
+/* Before main (and before the program's own constructors): the witness's values, from the
+ * file the replay wrote into the run's directory. A file that cannot be read is a run with
+ * no values (every input 0), which replay then reports as diverged. */
+__attribute__((constructor(101))) static void qicc_read_inputs(void) {
+  FILE *f = fopen(QICC_INPUTS_FILE, \"r\");
+  if (!f) return;
+  unsigned long cap = 0;
+  unsigned long long v;
+  while (fscanf(f, \"%llu\", &v) == 1) {
+    if (qicc_count == cap) {
+      cap = cap ? 2 * cap : 64;
+      unsigned long long *n = realloc(qicc_inputs, cap * sizeof *n);
+      if (!n) _exit(0);
+      qicc_inputs = n;
+    }
+    qicc_inputs[qicc_count++] = v;
+  }
+  fclose(f);
+}
+static unsigned long qicc_next;
 static int qicc_missing;
 /* The next witness value; past the end 0, also a value of every type. */
 static unsigned long long qicc_input(void) {
@@ -520,6 +579,41 @@ int main(void) {
         reaches_faithfully(&check, a);
         assert!(check.finished);
         assert_eq!(check.disagreement(&l.program), None);
+    }
+
+    /// The runtime is compiled once and kept: a second replay (with other values) finds it in
+    /// the cache, and both replays read their own values from the file.
+    #[test]
+    fn the_runtime_is_compiled_once_and_reads_each_replays_values() {
+        let g = gcc();
+        let dir = scratch_dir().expect("scratch");
+        let flags = ["-m64", "-O1"];
+        let first = g.runtime_object(&flags, &dir, &Budget::unlimited());
+        let second = g.runtime_object(&flags, &dir, &Budget::unlimited());
+        let _ = std::fs::remove_dir_all(&dir);
+        let (first, second) = (first.expect("compiles"), second.expect("cached"));
+        assert_eq!(first, second);
+        if let Some(cache) = cache_dir() {
+            assert!(
+                first.starts_with(&cache),
+                "{} not in the cache",
+                first.display()
+            );
+        }
+        let limit = Duration::from_secs(20);
+        let hit = run(FALSE_PROGRAM, &[5, (-3i64) as u64], limit);
+        assert!(
+            matches!(
+                hit,
+                NativeOutcome::Reached {
+                    followed_witness: true,
+                    ..
+                }
+            ),
+            "{hit:?}"
+        );
+        let miss = run(FALSE_PROGRAM, &[6, 0], limit);
+        assert!(matches!(miss, NativeOutcome::NotReached(_)), "{miss:?}");
     }
 
     /// The native replay of `check` followed the witness to assertion `a`, faithfully.
