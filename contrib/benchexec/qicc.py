@@ -26,7 +26,12 @@ EXIT_INPUT_ERROR = 6
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
 
-_VERDICT = re.compile(r"^VERDICT: (TRUE|FALSE|UNKNOWN)\b(?: \((.*)\))?")
+_VERDICT = re.compile(r"^VERDICT: (TRUE|FALSE|UNKNOWN)(?:\(([a-z-]+)\))?(?: \((.*)\))?")
+# A FALSE names the violated property unless it is unreach-call: BenchExec's result for each.
+_FALSE_RESULT = {
+    None: result.RESULT_FALSE_REACH,
+    "no-overflow": result.RESULT_FALSE_OVERFLOW,
+}
 # qicc's one-line diagnostics: `file:line:col: error: message` (or `unsupported:`).
 _DIAGNOSTIC = re.compile(r"^\S+:\d+:\d+: (?:error|unsupported): (.*)$")
 # qicc answers within about 1.5 s of its own deadline; it should give its UNKNOWN
@@ -75,11 +80,11 @@ class Tool(benchexec.tools.template.BaseTool2):
         return max(1, int(min(limits)) - _DEADLINE_MARGIN_S)
 
     def determine_result(self, run):
-        verdict, reason = None, None
+        verdict, violated, reason = None, None, None
         for line in run.output:
             m = _VERDICT.match(line)
             if m:
-                verdict, reason = m.group(1), m.group(2)
+                verdict, violated, reason = m.group(1), m.group(2), m.group(3)
         code = run.exit_code.value
         if run.exit_code.signal is not None:
             return result.RESULT_TIMEOUT if run.was_timeout else (
@@ -87,8 +92,8 @@ class Tool(benchexec.tools.template.BaseTool2):
             )
         if verdict == "TRUE" and code == EXIT_TRUE:
             return result.RESULT_TRUE_PROP
-        if verdict == "FALSE" and code == EXIT_FALSE:
-            return result.RESULT_FALSE_REACH
+        if verdict == "FALSE" and code == EXIT_FALSE and violated in _FALSE_RESULT:
+            return _FALSE_RESULT[violated]
         if verdict == "UNKNOWN" and code == EXIT_UNKNOWN:
             if run.was_timeout or (reason or "").startswith("time limit reached"):
                 return result.RESULT_TIMEOUT

@@ -114,7 +114,12 @@ class QiccToolInfo(unittest.TestCase):
         self.assertEqual(
             self.run_qicc("property_no_overflow", prp=os.path.join(
                 REGRESSION, "property_no_overflow", "no-overflow.prp")),
-            "ERROR (property no-overflow (qicc checks unreach-call only))",
+            result.RESULT_FALSE_OVERFLOW,
+        )
+        self.assertEqual(
+            self.run_qicc("property_task_unsupported", program="prog.c", prp=os.path.join(
+                REGRESSION, "property_task_unsupported", "valid-memsafety.prp")),
+            "ERROR (property valid-memsafety (qicc checks unreach-call and no-overflow))",
         )
         self.assertEqual(
             self.run_qicc("syntax_error")[: len("ERROR (")], "ERROR (",
@@ -135,6 +140,13 @@ class QiccToolInfo(unittest.TestCase):
         # A verdict that the exit code does not confirm (or none) is no answer.
         self.assertEqual(run(10, []), "ERROR (exit code 10, verdict missing)")
         self.assertEqual(run(0, ["VERDICT: FALSE (x)"]), "ERROR (exit code 0, verdict FALSE)")
+        # A FALSE names the violated property unless it is unreach-call.
+        self.assertEqual(run(10, ["VERDICT: FALSE(no-overflow) (assertion #1 violated)"]),
+                         result.RESULT_FALSE_OVERFLOW)
+        self.assertEqual(run(10, ["VERDICT: FALSE (assertion #1 violated)"]),
+                         result.RESULT_FALSE_REACH)
+        self.assertEqual(run(10, ["VERDICT: FALSE(termination)"]),
+                         "ERROR (exit code 10, verdict FALSE)")
         self.assertEqual(run(1, ["INTERNAL ERROR: x", "VERDICT: UNKNOWN (internal error: x)"]),
                          "ERROR (internal error)")
 

@@ -48,9 +48,11 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// The property to check, an SV-COMP property file (.prp). qicc checks unreach-call
-    /// (`CHECK( init(main()), LTL(G ! call(reach_error())) )`); any other property is answered
-    /// "unsupported" (exit code 6). With a task .yml, the task's entry for this file gives the
-    /// expected verdict. Default: unreach-call.
+    /// (`CHECK( init(main()), LTL(G ! call(reach_error())) )`) and no-overflow (`LTL(G !
+    /// overflow)`: no signed `+ - * / ++ --` or unary minus leaves its type; a FALSE reads
+    /// `FALSE(no-overflow)`, and reach_error() is then an ordinary function); any other
+    /// property is answered "unsupported" (exit code 6). With a task .yml, the task's entry
+    /// for this file gives the expected verdict. Default: unreach-call.
     #[arg(long, value_name = "FILE.prp")]
     pub property: Option<std::path::PathBuf>,
     /// Verification engine.

@@ -73,7 +73,14 @@ impl Confirmation {
             return None;
         }
         let reached = self.interp_reached(program);
-        let native_reached = matches!(native.outcome, NativeOutcome::Reached { .. });
+        // A violation of `no-overflow` is a signed overflow: natively, the sanitizers' trap.
+        let overflow = matches!(self.run.outcome, Outcome::ErrorReached { assertion }
+            if program.assertion(assertion).kind == AssertKind::Overflow);
+        let native_reached = match &native.outcome {
+            NativeOutcome::Reached { .. } => !overflow,
+            NativeOutcome::Undefined(what) => overflow && what == crate::native::SANITIZER_TRAP,
+            _ => false,
+        };
         let decided = matches!(
             native.outcome,
             NativeOutcome::Reached { .. }

@@ -29,6 +29,8 @@ pub struct Loaded {
     /// The preprocessor options they were read with (`-I DIR`, `-D NAME`), for a compiler.
     pub cflags: Vec<String>,
     pub task: Option<task::Task>,
+    /// The property checked (`--property`; unreach-call without one).
+    pub property: task::Property,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -64,9 +66,10 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
         ));
     }
     // First: an unsupported property is the answer whatever the program holds.
-    if let Some(prp) = &opts.property {
-        task::load_property(prp)?;
-    }
+    let property = match &opts.property {
+        Some(prp) => task::load_property(prp)?,
+        None => task::Property::UnreachCall,
+    };
     let mut task = if is_task(path) {
         Some(task::load_task(path)?)
     } else {
@@ -107,8 +110,14 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
         include_dirs: opts.include_dirs.clone(),
         defines: opts.defines.clone(),
         entry: opts.entry.clone(),
+        unreach_call: property == task::Property::UnreachCall,
     };
-    let lowered = qicc_frontend::lower_files(&sources, &fe)?;
+    let mut lowered = qicc_frontend::lower_files(&sources, &fe)?;
+    // The property's checks are assertions of the IR (`qicc_ir::property`): every engine
+    // decides them as it decides a reach_error() call.
+    if property == task::Property::NoOverflow {
+        lowered.program = qicc_ir::property::check_overflow(&lowered.program);
+    }
     warnings.extend(lowered.warnings);
     let mut cflags = Vec::new();
     for d in &opts.include_dirs {
@@ -122,6 +131,7 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
         sources,
         cflags,
         task,
+        property,
         warnings,
     })
 }

@@ -56,6 +56,9 @@ const ASAN_EXIT: i32 = 77;
 /// The file, in the run's directory, the runtime reads the witness's values from (one decimal
 /// number a line).
 const INPUTS_FILE: &str = "qicc_inputs";
+/// What a run stopped by the sanitizers' trap did (they say no more than this).
+pub const SANITIZER_TRAP: &str =
+    "signed overflow, division by zero or over-wide shift (sanitizer trap)";
 /// How long compiling may take.
 const COMPILE_TIME: Duration = Duration::from_secs(60);
 
@@ -322,9 +325,7 @@ fn read_end(out: &qicc_external::process::ProcessOutput, exe: &Path) -> NativeOu
         (Some(code), _) => NativeOutcome::NotReached(format!("exit status {code}")),
         (None, _) => match status.signal() {
             // The sanitizers' trap instruction (ud2).
-            Some(4) => NativeOutcome::Undefined(
-                "signed overflow, division by zero or over-wide shift (sanitizer trap)".into(),
-            ),
+            Some(4) => NativeOutcome::Undefined(SANITIZER_TRAP.into()),
             Some(8) => NativeOutcome::Undefined("arithmetic exception".into()),
             Some(sig) => NativeOutcome::NotReached(format!("signal {sig}")),
             None => NativeOutcome::NotReached("no exit status".into()),

@@ -11,6 +11,9 @@ use qicc_ir::{AssertionId, Program};
 use serde::Serialize;
 use std::fmt::Write;
 
+/// The property checked unless `--property` names another: its FALSE is printed plain.
+pub const DEFAULT_PROPERTY: &str = "unreach-call";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
@@ -191,6 +194,8 @@ pub struct Report {
     pub files: Vec<String>,
     pub task: Option<String>,
     pub expected_verdict: Option<bool>,
+    /// The property checked, as SV-COMP names it (`unreach-call`, `no-overflow`).
+    pub property: &'static str,
     pub engine: String,
     pub data_model: &'static str,
     pub assertions: Vec<AssertionReport>,
@@ -420,6 +425,10 @@ impl Report {
             out.push_str(&e.trace.to_text());
         }
         let _ = write!(out, "\nVERDICT: {}", self.verdict.as_str());
+        // SV-COMP's spelling of a violated property other than the default one.
+        if self.verdict == Verdict::False && self.property != DEFAULT_PROPERTY {
+            let _ = write!(out, "({})", self.property);
+        }
         if let Some(r) = &self.reason {
             let _ = write!(out, " ({r})");
         }

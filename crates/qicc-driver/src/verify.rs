@@ -994,7 +994,12 @@ fn report(
         }
     }
     if program.assertions.iter().all(|a| !a.kind.is_property()) && verdict == Verdict::True {
-        reason = Some("the program has no assertion".into());
+        reason = Some(match loaded.property {
+            qicc_frontend::task::Property::UnreachCall => "the program has no assertion".into(),
+            qicc_frontend::task::Property::NoOverflow => {
+                "the program has no signed arithmetic that could overflow".into()
+            }
+        });
         verdict = Verdict::True;
     }
 
@@ -1047,6 +1052,7 @@ fn report(
             .collect(),
         task: loaded.task.as_ref().map(|t| t.path.display().to_string()),
         expected_verdict: loaded.task.as_ref().and_then(|t| t.expected_verdict),
+        property: loaded.property.name(),
         engine: opts.engine.name().to_string(),
         data_model: program.data_model.name(),
         assertions,

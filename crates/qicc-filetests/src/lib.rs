@@ -332,6 +332,7 @@ fn run_verify(p: Program, path: &Path, engine: &str, rest: &[&str]) -> Result<St
         sources: vec![path.to_path_buf()],
         cflags: Vec::new(),
         task: None,
+        property: Default::default(),
         warnings: Vec::new(),
     };
     let budget = qicc_engine::Budget::with_timeout(std::time::Duration::from_secs(60));

@@ -35,6 +35,12 @@ pub struct Options {
     pub defines: Vec<String>,
     /// `--function NAME`: verify from this function (see `lower::entry`); `None`: `main`.
     pub entry: Option<String>,
+    /// Whether `unreach-call` is checked: calls of `reach_error()` and `__VERIFIER_error()`,
+    /// `__assert_fail` (a failing `assert`) and a failing `__VERIFIER_assert` are property
+    /// assertions. When another property is checked they are what C makes them: a call of the
+    /// program's `reach_error` (one without a body is rejected: nothing says what it does),
+    /// an abort, and a check that aborts.
+    pub unreach_call: bool,
 }
 
 impl Default for Options {
@@ -45,6 +51,7 @@ impl Default for Options {
             include_dirs: Vec::new(),
             defines: Vec::new(),
             entry: None,
+            unreach_call: true,
         }
     }
 }

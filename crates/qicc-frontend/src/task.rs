@@ -159,10 +159,15 @@ pub fn load_task(path: &Path) -> Result<Task, Diagnostic> {
     })
 }
 
-/// The property qicc checks: no call of `reach_error()` is reachable from `main`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A property qicc checks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Property {
+    /// No call of `reach_error()` is reachable from `main`.
+    #[default]
     UnreachCall,
+    /// No operation whose result type is a signed integer type produces a value outside it
+    /// (`qicc_ir::property::check_overflow` makes each a property assertion).
+    NoOverflow,
 }
 
 impl Property {
@@ -170,6 +175,7 @@ impl Property {
     pub fn name(self) -> &'static str {
         match self {
             Property::UnreachCall => "unreach-call",
+            Property::NoOverflow => "no-overflow",
         }
     }
 
@@ -177,14 +183,15 @@ impl Property {
     pub fn formula(self) -> &'static str {
         match self {
             Property::UnreachCall => "G ! call(reach_error())",
+            Property::NoOverflow => "G ! overflow",
         }
     }
 }
 
 /// Reads a property file (`CHECK( init(main()), LTL(G ! call(reach_error())) )`, one
-/// `CHECK`/`COVER` per line). Only `unreach-call` is checked by qicc; a file that asks for
-/// anything else is an `Unsupported` diagnostic naming that property (never answered as if it
-/// were unreach-call), and text that is not a property is a `Syntax` one.
+/// `CHECK`/`COVER` per line). qicc checks `unreach-call` and `no-overflow`; a file that asks
+/// for anything else is an `Unsupported` diagnostic naming that property (never answered as
+/// if it were another), and text that is not a property is a `Syntax` one.
 pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
     let shown = path.display().to_string();
     let text = std::fs::read(path).map_err(|e| {
@@ -206,6 +213,7 @@ pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
         )
     })?;
     let mut any = false;
+    let mut found: Option<Property> = None;
     for (i, line) in text.lines().enumerate() {
         let line_no = i as u32 + 1;
         // Whitespace inside a formula is not significant (`G ! overflow` == `G !overflow`).
@@ -232,7 +240,7 @@ pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
                 &shown,
                 line_no,
                 1,
-                format!("property {what} (qicc checks unreach-call only)"),
+                format!("property {what} (qicc checks unreach-call and no-overflow)"),
             )
         };
         if check.entry != "main" {
@@ -241,9 +249,19 @@ pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
                 check.entry
             )));
         }
-        if check.name != "unreach-call" {
-            return Err(unsupported(check.name));
+        let p = match check.name.as_str() {
+            "unreach-call" => Property::UnreachCall,
+            "no-overflow" => Property::NoOverflow,
+            _ => return Err(unsupported(check.name)),
+        };
+        if found.is_some_and(|f| f != p) {
+            return Err(unsupported(format!(
+                "file asking for both {} and {} (one property per run)",
+                found.map_or("", Property::name),
+                p.name()
+            )));
         }
+        found = Some(p);
     }
     if !any {
         return Err(Diagnostic::new(
@@ -254,7 +272,7 @@ pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
             "not a property file: it is empty",
         ));
     }
-    Ok(Property::UnreachCall)
+    Ok(found.unwrap_or_default())
 }
 
 /// One line of a property file, whitespace removed.
@@ -388,16 +406,25 @@ mod tests {
             "CHECK( init(main()), LTL(G ! call(reach_error())) )\n\n",
         );
         assert_eq!(load_property(&ok), Ok(Property::UnreachCall));
+        // SV-COMP's no-overflow.prp (one line), and the older two-line text.
+        for text in [
+            "CHECK( init(main()), LTL(G ! overflow) )\n",
+            "CHECK( init(main()), LTL(G ! overflow) )\nCHECK( init(main()), LTL(G ! underflow) )\n",
+        ] {
+            let p = write(&dir, "no-overflow.prp", text);
+            assert_eq!(load_property(&p), Ok(Property::NoOverflow), "{text}");
+        }
         // SV-COMP's own texts of the properties qicc does not check, and the name each gets.
         for (text, name, line) in [
-            ("CHECK( init(main()), LTL(G ! overflow) )\nCHECK( init(main()), LTL(G ! underflow) )\n", "no-overflow", 1),
             ("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n", "valid-memsafety", 1),
             ("CHECK( init(main()), LTL(G valid-memcleanup) )\n", "valid-memcleanup", 1),
             ("CHECK( init(main()), LTL(F end) )\n", "termination", 1),
             ("COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )\n", "coverage-branches", 1),
             ("COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n", "coverage-error-call", 1),
             // One unsupported line is enough: its property is named, with its line.
-            ("CHECK( init(main()), LTL(G ! call(reach_error())) )\nCHECK( init(main()), LTL(G ! overflow) )\n", "no-overflow", 2),
+            ("CHECK( init(main()), LTL(G ! call(reach_error())) )\nCHECK( init(main()), LTL(G valid-free) )\n", "valid-memsafety", 2),
+            // Two properties in one file: one run checks one.
+            ("CHECK( init(main()), LTL(G ! call(reach_error())) )\nCHECK( init(main()), LTL(G ! overflow) )\n", "file asking for both unreach-call and no-overflow", 2),
             ("CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )\n", "LTL(G!call(__VERIFIER_error()))", 1),
             ("CHECK( init(start()), LTL(G ! call(reach_error())) )\n", "with entry function `start`", 1),
         ] {

@@ -25,6 +25,7 @@ pub fn lower(text: &str, ilp32: bool) -> Result<Loaded, String> {
         sources: vec![PathBuf::from("fuzz.c")],
         cflags: Vec::new(),
         task: None,
+        property: Default::default(),
         warnings: l.warnings,
     })
 }

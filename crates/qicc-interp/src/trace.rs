@@ -600,6 +600,7 @@ impl<'p> Builder<'p> {
                             AssertKind::AssertFail | AssertKind::VerifierAssert => {
                                 "assertion violated".to_string()
                             }
+                            AssertKind::Overflow => "overflow".to_string(),
                             AssertKind::Ub(u) => format!("undefined behaviour: {}", u.describe()),
                         };
                         if let Some(text) = &a.text {

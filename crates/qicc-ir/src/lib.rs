@@ -16,6 +16,7 @@ pub mod memory;
 pub mod parse;
 pub mod print;
 pub mod program;
+pub mod property;
 pub mod semantics;
 pub mod types;
 pub mod verify;

@@ -438,6 +438,10 @@ pub enum AssertKind {
     AssertFail,
     /// `__VERIFIER_assert(cond)` with `cond` false.
     VerifierAssert,
+    /// A signed integer operation whose result lies outside its type (SV-COMP's
+    /// `no-overflow`): an [`Op::NoWrap`] condition or a signed `INT_MIN / -1`, made a property
+    /// assertion by [`crate::property::check_overflow`] when that property is checked.
+    Overflow,
     /// Undefined behaviour: reaching it makes the program's meaning undefined, so it can never
     /// give a FALSE verdict for `unreach-call`, but a TRUE verdict needs it unreachable.
     Ub(UbKind),
@@ -449,6 +453,7 @@ impl AssertKind {
             AssertKind::ReachError => "reach_error",
             AssertKind::AssertFail => "assert",
             AssertKind::VerifierAssert => "verifier_assert",
+            AssertKind::Overflow => "overflow",
             AssertKind::Ub(k) => k.name(),
         }
     }
@@ -458,11 +463,13 @@ impl AssertKind {
             "reach_error" => Some(AssertKind::ReachError),
             "assert" => Some(AssertKind::AssertFail),
             "verifier_assert" => Some(AssertKind::VerifierAssert),
+            "overflow" => Some(AssertKind::Overflow),
             _ => UbKind::from_name(s).map(AssertKind::Ub),
         }
     }
 
-    /// Whether reaching it violates the `unreach-call` property (as opposed to UB).
+    /// Whether reaching it violates the property being checked (as opposed to UB): the
+    /// `unreach-call` kinds, or [`AssertKind::Overflow`] (present only when `no-overflow` is).
     pub fn is_property(self) -> bool {
         !matches!(self, AssertKind::Ub(_))
     }

@@ -223,13 +223,30 @@ impl<'a> Ctx<'a> {
         if let Some(v) = self.va_builtin(name, args, at) {
             return v;
         }
-        // SV-COMP intrinsics: whatever the program defines.
-        if is_error_fn(name) {
+        // SV-COMP intrinsics: whatever the program defines (checking another property than
+        // unreach-call, `reach_error()` is the program's own function).
+        if is_error_fn(name) && !self.opts.unreach_call && !has_body {
+            return Err(self.unsupported(
+                at,
+                format!(
+                    "a call of {name} without a body when checking a property other than \
+                     unreach-call (what it does is unknown)"
+                ),
+            ));
+        }
+        if is_error_fn(name) && self.opts.unreach_call {
             for a in args {
                 self.void_expr(a)?;
             }
             self.assert_fail_here(AssertKind::ReachError, None, at)?;
             return Ok(Val::R(RVal::void()));
+        }
+        if name == "__assert_fail" && !self.opts.unreach_call {
+            // glibc's failing `assert`: it prints and aborts.
+            for a in args {
+                self.void_expr(a)?;
+            }
+            return self.halt(None, at);
         }
         if name == "__assert_fail" {
             let text = args.first().and_then(|a| self.literal_text(a));
@@ -266,10 +283,20 @@ impl<'a> Ctx<'a> {
             let text = text.unwrap_or_else(|| self.source_text(arg.span.start, arg.span.end));
             let v = self.rvalue(arg)?;
             let c = self.truth(v, arg.span.start)?;
+            // Checking another property, a failing tool assertion is no violation, and CBMC
+            // and ESBMC go on after it.
+            if !self.opts.unreach_call {
+                return Ok(Val::R(RVal::void()));
+            }
             self.assert_here(c, AssertKind::VerifierAssert, Some(text), at)?;
             return Ok(Val::R(RVal::void()));
         }
-        if name == "__VERIFIER_assert" && self.assert_mode == AssertMode::Inline {
+        // Checking another property, a `__VERIFIER_assert` the program defines is its own
+        // function; one it does not define aborts when the condition is false.
+        if name == "__VERIFIER_assert"
+            && self.assert_mode == AssertMode::Inline
+            && (self.opts.unreach_call || !has_body)
+        {
             let [arg] = args.as_slice() else {
                 return Err(self.type_err(at, "__VERIFIER_assert takes one argument"));
             };
@@ -277,6 +304,9 @@ impl<'a> Ctx<'a> {
             let v = self.rvalue(arg)?;
             let v = self.param_conv(func, 0, v, arg.span.start)?;
             let c = self.truth(v, arg.span.start)?;
+            if !self.opts.unreach_call {
+                return self.halt_unless(c, at);
+            }
             self.assert_here(c, AssertKind::VerifierAssert, Some(text), at)?;
             return Ok(Val::R(RVal::void()));
         }
@@ -490,6 +520,20 @@ impl<'a> Ctx<'a> {
             Some(t) if t.is_scalar() => self.convert_rv(v, &t, at),
             _ => Ok(v),
         }
+    }
+
+    /// Continues where `ok` holds; the program aborts where it does not.
+    fn halt_unless(&mut self, ok: Expr, at: usize) -> R<Val> {
+        let span = self.span(at);
+        let fs = self.fs(at)?;
+        fs.b.span = span;
+        let (good, bad) = (fs.b.new_loc(), fs.b.new_loc());
+        fs.b.branch(ok, good, bad);
+        fs.b.set_cur(bad);
+        let halt = fs.b.func.halt;
+        fs.b.edge_to(Op::Halt(None), halt);
+        fs.b.set_cur(good);
+        Ok(Val::R(RVal::void()))
     }
 
     pub(super) fn halt(&mut self, code: Option<Expr>, at: usize) -> R<Val> {

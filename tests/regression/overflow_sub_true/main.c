@@ -1,0 +1,8 @@
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  __VERIFIER_assume(x > -1000);
+  int y = x - 2;
+  return y == 7;
+}
