@@ -24,6 +24,8 @@
 //! - `test error-flag`: the program with Corral's error flag (`qicc_analysis::error_flag`:
 //!   every `error` edge sets the flag and returns, every call is followed by a check of it,
 //!   and the entry's end reports the assertion the flag names);
+//! - `test overflow`: the program with every signed overflow a property assertion
+//!   (`qicc_ir::property::check_overflow`, the property `no-overflow`);
 //! - `test facts`: the interval facts at every location, as the condition a region head
 //!   would assume (over every local and global);
 //! - `test invariants`: every candidate invariant of every loop head (`qicc-invariants`),
@@ -129,6 +131,13 @@ impl FileTest {
             ["regions"] => Ok(build_rnt(&p).to_text(&p)),
             ["extract", node] => run_extract(&p, node),
             ["facts"] => Ok(run_facts(&p)),
+            ["overflow"] => {
+                let q = qicc_ir::property::check_overflow(&p);
+                qicc_ir::verify_program(&q).map_err(|e| {
+                    format!("the pass made an ill-formed program: {}", e.join("; "))
+                })?;
+                Ok(print_program(&q))
+            }
             ["procedures"] => {
                 let (q, n) = qicc_analysis::loops_to_procedures(&p);
                 qicc_ir::verify_program(&q).map_err(|e| {
