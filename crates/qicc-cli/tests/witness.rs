@@ -423,3 +423,52 @@ fn a_two_file_witness_is_validated_by_esbmc() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `no-overflow`: the violation witness of each overflow twin (`tests/regression/overflow_*_false`)
+/// states `G ! overflow`, passes the schema, and ESBMC, checking overflows, confirms it. Not
+/// the division's (`INT_MIN / -1`): ESBMC 8.4's validator answers SUCCESSFUL for it whatever
+/// the witness holds (even a target alone), though `esbmc --overflow-check` finds it.
+#[test]
+fn overflow_witnesses_are_validated_by_esbmc() {
+    let Some(esbmc) = esbmc() else { return };
+    let dir = tempdir("overflow");
+    let v = schema();
+    let mut checked = 0;
+    for op in ["add", "sub", "mul", "inc", "neg", "div"] {
+        let src = repo().join(format!("tests/regression/overflow_{op}_false"));
+        let w = dir.join(format!("{op}.yml"));
+        let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+            .current_dir(&src)
+            .args(["verify", "--timeout", "30", "--property", "no-overflow.prp"])
+            .arg("--witness")
+            .arg(&w)
+            .arg("main.c")
+            .output()
+            .expect("qicc runs");
+        assert_eq!(
+            out.status.code(),
+            Some(10),
+            "{op}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let text = std::fs::read_to_string(&w).expect("the witness is written");
+        assert!(schema_errors(&v, &text).is_empty(), "{op}: {text}");
+        assert!(text.contains("specification: G ! overflow"), "{op}: {text}");
+        if op == "div" {
+            continue;
+        }
+        let mut cmd = Command::new(&esbmc);
+        cmd.current_dir(&src)
+            .args(["--validate-violation-witness", "--overflow-check", "--witness"])
+            .arg(&w)
+            .args(["main.c", "--64"]);
+        let log = run_limited(cmd, Duration::from_secs(60)).unwrap_or_default();
+        assert!(
+            log.contains("VERIFICATION FAILED"),
+            "{op}: ESBMC does not confirm the witness:\n{log}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
