@@ -9,7 +9,8 @@ Usage:
   bench/run_tasks.py --qicc before=/tmp/qicc-old --qicc after=target/release/qicc ...
   bench/run_tasks.py --tasks ../shared/benchmarks --engines qicc --esbmc --timeout 20
 
-Every task (an SV-COMP .yml whose unreach-call entry has an expected verdict) runs once per
+Every task (an SV-COMP .yml whose entry for the property, --property, default unreach-call,
+has an expected verdict) runs once per
 tool, where a tool is one qicc engine with one binary, or ESBMC. The runs interleave task by
 task (every tool on a task before the next task), so the machine's load affects them alike.
 
@@ -54,6 +55,17 @@ ESBMC_FLAGS = ['--k-induction', '--max-inductive-step', '3', '--unlimited-k-step
                '--no-div-by-zero-check', '--no-align-check', '--force-malloc-success',
                '--state-hashing', '--add-symex-value-sets']
 
+# ESBMC's configurations for the other properties (its SV-COMP wrapper's: the same k-induction,
+# with the property's checks on and assertions off).
+ESBMC_PROPERTY_FLAGS = {
+    'unreach-call': ESBMC_FLAGS,
+    'no-overflow': ['--k-induction', '--max-inductive-step', '3', '--unlimited-k-steps',
+                    '--k-step', '2', '--no-pointer-check', '--no-bounds-check',
+                    '--no-div-by-zero-check', '--no-align-check', '--force-malloc-success',
+                    '--state-hashing', '--add-symex-value-sets', '--overflow-check',
+                    '--no-assertions'],
+}
+
 PEER = 'esbmc'
 # The engine name of Qicc with ESBMC as X.
 QICC_ESBMC = 'qicc+esbmc'
@@ -68,9 +80,12 @@ def default_benchmarks():
 
 
 class Task:
-    def __init__(self, yml, name, family, source, expected, data_model):
+    def __init__(self, yml, name, family, source, expected, data_model, prp=None,
+                 prop='unreach-call'):
         self.yml, self.name, self.family = yml, name, family
         self.source, self.expected, self.data_model = source, expected, data_model
+        # The property checked and its property file (as the task names it).
+        self.prp, self.prop = prp, prop
 
     def __repr__(self):
         return 'Task(%s, expected=%s)' % (self.name, self.expected)
@@ -80,14 +95,15 @@ def _scalar(value):
     return value.split('#', 1)[0].strip().strip('\'"')
 
 
-def parse_task(yml, root):
-    """Reads an SV-COMP task definition: the input file, the expected verdict of its
-    unreach-call entry (None when it has none), and the data model ('32' or '64')."""
+def parse_task(yml, root, prop='unreach-call'):
+    """Reads an SV-COMP task definition: the input file, the expected verdict of its entry
+    for the property `prop` (None when it has none) with that entry's property file, and the
+    data model ('32' or '64')."""
     with open(yml) as f:
         lines = f.read().splitlines()
-    source = expected = None
+    source = expected = prp = None
     model = '32'
-    prop = None
+    entry = None
     for i, line in enumerate(lines):
         s = line.strip()
         if line.startswith('input_files:'):
@@ -102,26 +118,27 @@ def parse_task(yml, root):
                     if nxt.strip():
                         break
         if s.startswith('- property_file:') or s.startswith('property_file:'):
-            prop = _scalar(s.split(':', 1)[1])
-        elif s.startswith('expected_verdict:') and prop and prop.endswith('unreach-call.prp'):
+            entry = _scalar(s.split(':', 1)[1])
+        elif s.startswith('expected_verdict:') and entry and entry.endswith('/' + prop + '.prp'):
             expected = _scalar(s.split(':', 1)[1]).lower()
+            prp = os.path.join(os.path.dirname(yml), entry)
         if s.startswith('data_model:'):
             model = '64' if _scalar(s.split(':', 1)[1]) == 'LP64' else '32'
     rel = os.path.relpath(yml, root)
     family = os.path.dirname(rel) or os.path.basename(os.path.normpath(os.path.abspath(root)))
     src = os.path.join(os.path.dirname(yml), source) if source else None
-    return Task(yml, rel[:-len('.yml')], family, src, expected, model)
+    return Task(yml, rel[:-len('.yml')], family, src, expected, model, prp, prop)
 
 
-def find_tasks(root, select=(), sample=None):
-    """Every task under root (a directory, or one .yml) with an expected unreach-call verdict,
+def find_tasks(root, select=(), sample=None, prop='unreach-call'):
+    """Every task under root (a directory, or one .yml) with an expected verdict for `prop`,
     sorted by name; `select` keeps those whose name (relative to root, without .yml) matches
     one of the globs; `sample` keeps that many, evenly spread over the sorted list."""
     if os.path.isfile(root):
         ymls, root = [root], os.path.dirname(root)
     else:
         ymls = [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith('.yml')]
-    tasks = [parse_task(y, root) for y in sorted(ymls)]
+    tasks = [parse_task(y, root, prop) for y in sorted(ymls)]
     tasks = [t for t in tasks if t.expected in ('true', 'false') and t.source]
     tasks.sort(key=lambda t: t.name)
     if select:
@@ -241,7 +258,8 @@ class Qicc:
         engine = ['--engine', self.engine]
         if self.engine == QICC_ESBMC:
             engine = ['--engine', 'qicc', '--backend', 'esbmc', '--backend-path', find_esbmc()]
-        return [self.path, 'verify'] + engine + ['--timeout', '%g' % timeout,
+        prop = ['--property', os.path.abspath(task.prp)] if task.prop != 'unreach-call' else []
+        return [self.path, 'verify'] + engine + prop + ['--timeout', '%g' % timeout,
                 '--format', 'json', '--quiet', os.path.abspath(task.yml)]
 
     def run(self, task, timeout, grace, cwd):
@@ -285,7 +303,8 @@ class Esbmc:
         self.name = PEER
 
     def command(self, task, timeout=None):
-        return [self.path, '--' + task.data_model] + ESBMC_FLAGS + [os.path.abspath(task.source)]
+        return ([self.path, '--' + task.data_model] + ESBMC_PROPERTY_FLAGS[task.prop] +
+                [os.path.abspath(task.source)])
 
     def run(self, task, timeout, grace, cwd):
         r = run_child(self.command(task), timeout, cwd, keep=1 << 18)  # the verdict is at the end
@@ -469,6 +488,9 @@ def parse_args(argv=None):
     ap.add_argument('--select', action='append', default=[], metavar='GLOB',
                     help='only tasks whose name relative to --tasks matches (repeatable)')
     ap.add_argument('--sample', type=int, help='only N tasks, evenly spread over the sorted list')
+    ap.add_argument('--property', default='unreach-call', choices=sorted(ESBMC_PROPERTY_FLAGS),
+                    help="the property checked: tasks with an expected verdict for it, qicc's "
+                         '--property with its file, ESBMC in its configuration for it')
     ap.add_argument('--markdown', metavar='F', help='write the per-task table and the summary')
     ap.add_argument('--json', metavar='F', help='write every run and the summary as JSON')
     return ap.parse_args(argv)
@@ -495,7 +517,7 @@ def main(argv=None):
         sys.exit('run_tasks.py: no tool to run (give --engines or --esbmc)')
     if not os.path.exists(a.tasks):
         sys.exit('run_tasks.py: no tasks at %s' % a.tasks)
-    tasks = find_tasks(a.tasks, a.select, a.sample)
+    tasks = find_tasks(a.tasks, a.select, a.sample, a.property)
     print('%d tasks, %d tools (%s), %g s per run' % (
         len(tasks), len(tools), ', '.join(t.name for t in tools), a.timeout), file=sys.stderr)
 
@@ -541,7 +563,7 @@ def main(argv=None):
     if a.json:
         with open(a.json, 'w') as f:
             json.dump({'tasks_dir': os.path.abspath(a.tasks), 'timeout_s': a.timeout,
-                       'grace_s': a.grace, 'esbmc_flags': ESBMC_FLAGS,
+                       'grace_s': a.grace, 'esbmc_flags': ESBMC_PROPERTY_FLAGS[a.property], 'property': a.property,
                        'tools': [{'tool': t.name, 'kind': t.kind, 'engine': t.engine,
                                   'binary': t.label, 'path': t.path} for t in tools],
                        'runs': runs, 'summary': summary}, f, indent=1)

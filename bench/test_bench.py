@@ -78,7 +78,7 @@ class Scoring(unittest.TestCase):
 
     def test_qicc_with_esbmc_as_x_runs_the_backend(self):
         q = rt.Qicc('qicc', '/bin/true', rt.QICC_ESBMC)
-        task = type('T', (), {'yml': '/t/a.yml'})()
+        task = type('T', (), {'yml': '/t/a.yml', 'prop': 'unreach-call'})()
         orig = rt.find_esbmc
         rt.find_esbmc = lambda: '/opt/esbmc'
         try:
@@ -89,6 +89,22 @@ class Scoring(unittest.TestCase):
                                     '/opt/esbmc'])
         self.assertEqual(rt.Qicc('qicc', '/bin/true', 'bmc').command(task, 10)[2:4],
                          ['--engine', 'bmc'])
+
+    def test_another_property_is_passed_on_with_its_file(self):
+        d = tempfile.mkdtemp()
+        os.makedirs(os.path.join(d, 'fam'))
+        with open(os.path.join(d, 'fam', 'a.yml'), 'w') as f:
+            f.write("format_version: '2.0'\ninput_files: 'a.c'\nproperties:\n"
+                    "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n"
+                    "  - property_file: ../properties/no-overflow.prp\n    expected_verdict: false\n")
+        t = rt.parse_task(os.path.join(d, 'fam', 'a.yml'), d, 'no-overflow')
+        self.assertEqual((t.expected, t.prop), ('false', 'no-overflow'))
+        self.assertEqual(rt.parse_task(os.path.join(d, 'fam', 'a.yml'), d).expected, 'true')
+        cmd = rt.Qicc('qicc', '/bin/true', 'bmc').command(t, 10)
+        self.assertEqual(cmd[4:6], ['--property', os.path.join(d, 'properties', 'no-overflow.prp')])
+        e = rt.Esbmc('/bin/true').command(t)
+        self.assertIn('--overflow-check', e)
+        self.assertIn('--no-assertions', e)
 
     def test_summary_per_family_and_overall(self):
         runs = [

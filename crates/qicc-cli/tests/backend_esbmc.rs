@@ -268,3 +268,49 @@ fn after_esbmc_proves_the_assertions_qicc_settles_its_ub_checks() {
         "{report}"
     );
 }
+
+/// `--property no-overflow` with ESBMC as X: X runs on the emitted C, where each overflow check
+/// is an assertion (X on the user's own files would check reach_error(), another property, so
+/// it does not run): the overflow is found, its safe twin proven, with ESBMC's proofs.
+#[test]
+fn no_overflow_is_checked_through_esbmc_on_the_emitted_program() {
+    let Some(esbmc) = esbmc() else { return };
+    let prp = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/regression/overflow_add_false/no-overflow.prp");
+    let prp = prp.display().to_string();
+    let only_x = [
+        "--no-impulse",
+        "--no-corral",
+        "--no-invariants",
+        "--property",
+        &prp,
+    ];
+    let src = |guard: &str| {
+        format!(
+            "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\n\
+             int main(void) {{\n  int x = __VERIFIER_nondet_int();\n  {guard}\n  \
+             int y = x + 1;\n  return y == 7;\n}}\n"
+        )
+    };
+    let bad = qicc_with_esbmc(&esbmc, "ovf.c", &src(""), &only_x);
+    assert_eq!(bad["verdict"], "false", "{bad}");
+    assert_eq!(bad["property"], "no-overflow", "{bad}");
+    let last = bad["violation"]["trace"]["steps"]
+        .as_array()
+        .and_then(|s| s.last())
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(last["line"], 6, "{last}");
+    let good = qicc_with_esbmc(
+        &esbmc,
+        "ovf_safe.c",
+        &src("__VERIFIER_assume(x < 1000);"),
+        &only_x,
+    );
+    assert_eq!(good["verdict"], "true", "{good}");
+    // The built-in members are off: the proof is a region run's, and the regions run X.
+    assert_eq!(
+        good["assertions"][0]["argument"]["kind"], "region",
+        "{good}"
+    );
+}

@@ -459,7 +459,11 @@ fn overflow_witnesses_are_validated_by_esbmc() {
         }
         let mut cmd = Command::new(&esbmc);
         cmd.current_dir(&src)
-            .args(["--validate-violation-witness", "--overflow-check", "--witness"])
+            .args([
+                "--validate-violation-witness",
+                "--overflow-check",
+                "--witness",
+            ])
             .arg(&w)
             .args(["main.c", "--64"]);
         let log = run_limited(cmd, Duration::from_secs(60)).unwrap_or_default();

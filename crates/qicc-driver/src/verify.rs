@@ -627,7 +627,13 @@ pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report 
     let confirmer = confirmer(loaded, opts);
     let with_files;
     let mut opts = opts;
-    if opts.external.is_some() && opts.x_on_original && starts_at_main(&loaded.program) {
+    // X on the user's files checks unreach-call in X's own configuration: for another
+    // property it would prove or refute reach_error(), not that property.
+    if opts.external.is_some()
+        && opts.x_on_original
+        && starts_at_main(&loaded.program)
+        && loaded.property == qicc_frontend::task::Property::UnreachCall
+    {
         with_files = VerifyOptions {
             original_files: Some(OriginalFiles {
                 sources: loaded.sources.clone(),
