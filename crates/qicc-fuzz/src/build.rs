@@ -160,6 +160,10 @@ pub struct Built {
     /// any: their results are enumerated like inputs (`combos` lists them after the inputs),
     /// and gcc, which has no body for the function, is no reference.
     pub applied: Option<&'static str>,
+    /// The signed-arithmetic block added to `main` (see [`overflow`]), if any: some inputs
+    /// may overflow in it (the `no-overflow` property's FALSE cases; the IR and gcc's
+    /// `-fwrapv` wrap, so the unreach-call truth is unchanged).
+    pub overflow: Option<&'static str>,
 }
 
 impl Built {
@@ -254,6 +258,8 @@ pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
     let hazard = hz.chance(HAZARD_PERCENT).then(|| hazard(&mut hz, &sk));
     let mut ap = Rng::new(seed ^ 0x0a99_1ed0_0000_0001);
     let applied = ap.chance(APPLIED_PERCENT).then(|| applied(&mut ap, &sk));
+    let mut ov = Rng::new(seed ^ 0x0f10_0000_0000_0001);
+    let overflow = ov.chance(OVERFLOW_PERCENT).then(|| overflow(&mut ov, &sk));
     let mut with = sk.clone();
     let end = |w: &Skeleton| {
         w.main_body
@@ -268,6 +274,11 @@ pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
             end(&with)
         };
         with.main_body.insert_str(at, &format!("    {block}\n"));
+    }
+    if let Some((_, block)) = &overflow {
+        with.decls.push_str("int __ov_sink;\n");
+        with.main_body
+            .insert_str(with.main_after_inputs, &format!("    {block}\n"));
     }
     if let Some(a) = &applied {
         with.decls.push_str(&a.decls);
@@ -299,6 +310,7 @@ pub fn build(seed: u64, profile: Profile) -> Result<Built, String> {
         hazard: hazard.map(|(name, ..)| name),
         float,
         applied: applied.map(|a| a.name),
+        overflow: overflow.map(|(name, _)| name),
     })
 }
 
@@ -393,6 +405,43 @@ fn applied(rng: &mut Rng, sk: &Skeleton) -> Applied {
         first: first.replace("@V", &v),
         last: last.replace("@V", &v),
     }
+}
+
+/// How many programs in 100 get a signed-arithmetic block.
+const OVERFLOW_PERCENT: u64 = 25;
+
+/// Signed arithmetic right after the inputs that overflows for some values of the first
+/// input (each operator SV-COMP's `no-overflow` names), or a twin that never does.
+fn overflow(rng: &mut Rng, sk: &Skeleton) -> (&'static str, String) {
+    let x = match sk.inputs.first() {
+        Some(i) => format!("(int)((unsigned)({}) % 4u)", i.name),
+        None => "1".to_string(),
+    };
+    let kinds: [(&str, &str); 6] = [
+        (
+            "signed + overflows",
+            "{ int __ov_v = 2147483644 + X; __ov_sink = __ov_v + 2; }",
+        ),
+        (
+            "signed - overflows",
+            "{ int __ov_v = -2147483645 - X; __ov_sink = __ov_v - 2; }",
+        ),
+        ("signed * overflows", "{ __ov_sink = X * 1073741824; }"),
+        (
+            "signed ++ overflows",
+            "{ int __ov_v = 2147483645 + X; __ov_v++; __ov_v++; __ov_sink = __ov_v; }",
+        ),
+        (
+            "unary minus overflows",
+            "{ int __ov_v = X == 3 ? -2147483647 - 1 : X; __ov_sink = -__ov_v; }",
+        ),
+        (
+            "signed + in range",
+            "{ int __ov_v = 2147483644 + X; __ov_sink = __ov_v - 2; }",
+        ),
+    ];
+    let (name, text) = kinds[rng.below(kinds.len() as u64) as usize];
+    (name, text.replace('X', &x))
 }
 
 /// How many programs in 100 get a hazard.

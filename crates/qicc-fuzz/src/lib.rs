@@ -29,6 +29,8 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Failure {
     pub seed: u64,
+    /// The property checked (`unreach-call`, `no-overflow`).
+    pub property: &'static str,
     /// `None`: a generator, front-end or ground-truth problem (no engine involved).
     pub mode: Option<Mode>,
     pub truth_safe: Option<bool>,
@@ -42,7 +44,11 @@ impl Failure {
     /// Everything needed to reproduce: seed, engine/mode, both verdicts, the program.
     pub fn describe(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "=== qicc-fuzz failure: seed {} ===", self.seed);
+        let _ = writeln!(
+            s,
+            "=== qicc-fuzz failure: seed {} ({}) ===",
+            self.seed, self.property
+        );
         match self.mode {
             Some(m) => {
                 let _ = writeln!(s, "engine/mode: {} ({})", m.name(), m.command());
@@ -78,6 +84,8 @@ pub struct ProgramResult {
     pub truth_safe: Option<bool>,
     pub intended_false: bool,
     pub runs: Vec<(Mode, ModeRun, Judgement)>,
+    /// The same program checked for `no-overflow` (when asked: `CheckOptions::overflow_modes`).
+    pub overflow: Option<PropertyRuns>,
     pub failures: Vec<Failure>,
     pub gcc_checked: bool,
     /// The hazard the program carries (`build::hazard`), and whether some input reaches
@@ -88,6 +96,8 @@ pub struct ProgramResult {
     /// The floating-point block and the `const`/`pure` calls it carries (`crate::build`).
     pub float: Option<&'static str>,
     pub applied: Option<&'static str>,
+    /// The signed-arithmetic block it carries (`crate::build`, `Built::overflow`).
+    pub overflow_block: Option<&'static str>,
 }
 
 impl ProgramResult {
@@ -102,6 +112,7 @@ impl ProgramResult {
         }
         v.extend(self.float.map(String::from));
         v.extend(self.applied.map(String::from));
+        v.extend(self.overflow_block.map(String::from));
         if v.is_empty() {
             String::new()
         } else {
@@ -110,10 +121,21 @@ impl ProgramResult {
     }
 }
 
+/// One property's truth for a program and the modes' runs against it.
+#[derive(Clone, Debug)]
+pub struct PropertyRuns {
+    pub truth_safe: bool,
+    pub runs: Vec<(Mode, ModeRun, Judgement)>,
+}
+
 /// How to check a program.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
     pub modes: Vec<Mode>,
+    /// The modes that also check `no-overflow` on the program (lowered for that property,
+    /// `qicc_ir::property::check_overflow`; its truth: some input reaches a signed overflow
+    /// before anything else ends the run). Empty: not checked.
+    pub overflow_modes: Vec<Mode>,
     pub timeout: Duration,
     /// Cross-check the interpreter against gcc (in this scratch directory).
     pub gcc_dir: Option<std::path::PathBuf>,
@@ -127,15 +149,18 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
         truth_safe: None,
         intended_false: false,
         runs: Vec::new(),
+        overflow: None,
         failures: Vec::new(),
         gcc_checked: false,
         hazard: None,
         ilp32: false,
         float: None,
         applied: None,
+        overflow_block: None,
     };
     let generator_failure = |what: String, program: String| Failure {
         seed,
+        property: "unreach-call",
         mode: None,
         truth_safe: None,
         witness: None,
@@ -156,6 +181,7 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
     res.ilp32 = built.skeleton.ilp32;
     res.float = built.float;
     res.applied = built.applied;
+    res.overflow_block = built.overflow;
     let loaded = match truth::lower(&built.text, built.skeleton.ilp32) {
         Ok(l) => Arc::new(l),
         Err(e) => {
@@ -191,12 +217,57 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
             });
         }
     }
-    for &m in &opts.modes {
-        let r = run_mode(loaded.clone(), m, opts.timeout);
+    let (runs, failures) = run_modes(&loaded, &t, &opts.modes, opts.timeout, seed, &built.text);
+    res.runs = runs;
+    res.failures.extend(failures);
+    if !opts.overflow_modes.is_empty() {
+        let property = qicc_frontend::task::Property::NoOverflow;
+        match truth::lower_for(&built.text, built.skeleton.ilp32, property).and_then(|l| {
+            let t = truth::exhaustive(&l.program, &built.combos, built.hazard.is_some())?;
+            Ok((Arc::new(l), t))
+        }) {
+            Ok((l, t)) => {
+                let (runs, failures) = run_modes(
+                    &l,
+                    &t,
+                    &opts.overflow_modes,
+                    opts.timeout,
+                    seed,
+                    &built.text,
+                );
+                res.failures.extend(failures);
+                res.overflow = Some(PropertyRuns {
+                    truth_safe: t.safe,
+                    runs,
+                });
+            }
+            Err(e) => res.failures.push(Failure {
+                property: property.name(),
+                ..generator_failure(e, built.text.clone())
+            }),
+        }
+    }
+    res
+}
+
+/// Runs every mode of `modes` on `loaded` and judges it against `t`: the runs, and the
+/// failures among them (named with the program's property).
+fn run_modes(
+    loaded: &Arc<qicc_driver::Loaded>,
+    t: &truth::Truth,
+    modes: &[Mode],
+    timeout: Duration,
+    seed: u64,
+    text: &str,
+) -> (Vec<(Mode, ModeRun, Judgement)>, Vec<Failure>) {
+    let (mut runs, mut failures) = (Vec::new(), Vec::new());
+    for &m in modes {
+        let r = run_mode(loaded.clone(), m, timeout);
         let j = judge(t.safe, t.ub, &r);
         if j.is_failure() {
-            res.failures.push(Failure {
+            failures.push(Failure {
                 seed,
+                property: loaded.property.name(),
                 mode: Some(m),
                 truth_safe: Some(t.safe),
                 witness: t.witness.clone(),
@@ -206,12 +277,12 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
                     Judgement::WrongTrue => format!("wrong TRUE ({})", r.reason),
                     _ => format!("wrong FALSE ({})", r.reason),
                 },
-                program: built.text.clone(),
+                program: text.to_string(),
             });
         }
-        res.runs.push((m, r, j));
+        runs.push((m, r, j));
     }
-    res
+    (runs, failures)
 }
 
 /// Verdict counts per mode over a set of programs.
@@ -231,6 +302,10 @@ pub struct Tally {
     pub generator_failures: usize,
     /// Per mode: (TRUE, FALSE, UNKNOWN, wrong, internal, abandoned, total seconds).
     pub per_mode: BTreeMap<Mode, [f64; 7]>,
+    /// The same for the programs also checked for `no-overflow`, and their truth.
+    pub overflow_per_mode: BTreeMap<Mode, [f64; 7]>,
+    pub overflow_true: usize,
+    pub overflow_false: usize,
     /// Runs that overran their deadline by more than the grace period (not a wrong verdict,
     /// but worth a look): (seed, mode).
     pub abandoned: Vec<(u64, Mode)>,
@@ -255,8 +330,30 @@ impl Tally {
         self.floats += usize::from(r.float.is_some());
         self.applied += usize::from(r.applied.is_some());
         self.generator_failures += r.failures.iter().filter(|f| f.mode.is_none()).count();
-        for (m, run, j) in &r.runs {
-            let e = self.per_mode.entry(*m).or_default();
+        Self::count(&mut self.per_mode, &mut self.abandoned, r.seed, &r.runs);
+        if let Some(o) = &r.overflow {
+            if o.truth_safe {
+                self.overflow_true += 1;
+            } else {
+                self.overflow_false += 1;
+            }
+            Self::count(
+                &mut self.overflow_per_mode,
+                &mut self.abandoned,
+                r.seed,
+                &o.runs,
+            );
+        }
+    }
+
+    fn count(
+        per_mode: &mut BTreeMap<Mode, [f64; 7]>,
+        abandoned: &mut Vec<(u64, Mode)>,
+        seed: u64,
+        runs: &[(Mode, ModeRun, Judgement)],
+    ) {
+        for (m, run, j) in runs {
+            let e = per_mode.entry(*m).or_default();
             match run.verdict {
                 Verdict::True => e[0] += 1.0,
                 Verdict::False => e[1] += 1.0,
@@ -270,7 +367,7 @@ impl Tally {
             }
             if run.abandoned {
                 e[5] += 1.0;
-                self.abandoned.push((r.seed, *m));
+                abandoned.push((seed, *m));
             }
             e[6] += run.elapsed.as_secs_f64();
         }
@@ -292,26 +389,16 @@ impl Tally {
             self.gcc_checked,
             self.generator_failures
         );
-        let _ = writeln!(
-            s,
-            "{:<14} {:>6} {:>6} {:>6} {:>8} {:>6} {:>9} {:>9} {:>8}",
-            "mode", "runs", "TRUE", "FALSE", "UNKNOWN", "wrong", "internal", "abandoned", "avg s"
-        );
-        for (m, e) in &self.per_mode {
-            let runs = e[0] + e[1] + e[2];
+        Self::mode_table(&mut s, "unreach-call", &self.per_mode);
+        if !self.overflow_per_mode.is_empty() {
             let _ = writeln!(
                 s,
-                "{:<14} {:>6} {:>6} {:>6} {:>8} {:>6} {:>9} {:>9} {:>8.3}",
-                m.name(),
-                runs,
-                e[0],
-                e[1],
-                e[2],
-                e[3],
-                e[4],
-                e[5],
-                if runs > 0.0 { e[6] / runs } else { 0.0 }
+                "no-overflow: {} programs (truth TRUE {}, FALSE {})",
+                self.overflow_true + self.overflow_false,
+                self.overflow_true,
+                self.overflow_false
             );
+            Self::mode_table(&mut s, "no-overflow", &self.overflow_per_mode);
         }
         if !self.abandoned.is_empty() {
             let list: Vec<String> = self
@@ -323,14 +410,50 @@ impl Tally {
         }
         s
     }
+
+    /// One property's table: a line per mode.
+    fn mode_table(s: &mut String, property: &str, per_mode: &BTreeMap<Mode, [f64; 7]>) {
+        let _ = writeln!(
+            s,
+            "{:<14} {:<13} {:>6} {:>6} {:>6} {:>8} {:>6} {:>9} {:>9} {:>8}",
+            "mode",
+            "property",
+            "runs",
+            "TRUE",
+            "FALSE",
+            "UNKNOWN",
+            "wrong",
+            "internal",
+            "abandoned",
+            "avg s"
+        );
+        for (m, e) in per_mode {
+            let runs = e[0] + e[1] + e[2];
+            let _ = writeln!(
+                s,
+                "{:<14} {:<13} {:>6} {:>6} {:>6} {:>8} {:>6} {:>9} {:>9} {:>8.3}",
+                m.name(),
+                property,
+                runs,
+                e[0],
+                e[1],
+                e[2],
+                e[3],
+                e[4],
+                e[5],
+                if runs > 0.0 { e[6] / runs } else { 0.0 }
+            );
+        }
+    }
 }
 
 /// Writes a failure to `dir/seed<N>-<mode>.c` (program with the description as a comment).
 pub fn save_failure(dir: &Path, f: &Failure) -> std::io::Result<std::path::PathBuf> {
     std::fs::create_dir_all(dir)?;
     let name = format!(
-        "seed{}-{}.c",
+        "seed{}-{}-{}.c",
         f.seed,
+        f.property,
         f.mode.map(|m| m.name()).unwrap_or("generator")
     );
     let path = dir.join(name);

@@ -21,11 +21,12 @@ struct Args {
     out: PathBuf,
     gcc_every: u64,
     modes: Vec<Mode>,
+    overflow_modes: Vec<Mode>,
     print: Option<u64>,
     profile: Profile,
 }
 
-const USAGE: &str = "usage: qicc-fuzz [--seeds N] [--start S] [--time-cap SECS] [--timeout SECS] [--out DIR] [--gcc-every K] [--modes bmc,qicc-j1,qicc-j2,qicc-nofacts,impulse,corral,corral-x] [--print SEED] [--profile small|normal]";
+const USAGE: &str = "usage: qicc-fuzz [--seeds N] [--start S] [--time-cap SECS] [--timeout SECS] [--out DIR] [--gcc-every K] [--modes bmc,qicc-j1,qicc-j2,qicc-nofacts,impulse,corral,corral-x] [--overflow-modes bmc,qicc-j2|none] [--print SEED] [--profile small|normal]";
 
 fn parse() -> Result<Args, String> {
     let mut a = Args {
@@ -36,6 +37,7 @@ fn parse() -> Result<Args, String> {
         out: PathBuf::from("target/fuzz-failures"),
         gcc_every: 10,
         modes: Mode::ALL.to_vec(),
+        overflow_modes: vec![Mode::Bmc, Mode::QiccJ2],
         print: None,
         profile: Profile::NORMAL,
     };
@@ -66,20 +68,25 @@ fn parse() -> Result<Args, String> {
                     _ => return Err(format!("--profile: small or normal, not '{v}'")),
                 }
             }
-            "--modes" => {
-                a.modes = Vec::new();
-                for m in v.split(',') {
-                    let mode = Mode::ALL
-                        .into_iter()
-                        .find(|x| x.name() == m)
-                        .ok_or_else(|| format!("--modes: unknown mode '{m}'"))?;
-                    a.modes.push(mode);
-                }
-            }
+            "--modes" => a.modes = modes(&k, &v)?,
+            "--overflow-modes" => a.overflow_modes = modes(&k, &v)?,
             _ => return Err(format!("unknown option {k}\n{USAGE}")),
         }
     }
     Ok(a)
+}
+
+/// A comma-separated list of modes (`none`: no mode).
+fn modes(option: &str, list: &str) -> Result<Vec<Mode>, String> {
+    list.split(',')
+        .filter(|m| !m.is_empty() && *m != "none")
+        .map(|m| {
+            Mode::ALL
+                .into_iter()
+                .find(|x| x.name() == m)
+                .ok_or_else(|| format!("{option}: unknown mode '{m}'"))
+        })
+        .collect()
 }
 
 fn main() {
@@ -114,17 +121,29 @@ fn main() {
         let seed = args.start + k;
         let opts = CheckOptions {
             modes: args.modes.clone(),
+            overflow_modes: args.overflow_modes.clone(),
             timeout: Duration::from_secs_f64(args.timeout),
             gcc_dir: (args.gcc_every > 0 && k % args.gcc_every == 0).then(|| gcc_dir.clone()),
             profile: args.profile,
         };
         let r = check_seed(seed, &opts);
         tally.add(&r);
-        let verdicts: Vec<String> = r
+        let mut verdicts: Vec<String> = r
             .runs
             .iter()
             .map(|(m, run, _)| format!("{}={}", m.name(), run.verdict.as_str()))
             .collect();
+        if let Some(o) = &r.overflow {
+            verdicts.push(format!(
+                "| no-overflow truth {}:",
+                if o.truth_safe { "TRUE" } else { "FALSE" }
+            ));
+            verdicts.extend(
+                o.runs
+                    .iter()
+                    .map(|(m, run, _)| format!("{}={}", m.name(), run.verdict.as_str())),
+            );
+        }
         println!(
             "[{:>6.1}s] seed {seed}: truth {}{} {}{}",
             start.elapsed().as_secs_f64(),

@@ -2,6 +2,7 @@
 //! combination, and a cross-check of those runs against the program compiled by gcc.
 
 use qicc_driver::Loaded;
+use qicc_frontend::task::Property;
 use qicc_frontend::DataModel;
 use qicc_frontend::{lower_source, Options};
 use qicc_interp::{run, InputOracle, Outcome, RunConfig};
@@ -11,21 +12,31 @@ use std::process::Command;
 
 /// Lowers C text the way `qicc verify` lowers a file (UB checks on; `--32` when `ilp32`).
 pub fn lower(text: &str, ilp32: bool) -> Result<Loaded, String> {
+    lower_for(text, ilp32, Property::UnreachCall)
+}
+
+/// Lowers C text the way `qicc verify --property` lowers a file for `property`.
+pub fn lower_for(text: &str, ilp32: bool, property: Property) -> Result<Loaded, String> {
     let opts = Options {
         data_model: if ilp32 {
             DataModel::Ilp32
         } else {
             DataModel::Lp64
         },
+        unreach_call: property == Property::UnreachCall,
         ..Options::default()
     };
     let l = lower_source("fuzz.c", text, false, &opts).map_err(|d| d.to_string())?;
+    let program = match property {
+        Property::UnreachCall => l.program,
+        Property::NoOverflow => qicc_ir::property::check_overflow(&l.program),
+    };
     Ok(Loaded {
-        program: l.program,
+        program,
         sources: vec![PathBuf::from("fuzz.c")],
         cflags: Vec::new(),
         task: None,
-        property: Default::default(),
+        property,
         warnings: l.warnings,
     })
 }
@@ -61,6 +72,8 @@ pub fn run_once(program: &Program, values: &[i64]) -> End {
     );
     match r.outcome {
         Outcome::Returned { value } => End::Returned(value.unwrap_or(0)),
+        // `abort()`: checking another property than unreach-call, a failing assertion aborts.
+        Outcome::Halted { .. } => End::Returned(0),
         Outcome::ErrorReached { assertion } => End::Error {
             property: program.assertion(assertion).kind.is_property(),
         },

@@ -4,7 +4,8 @@
 //! every tenth program without a hazard or a body-less function cross-checked against gcc;
 //! about a third carry a hazard (`qicc_fuzz::build`), undefined behaviour on some inputs; a
 //! quarter are ILP32 programs, a fifth call a body-less `const`/`pure` function (the float
-//! programs run in campaigns only, see `Profile::CI`). Any verdict that
+//! programs run in campaigns only, see `Profile::CI`); a quarter carry signed arithmetic that
+//! overflows on some inputs, and every fourth program is also checked for `no-overflow`. Any verdict that
 //! contradicts the exhaustive ground truth, any panic or internal error, and any generator
 //! problem fails the test, with the program printed.
 
@@ -39,6 +40,16 @@ fn modes_for(i: u64) -> Vec<Mode> {
     vec![Mode::Bmc, others[(i % others.len() as u64) as usize]]
 }
 
+/// The modes program number `i` goes through for `no-overflow`: every fourth program, `bmc` on
+/// the first of each eight and one other mode in rotation on the second.
+fn overflow_modes_for(i: u64) -> Vec<Mode> {
+    match i % 8 {
+        0 => vec![Mode::Bmc],
+        4 => vec![modes_for(i / 8)[1]],
+        _ => Vec::new(),
+    }
+}
+
 #[test]
 fn engines_never_contradict_the_ground_truth() {
     let start = Instant::now();
@@ -58,6 +69,7 @@ fn engines_never_contradict_the_ground_truth() {
                 };
                 let opts = CheckOptions {
                     modes: modes_for(i),
+                    overflow_modes: overflow_modes_for(i),
                     timeout: TIMEOUT,
                     gcc_dir: (i % 10 == 0).then(|| scratch.clone()),
                     profile: Profile::CI,
@@ -98,6 +110,20 @@ fn engines_never_contradict_the_ground_truth() {
         "the mix of safe and unsafe programs is off: {} TRUE, {} FALSE",
         tally.truth_true,
         tally.truth_false
+    );
+    // no-overflow: programs of both truths, and bmc decides some of each.
+    let obmc = tally
+        .overflow_per_mode
+        .get(&Mode::Bmc)
+        .copied()
+        .unwrap_or_default();
+    assert!(
+        tally.overflow_true >= 10 && tally.overflow_false >= 8 && obmc[0] >= 5.0 && obmc[1] >= 3.0,
+        "no-overflow checked too little: truth TRUE {}, FALSE {}; bmc TRUE {}, FALSE {}",
+        tally.overflow_true,
+        tally.overflow_false,
+        obmc[0],
+        obmc[1]
     );
     let bmc = tally.per_mode.get(&Mode::Bmc).copied().unwrap_or_default();
     assert!(
