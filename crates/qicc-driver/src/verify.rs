@@ -683,9 +683,13 @@ fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
     // The compiled program starts at `main`: from another entry (`--function`) it would run
     // something else, so only the interpreter replays.
     let from_main = starts_at_main(&loaded.program);
+    // Checking no-overflow, the native run must trap on a signed overflow whatever
+    // `--signed-overflow` says: that trap is how it confirms one.
+    let wraps = opts.signed_overflow_wraps
+        && loaded.property == qicc_frontend::task::Property::UnreachCall;
     let native = opts
         .native
-        .native(opts.signed_overflow_wraps)
+        .native(wraps)
         .filter(|_| from_main)
         .map(|n| crate::native::Native {
             cflags: loaded.cflags.clone(),
