@@ -43,6 +43,15 @@ pub enum BackendArg {
     Ultimate,
 }
 
+/// `--check`: a property by name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckArg {
+    /// No call of reach_error() (SV-COMP's unreach-call; the default).
+    UnreachCall,
+    /// No signed integer overflow (SV-COMP's no-overflow).
+    Overflow,
+}
+
 #[derive(Args)]
 pub struct VerifyArgs {
     #[command(flatten)]
@@ -53,8 +62,12 @@ pub struct VerifyArgs {
     /// `FALSE(no-overflow)`, and reach_error() is then an ordinary function); any other
     /// property is answered "unsupported" (exit code 6). With a task .yml, the task's entry
     /// for this file gives the expected verdict. Default: unreach-call.
-    #[arg(long, value_name = "FILE.prp")]
+    #[arg(long, value_name = "FILE.prp", conflicts_with = "check")]
     pub property: Option<std::path::PathBuf>,
+    /// The property to check, by name (no .prp file needed): `overflow` is SV-COMP's
+    /// no-overflow (as CBMC's --signed-overflow-check), `unreach-call` the default.
+    #[arg(long, value_enum, value_name = "PROPERTY")]
+    pub check: Option<CheckArg>,
     /// Verification engine.
     #[arg(long, value_enum, default_value = "qicc")]
     pub engine: EngineArg,
@@ -299,7 +312,11 @@ pub fn run(args: VerifyArgs) -> u8 {
             })
         }
     };
-    let loaded = match args.input.load_for_property(args.property.clone()) {
+    let check = args.check.map(|c| match c {
+        CheckArg::UnreachCall => qicc_frontend::task::Property::UnreachCall,
+        CheckArg::Overflow => qicc_frontend::task::Property::NoOverflow,
+    });
+    let loaded = match args.input.load_for_property(args.property.clone(), check) {
         Ok(l) => l,
         Err(d) => return input_error(&d, args.format, args.sarif_root.as_deref()),
     };

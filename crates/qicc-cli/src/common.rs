@@ -40,11 +40,16 @@ pub struct InputArgs {
 
 impl InputArgs {
     pub fn load(&self) -> Result<Loaded, Diagnostic> {
-        self.load_for_property(None)
+        self.load_for_property(None, None)
     }
 
-    /// Loads the input to check the property file `property` (`--property`) on it.
-    pub fn load_for_property(&self, property: Option<PathBuf>) -> Result<Loaded, Diagnostic> {
+    /// Loads the input to check the property file `property` (`--property`), or the property
+    /// `check` names (`--check`), on it.
+    pub fn load_for_property(
+        &self,
+        property: Option<PathBuf>,
+        check: Option<qicc_frontend::task::Property>,
+    ) -> Result<Loaded, Diagnostic> {
         let data_model = if self.m32 {
             Some(DataModel::Ilp32)
         } else if self.m64 {
@@ -60,6 +65,7 @@ impl InputArgs {
                 include_dirs: self.include_dirs.clone(),
                 defines: self.defines.clone(),
                 property,
+                check,
                 entry: self.function.clone(),
             },
         )

@@ -15,8 +15,11 @@ pub struct LoadOptions {
     pub ub_checks: bool,
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
-    /// `--property FILE.prp`; `None`: unreach-call, with a task's unreach-call entry.
+    /// `--property FILE.prp`; `None`: `check`, else unreach-call, with a task's unreach-call
+    /// entry.
     pub property: Option<PathBuf>,
+    /// `--check PROPERTY`: the property by name, without a file.
+    pub check: Option<task::Property>,
     /// `--function NAME`: the entry point (`None`: `main`).
     pub entry: Option<String>,
 }
@@ -68,7 +71,7 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
     // First: an unsupported property is the answer whatever the program holds.
     let property = match &opts.property {
         Some(prp) => task::load_property(prp)?,
-        None => task::Property::UnreachCall,
+        None => opts.check.unwrap_or_default(),
     };
     let mut task = if is_task(path) {
         Some(task::load_task(path)?)

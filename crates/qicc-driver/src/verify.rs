@@ -685,8 +685,8 @@ fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
     let from_main = starts_at_main(&loaded.program);
     // Checking no-overflow, the native run must trap on a signed overflow whatever
     // `--signed-overflow` says: that trap is how it confirms one.
-    let wraps = opts.signed_overflow_wraps
-        && loaded.property == qicc_frontend::task::Property::UnreachCall;
+    let wraps =
+        opts.signed_overflow_wraps && loaded.property == qicc_frontend::task::Property::UnreachCall;
     let native = opts
         .native
         .native(wraps)
