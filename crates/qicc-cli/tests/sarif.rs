@@ -212,3 +212,18 @@ fn the_default_root_resolves_to_the_file() {
         std::fs::canonicalize(dir.join("main.c")).expect("main.c")
     );
 }
+
+/// A `no-overflow` violation is a result of its own rule (`no-overflow`, after the UB rules),
+/// whose index names it, in a log the schema accepts.
+#[test]
+fn an_overflow_is_a_result_of_the_no_overflow_rule() {
+    let v = validator();
+    let (code, log) = sarif("overflow_add_false", &["--check", "overflow"]);
+    assert_eq!(code, 10);
+    assert_valid(&v, &log, "overflow_add_false");
+    let run = run0(&log);
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "no-overflow", "{result}");
+    let index = result["ruleIndex"].as_u64().unwrap_or(u64::MAX) as usize;
+    assert_eq!(run["tool"]["driver"]["rules"][index]["id"], "no-overflow");
+}

@@ -2,8 +2,8 @@
 //!
 //! This module owns only the rendering: everything it says comes from [`Report`], the one
 //! home of a run's result (as the text and JSON outputs do). One run, whose `tool.driver`
-//! lists one rule per kind of finding: `assertion-violation` and one `ub/<kind>` per kind of
-//! undefined-behaviour check. Results: the violated assertion (level `error`, with the
+//! lists one rule per kind of finding: `assertion-violation`, one `ub/<kind>` per kind of
+//! undefined-behaviour check, and one per other property (`no-overflow`). Results: the violated assertion (level `error`, with the
 //! replayed counterexample as a code flow) and every undefined-behaviour check the report
 //! marks violated (reached by a replay) or an engine found reachable (its solver reached it
 //! in the whole unwound program; the message says it was not replayed), at level `warning`.
@@ -23,6 +23,9 @@ use serde_json::{json, Value};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const ASSERTION_RULE: &str = "assertion-violation";
+/// A violation of the property `no-overflow` (its checks are the report's `overflow`
+/// assertions).
+const OVERFLOW_RULE: &str = "no-overflow";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -107,6 +110,14 @@ fn rules() -> Vec<Value> {
             "defaultConfiguration": { "level": "warning" },
         }));
     }
+    // After the UB rules: the earlier indices keep their meaning.
+    rules.push(json!({
+        "id": OVERFLOW_RULE,
+        "name": "SignedOverflow",
+        "shortDescription": { "text": "A signed integer operation can overflow" },
+        "fullDescription": { "text": "A signed +, -, *, /, ++, -- or unary minus can produce a value outside its type (SV-COMP's no-overflow); the counterexample has been replayed on the program." },
+        "defaultConfiguration": { "level": "error" },
+    }));
     rules
 }
 
@@ -117,6 +128,9 @@ fn ub_rule(kind: &str) -> String {
 fn rule_index(rule_id: &str) -> usize {
     if rule_id == ASSERTION_RULE {
         return 0;
+    }
+    if rule_id == OVERFLOW_RULE {
+        return UbKind::ALL.len() + 1;
     }
     UbKind::ALL
         .iter()
@@ -285,9 +299,14 @@ pub fn to_sarif(report: &Report, version: &str, root: &SrcRoot) -> serde_json::R
             .filter(|v| v.assertion == a.id)
             .map(|v| &v.trace);
         let what = a.text.as_deref().unwrap_or(a.kind.as_str());
+        let rule = if a.kind == "overflow" {
+            OVERFLOW_RULE
+        } else {
+            ASSERTION_RULE
+        };
         results.push(ResultObj {
-            rule_id: ASSERTION_RULE.into(),
-            rule_index: 0,
+            rule_id: rule.into(),
+            rule_index: rule_index(rule),
             level: "error",
             message: Message {
                 text: format!("assertion {} can fail: {what}", a.label),
