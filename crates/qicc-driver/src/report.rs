@@ -11,8 +11,12 @@ use qicc_ir::{AssertionId, Program};
 use serde::Serialize;
 use std::fmt::Write;
 
-/// The property checked unless `--property` names another: its FALSE is printed plain.
-pub const DEFAULT_PROPERTY: &str = "unreach-call";
+use qicc_frontend::task::Property;
+
+/// A property as SV-COMP names it (`no-overflow`), in JSON.
+fn property_name<S: serde::Serializer>(p: &Property, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.name())
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -194,8 +198,9 @@ pub struct Report {
     pub files: Vec<String>,
     pub task: Option<String>,
     pub expected_verdict: Option<bool>,
-    /// The property checked, as SV-COMP names it (`unreach-call`, `no-overflow`).
-    pub property: &'static str,
+    /// The property checked (JSON: its SV-COMP name, `unreach-call`, `no-overflow`).
+    #[serde(serialize_with = "property_name")]
+    pub property: Property,
     pub engine: String,
     pub data_model: &'static str,
     pub assertions: Vec<AssertionReport>,
@@ -426,8 +431,8 @@ impl Report {
         }
         let _ = write!(out, "\nVERDICT: {}", self.verdict.as_str());
         // SV-COMP's spelling of a violated property other than the default one.
-        if self.verdict == Verdict::False && self.property != DEFAULT_PROPERTY {
-            let _ = write!(out, "({})", self.property);
+        if self.verdict == Verdict::False && self.property != Property::UnreachCall {
+            let _ = write!(out, "({})", self.property.name());
         }
         if let Some(r) = &self.reason {
             let _ = write!(out, " ({r})");

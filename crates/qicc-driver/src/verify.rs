@@ -1062,7 +1062,7 @@ fn report(
             .collect(),
         task: loaded.task.as_ref().map(|t| t.path.display().to_string()),
         expected_verdict: loaded.task.as_ref().and_then(|t| t.expected_verdict),
-        property: loaded.property.name(),
+        property: loaded.property,
         engine: opts.engine.name().to_string(),
         data_model: program.data_model.name(),
         assertions,

@@ -25,14 +25,6 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
-/// The specification (the LTL formula) of the property `report` checked.
-fn specification(report: &Report) -> &'static str {
-    match report.property {
-        "no-overflow" => "G ! overflow",
-        _ => "G ! call(reach_error())",
-    }
-}
-
 /// Why no witness could be written.
 #[derive(Debug)]
 pub enum WitnessError {
@@ -151,7 +143,7 @@ pub fn to_witness(report: &Report, version: &str) -> Result<Option<String>, Witn
                 report.files.clone()
             },
             input_file_hashes: hashes,
-            specification: specification(report),
+            specification: report.property.formula(),
             data_model: if report.data_model.eq_ignore_ascii_case("lp64") {
                 "LP64"
             } else {
@@ -253,7 +245,7 @@ fn violation_content(
     let last = steps.last();
     // unreach-call is violated in reach_error's body; another property at the violating
     // operation, the trace's last step.
-    let error_call = report.property == crate::report::DEFAULT_PROPERTY;
+    let error_call = report.property == qicc_frontend::task::Property::UnreachCall;
     let target = match reach_error_body(lines).filter(|_| error_call) {
         Some((line, col)) => Location {
             file_name: report.file.clone(),
