@@ -3,7 +3,8 @@
 //!
 //! Members: the *prover* (the gamble, which proves and finds) and *members* beside it, each a
 //! finder (Impulse, which only finds violations) or a finder that also proves (Corral, whose
-//! safe statuses are proofs too). Each runs on a thread of its own with its own child budget.
+//! safe statuses are proofs too). Each runs on a thread of its own with its own child budget;
+//! a member that is a bet starts [`BET_HEAD_START`] after the prover, if it is still needed.
 //!
 //! Sharing while running: the loop-invariant member publishes its proven invariants into the
 //! gamble's `GambleOptions::head_facts` slot (the driver gives both the same
@@ -42,10 +43,29 @@ pub(crate) struct Member<'a> {
     /// Whether its `Safe` statuses are proofs (else it only finds violations), and the
     /// argument behind them (read from its result).
     pub proves: Option<fn(&EngineResult) -> Argument>,
-    /// Whether it is a bet beside the gamble's whole-program run (run at lower priority), or
-    /// a whole-program run itself (X on the user's files) that keeps normal priority.
-    pub bet: bool,
+    /// When it starts and at which priority.
+    pub kind: MemberKind,
     pub run: Box<dyn FnOnce(&Budget) -> EngineResult + Send + 'a>,
+}
+
+/// How long the whole-program run has the machine to itself before the bets beside it start.
+/// A program the prover decides at once (most of what a user runs while writing a harness)
+/// then costs what `--engine bmc` costs: no solver context, analysis or C compilation of a
+/// member competes with it on a machine of two cores (they doubled the time of tasks decided
+/// in 0.05-0.1 s). On a program that takes longer, the members lose a tenth of a second.
+pub(crate) const BET_HEAD_START: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// A member's place beside the prover.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MemberKind {
+    /// A bet beside the gamble's whole-program run: it starts [`BET_HEAD_START`] after the
+    /// prover, if still needed, at lower priority.
+    Bet,
+    /// A bet that starts likewise but keeps normal priority (it lowers its own when it
+    /// chooses: the loop-invariant prover after its Houdini).
+    BetAtNormalPriority,
+    /// A whole-program run itself (X on the user's files): at once, at normal priority.
+    WholeProgram,
 }
 
 /// What a member found: its name, its violation and whether the driver's check confirmed it
@@ -81,8 +101,13 @@ pub(crate) fn run(
                 let mb = &member_budget;
                 scope.spawn(move || {
                     // Beside the gamble's whole-program run, a bet runs at lower priority.
-                    if m.bet {
+                    if m.kind == MemberKind::Bet {
                         qicc_engine::priority::lower_this_thread(qicc_engine::priority::BET_NICE);
+                    }
+                    if m.kind != MemberKind::WholeProgram
+                        && !mb.wait(Some(BET_HEAD_START), || false)
+                    {
+                        return None;
                     }
                     let r = (m.run)(mb);
                     let safe: Vec<AssertionId> = if m.proves.is_some() {

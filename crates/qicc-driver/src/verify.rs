@@ -10,7 +10,7 @@
 
 use crate::confirm::{self, Confirmer};
 use crate::input::Loaded;
-use crate::portfolio::{self, Found, Member};
+use crate::portfolio::{self, Found, Member, MemberKind};
 use crate::report::{
     assertion_report, Argument, InternalError, Report, UbSummary, Verdict, Violation,
 };
@@ -276,7 +276,7 @@ fn run_engine(
                 members.push(Member {
                     name: NATIVE,
                     proves: None,
-                    bet: true,
+                    kind: MemberKind::Bet,
                     run: Box::new(|b: &Budget| confirmer.deterministic_member(b)),
                 });
             }
@@ -390,16 +390,10 @@ fn qicc_portfolio<'a>(
         members.push(Member {
             name: IMPULSE,
             proves: None,
-            bet: true,
+            kind: MemberKind::Bet,
             run: Box::new(move |b: &Budget| {
                 if let Some(wait) = wait {
-                    let start = Instant::now();
-                    while !houdini.is_finished()
-                        && start.elapsed() < wait
-                        && b.exhausted().is_none()
-                    {
-                        std::thread::sleep(Duration::from_millis(10));
-                    }
+                    b.wait(Some(wait), || houdini.is_finished());
                 }
                 qicc_impulse::verify(program, &qicc_impulse::ImpulseOptions::default(), b)
             }),
@@ -422,7 +416,7 @@ fn qicc_portfolio<'a>(
                 proves: Some(|r: &EngineResult| Argument::Tool {
                     tool: r.stats.backend.clone().unwrap_or_default(),
                 }),
-                bet: false,
+                kind: MemberKind::WholeProgram,
                 run: Box::new(move |b: &Budget| {
                     let r = qicc_external::verify_original(
                         &tool,
@@ -448,7 +442,7 @@ fn qicc_portfolio<'a>(
         members.push(Member {
             name: CORRAL,
             proves: Some(corral_argument),
-            bet: true,
+            kind: MemberKind::Bet,
             run: Box::new(|b: &Budget| {
                 qicc_corral::verify(program, &qicc_corral::CorralOptions::default(), b)
             }),
@@ -458,7 +452,7 @@ fn qicc_portfolio<'a>(
         members.push(Member {
             name: INVARIANTS,
             proves: Some(invariants_argument),
-            bet: false,
+            kind: MemberKind::BetAtNormalPriority,
             run: Box::new(move |b: &Budget| {
                 // Its Houdini runs beside the whole-program run at normal priority (on two
                 // cores a bet's share starved it: seeds/two_sum_variable's invariants took
@@ -486,11 +480,9 @@ fn ub_checks_member(program: &Program, proved: Arc<OnceLock<bool>>) -> Member<'_
         proves: Some(|r: &EngineResult| Argument::CompleteUnwinding {
             bound: r.stats.bound,
         }),
-        bet: false,
+        kind: MemberKind::WholeProgram,
         run: Box::new(move |b: &Budget| {
-            while proved.get().is_none() && b.exhausted().is_none() {
-                std::thread::sleep(Duration::from_millis(10));
-            }
+            b.wait(None, || proved.get().is_some());
             if proved.get() != Some(&true) {
                 let why =
                     "the external verifier did not prove the assertions on the program's own files";

@@ -137,6 +137,17 @@ impl Budget {
         }
     }
 
+    /// Waits until `done()` holds, `limit` has passed or the budget is exhausted, whichever
+    /// comes first (polled every 10 ms: a head start is tens of milliseconds or more);
+    /// whether the budget is still live.
+    pub fn wait(&self, limit: Option<Duration>, done: impl Fn() -> bool) -> bool {
+        let start = Instant::now();
+        while !done() && limit.is_none_or(|l| start.elapsed() < l) && self.exhausted().is_none() {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.exhausted().is_none()
+    }
+
     /// Whether the budget is exhausted, as a question an engine can pass on to code below
     /// the engine contract (the interpreter's `StopCheck` when an engine replays a witness).
     pub fn stop_fn(&self) -> impl Fn() -> bool + Send + Sync + 'static {
