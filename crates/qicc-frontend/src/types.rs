@@ -235,6 +235,8 @@ pub struct Field {
     pub name: Option<String>,
     pub ty: CType,
     pub offset: u64,
+    /// Declared with an enumerated type: shown by its enumerators' names (display only).
+    pub shown_enum: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -254,6 +256,8 @@ pub struct Record {
 pub struct FieldDecl {
     pub name: Option<String>,
     pub ty: CType,
+    /// As [`Field::shown_enum`].
+    pub shown_enum: Option<u32>,
     /// A bit-field's width (`ty` is then its integer type).
     pub width: Option<u64>,
     /// The member's own `aligned(N)` (0: none) and `packed` attributes: its alignment is N
@@ -488,6 +492,7 @@ impl Types {
                             bytes: 0,
                         }),
                         offset: 0,
+                        shown_enum: None,
                     });
                 }
                 match kind {
@@ -516,6 +521,7 @@ impl Types {
                         name: f.name,
                         ty: f.ty,
                         offset,
+                        shown_enum: f.shown_enum,
                     });
                     offset = offset.saturating_add(s);
                     bit = offset.saturating_mul(8);
@@ -526,6 +532,7 @@ impl Types {
                         name: f.name,
                         ty: f.ty,
                         offset: 0,
+                        shown_enum: f.shown_enum,
                     });
                     size = size.max(s);
                 }
@@ -700,6 +707,7 @@ mod tests {
                     FieldDecl {
                         name: Some("c".into()),
                         ty: CType::Int(Char),
+                        shown_enum: None,
                         width: None,
                         align: 0,
                         packed: false,
@@ -707,6 +715,7 @@ mod tests {
                     FieldDecl {
                         name: Some("x".into()),
                         ty: CType::Int(LongLong),
+                        shown_enum: None,
                         width: None,
                         align: 0,
                         packed: false,

@@ -282,6 +282,11 @@ impl<'p> ObjectNames<'p> {
                     None => shown,
                 }
             }
+            Some(DebugType::Int {
+                show: IntShow::Enum(_),
+                signed,
+                ..
+            }) => self.with_enumerator(self.value(v, ty, !signed), v, debug),
             Some(DebugType::Int { signed, .. }) => self.value(v, ty, !signed),
             _ => self.value(v, ty, unsigned),
         }
@@ -341,6 +346,32 @@ impl<'p> ObjectNames<'p> {
                 to_signed(v, w).to_string()
             }
             Ty::Float(w) => float_display(w, v),
+        }
+    }
+
+    /// `shown` followed by the enumerator's name when `debug` is an enumerated type.
+    pub(crate) fn with_enumerator(
+        &self,
+        shown: String,
+        v: u64,
+        debug: Option<DebugTypeId>,
+    ) -> String {
+        let Some(DebugType::Int {
+            show: IntShow::Enum(e),
+            signed,
+            bytes,
+        }) = debug.and_then(|d| self.program.debug_types.get(d))
+        else {
+            return shown;
+        };
+        let n = if *signed {
+            to_signed(v, u16::from(*bytes) * 8)
+        } else {
+            v as i64
+        };
+        match self.program.debug_types.enumerator(*e, n) {
+            Some(name) => format!("{shown} ({name})"),
+            None => shown,
         }
     }
 }
@@ -544,10 +575,11 @@ impl CExpr<'_> {
         self.comparison(sym, prec, a, b)
     }
 
-    /// `a sym b`, a constant side as a character literal when the other side is a character.
+    /// `a sym b`, a constant side as a character literal when the other side is a character,
+    /// as an enumerator when it is of an enumerated type.
     fn comparison(&self, sym: &str, prec: u8, a: &Expr, b: &Expr) -> (String, u8) {
         let side = |e: &Expr, need: u8, other: &Expr| {
-            self.char_constant(e, other)
+            self.named_constant(e, other)
                 .unwrap_or_else(|| self.wrap(e, need))
         };
         let l = side(a, prec, b);
@@ -555,9 +587,10 @@ impl CExpr<'_> {
         (format!("{l} {sym} {r}"), prec)
     }
 
-    /// `e` as a character literal: a constant that is a printable character, compared with a
-    /// load of a `char`.
-    fn char_constant(&self, e: &Expr, other: &Expr) -> Option<String> {
+    /// Constant `e` as the source writes it, by the type of what it is compared with: a
+    /// character literal beside a `char` (a printable one), an enumerator's name beside a
+    /// value of an enumerated type (a load or a variable).
+    fn named_constant(&self, e: &Expr, other: &Expr) -> Option<String> {
         let Expr::Const {
             ty: Ty::Int(w),
             value,
@@ -565,20 +598,26 @@ impl CExpr<'_> {
         else {
             return None;
         };
-        let Expr::Load(ty, addr) = strip_casts(other) else {
-            return None;
+        let place_ty = match strip_casts(other) {
+            Expr::Load(ty, addr) => self.load_place(u64::from(ty.bits() / 8), addr)?.1?,
+            Expr::Var(v) => var_debug(self.p, self.f, *v)?,
+            _ => return None,
         };
-        let (_, place_ty) = self.load_place(u64::from(ty.bits() / 8), addr)?;
-        let is_char = matches!(
-            self.p.debug_types.get(place_ty?),
-            Some(DebugType::Int {
+        let v = to_signed(*value, *w);
+        match self.p.debug_types.get(place_ty)? {
+            DebugType::Int {
                 show: IntShow::Char,
                 ..
-            })
-        );
-        let v = to_signed(*value, *w);
-        let byte = u8::try_from(v).or_else(|_| u8::try_from(v + 256)).ok()?;
-        is_char.then(|| char_literal(byte)).flatten()
+            } => {
+                let byte = u8::try_from(v).or_else(|_| u8::try_from(v + 256)).ok()?;
+                char_literal(byte)
+            }
+            DebugType::Int {
+                show: IntShow::Enum(id),
+                ..
+            } => self.p.debug_types.enumerator(*id, v).map(str::to_string),
+            _ => None,
+        }
     }
 
     /// Variable `v` as the base of an address, with the type an index steps through: a

@@ -22,6 +22,17 @@ pub enum IntShow {
     Char,
     /// `_Bool`: 0 or 1.
     Bool,
+    /// An enumerated type (index into [`DebugTypes::enums`]): the number and the
+    /// enumerator's name.
+    Enum(u32),
+}
+
+/// An enumerated type's enumerators, in declaration order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DebugEnum {
+    /// As C spells the type: `enum color`, or `enum <anonymous>`.
+    pub tag: String,
+    pub values: Vec<(i64, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -78,6 +89,9 @@ pub struct DebugTypes {
     pub objects: BTreeMap<u32, DebugTypeId>,
     /// By [`crate::GlobalId`]'s number.
     pub globals: BTreeMap<u32, DebugTypeId>,
+    /// The enumerated types ([`IntShow::Enum`]).
+    #[serde(default)]
+    pub enums: Vec<DebugEnum>,
 }
 
 /// Where an access lands inside an object: the C path from the object (`[2].next`, empty for
@@ -98,6 +112,15 @@ impl DebugTypes {
     pub fn add(&mut self, t: DebugType) -> DebugTypeId {
         self.types.push(t);
         DebugTypeId(self.types.len() as u32 - 1)
+    }
+
+    /// The name of the first enumerator of enumerated type `id` with value `v`.
+    pub fn enumerator(&self, id: u32, v: i64) -> Option<&str> {
+        let e = self.enums.get(id as usize)?;
+        e.values
+            .iter()
+            .find(|(x, _)| *x == v)
+            .map(|(_, n)| n.as_str())
     }
 
     /// Size in bytes (`None` for an array of unknown length).

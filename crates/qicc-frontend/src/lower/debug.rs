@@ -1,7 +1,10 @@
 //! The source types the IR keeps for display ([`qicc_ir::debug`]): each C type, once, as the
 //! traces need it (fields with offsets, element sizes, which integers are characters, `_Bool`
-//! or pointers). Typedef names and qualifiers are gone by now; a record is interned by its
-//! identity, before its members, so a record that points to itself ends.
+//! or pointers, which enumerated type an integer has). Typedef names and qualifiers are gone by
+//! now; a record is interned by its identity, before its members, so a record that points to
+//! itself ends. An enumerated type is an integer type to the rest of the front-end, so it is
+//! known only where a declaration names it (`shown_enum` of variables, parameters and members:
+//! the enumerators are then [`qicc_ir::debug::DebugTypes::enums`]' entry).
 
 use super::Ctx;
 use crate::types::{CType, IntKind, RecordKind, Types};
@@ -73,6 +76,28 @@ impl DebugTypeTable {
         self.intern(out, t)
     }
 
+    /// The display type of a declaration of type `ty` that names enumerated type `shown_enum`.
+    pub fn shown(
+        &mut self,
+        types: &Types,
+        ptr_bytes: u8,
+        out: &mut DebugTypes,
+        ty: &CType,
+        shown_enum: Option<u32>,
+    ) -> DebugTypeId {
+        match (ty, shown_enum) {
+            (CType::Int(k), Some(e)) => self.intern(
+                out,
+                DebugType::Int {
+                    bytes: k.size(types.dm) as u8,
+                    signed: k.is_signed(),
+                    show: IntShow::Enum(e),
+                },
+            ),
+            _ => self.of(types, ptr_bytes, out, ty),
+        }
+    }
+
     fn record(
         &mut self,
         types: &Types,
@@ -105,7 +130,7 @@ impl DebugTypeTable {
             .map(|f| DebugField {
                 name: f.name.clone(),
                 offset: f.offset,
-                ty: self.of(types, ptr_bytes, out, &f.ty),
+                ty: self.shown(types, ptr_bytes, out, &f.ty, f.shown_enum),
                 bit_field: matches!(f.ty, CType::Bits(_)),
             })
             .collect();
@@ -122,16 +147,29 @@ impl DebugTypeTable {
 }
 
 impl Ctx<'_> {
-    /// The display type of `ty`, added to the program's on first use.
-    pub fn debug_type(&mut self, ty: &CType) -> DebugTypeId {
+    /// The display type of a declaration of type `ty` naming enumerated type `shown_enum`,
+    /// added to the program's on first use.
+    pub fn shown_type(&mut self, ty: &CType, shown_enum: Option<u32>) -> DebugTypeId {
         let ptr_bytes = (self.program.layout.pointer_bits / 8) as u8;
-        self.debug
-            .of(&self.types, ptr_bytes, &mut self.program.debug_types, ty)
+        self.debug.shown(
+            &self.types,
+            ptr_bytes,
+            &mut self.program.debug_types,
+            ty,
+            shown_enum,
+        )
     }
 
-    /// Records `ty` as the display type of local `l` of the function being built.
-    pub fn set_local_debug_type(&mut self, func: &mut qicc_ir::Function, l: LocalId, ty: &CType) {
-        let id = self.debug_type(ty);
+    /// Records `ty` (naming enumerated type `shown_enum`) as the display type of local `l` of
+    /// the function being built.
+    pub fn set_local_debug_type(
+        &mut self,
+        func: &mut qicc_ir::Function,
+        l: LocalId,
+        ty: &CType,
+        shown_enum: Option<u32>,
+    ) {
+        let id = self.shown_type(ty, shown_enum);
         if let Some(local) = func.locals.get_mut(l.index()) {
             local.debug_type = Some(id);
         }

@@ -126,6 +126,14 @@ pub struct Param {
     pub name: Option<String>,
     pub ty: CType,
     pub offset: usize,
+    /// Declared with an enumerated type: shown by its enumerators' names.
+    pub shown_enum: Option<u32>,
+}
+
+/// The enumerated type a declarator's variable shows its values by: the specifiers' (`spec`)
+/// when the declarator adds nothing to their type (`enum color c`, not `enum color *p`).
+pub fn declared_enum(spec: Option<u32>, d: &Declarator) -> Option<u32> {
+    spec.filter(|_| d.derived.is_empty() && matches!(d.kind.node, DeclaratorKind::Identifier(_)))
 }
 
 impl<'a> Ctx<'a> {
@@ -234,6 +242,7 @@ impl<'a> Ctx<'a> {
         let (mut void, mut chr, mut short, mut long) = (0, 0, 0, 0);
         let (mut float, mut double, mut signed, mut unsigned, mut boolean) = (0, 0, 0, 0, 0);
         let mut other: Option<CType> = None;
+        let mut shown_enum = None;
         for ts in tss {
             match &ts.node {
                 TypeSpecifier::Void => void += 1,
@@ -255,9 +264,15 @@ impl<'a> Ctx<'a> {
                 }
                 TypeSpecifier::Atomic(tn) => other = Some(self.type_name(tn)?),
                 TypeSpecifier::Struct(st) => other = Some(self.record_type(st, attrs)?),
-                TypeSpecifier::Enum(et) => other = Some(self.enum_type(et)?),
+                TypeSpecifier::Enum(et) => {
+                    let (t, e) = self.enum_type(et)?;
+                    other = Some(t);
+                    shown_enum = e;
+                }
                 TypeSpecifier::TypedefName(id) => {
-                    other = Some(self.typedef_type(&id.node.name, id.span.start)?)
+                    let (t, e) = self.typedef_type(&id.node.name, id.span.start)?;
+                    other = Some(t);
+                    shown_enum = e;
                 }
                 TypeSpecifier::TypeOf(t) => {
                     other = Some(match &t.node {
@@ -267,6 +282,8 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        // Set last: the specifiers' own nested types (a struct's members) set it before.
+        self.spec_enum = shown_enum.filter(|_| other.is_some());
         if let Some(t) = other {
             return Ok(t);
         }
@@ -318,10 +335,11 @@ impl<'a> Ctx<'a> {
         Ok(CType::Int(k))
     }
 
-    fn typedef_type(&mut self, name: &str, at: usize) -> R<CType> {
+    /// A typedef name's type and the enumerated type it names, if any.
+    fn typedef_type(&mut self, name: &str, at: usize) -> R<(CType, Option<u32>)> {
         match self.lookup(name) {
-            Some(Sym::Typedef(t)) => t.clone(),
-            _ if name == "__builtin_va_list" => Ok(CType::ptr(CType::Void)),
+            Some(Sym::Typedef(t, e)) => Ok((t.clone()?, *e)),
+            _ if name == "__builtin_va_list" => Ok((CType::ptr(CType::Void), None)),
             _ => Err(self.type_err(at, format!("unknown type name '{name}'"))),
         }
     }
@@ -516,20 +534,27 @@ impl<'a> Ctx<'a> {
         let r = (|| {
             for p in &fd.node.parameters {
                 let (base, _) = self.decl_specs(&p.node.specifiers)?;
-                let (name, ty, offset) = match &p.node.declarator {
+                let spec_enum = self.spec_enum.take();
+                let (name, ty, offset, shown_enum) = match &p.node.declarator {
                     Some(d) => (
                         declarator_name(&d.node).map(str::to_string),
                         self.declarator_type(base, d, true)?,
                         declarator_offset(d),
+                        declared_enum(spec_enum, &d.node),
                     ),
-                    None => (None, base, p.span.start),
+                    None => (None, base, p.span.start, None),
                 };
                 let ty = match ty {
                     CType::Func(_) => CType::ptr(ty),
                     CType::Array(e, _) => CType::Pointer(e),
                     t => t,
                 };
-                out.push(Param { name, ty, offset });
+                out.push(Param {
+                    name,
+                    ty,
+                    offset,
+                    shown_enum,
+                });
             }
             Ok(())
         })();
@@ -581,6 +606,7 @@ impl<'a> Ctx<'a> {
                         name: Some(id.node.name.clone()),
                         ty,
                         offset: id.span.start,
+                        shown_enum: None,
                     });
                 }
                 ps
@@ -656,11 +682,13 @@ impl<'a> Ctx<'a> {
                     continue;
                 }
             };
+            let spec_enum = self.spec_enum.take();
             if f.node.declarators.is_empty() {
                 // An anonymous struct or union member.
                 fields.push(FieldDecl {
                     name: None,
                     ty: base,
+                    shown_enum: None,
                     width: None,
                     align: 0,
                     packed: false,
@@ -669,18 +697,22 @@ impl<'a> Ctx<'a> {
             }
             for sd in &f.node.declarators {
                 let mut fa = Attrs::default();
-                let (name, ty) = match &sd.node.declarator {
+                let (name, ty, shown_enum) = match &sd.node.declarator {
                     Some(dn) => {
                         self.attrs_of(&dn.node.extensions, &mut fa);
                         match self.declarator_type(base.clone(), dn, false) {
-                            Ok(t) => (declarator_name(&dn.node).map(str::to_string), t),
+                            Ok(t) => (
+                                declarator_name(&dn.node).map(str::to_string),
+                                t,
+                                declared_enum(spec_enum, &dn.node),
+                            ),
                             Err(e) => {
                                 bad.get_or_insert(e);
                                 continue;
                             }
                         }
                     }
-                    None => (None, base.clone()),
+                    None => (None, base.clone(), None),
                 };
                 let width = match &sd.node.bit_width {
                     Some(w) => match self.bit_width(&name, &ty, w) {
@@ -695,6 +727,7 @@ impl<'a> Ctx<'a> {
                 fields.push(FieldDecl {
                     name,
                     ty,
+                    shown_enum,
                     width,
                     align: fa.aligned,
                     packed: fa.packed,
@@ -793,18 +826,20 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn enum_type(&mut self, et: &'a Node<EnumType>) -> R<CType> {
+    /// An enum specifier's integer type, and its enumerators for display.
+    fn enum_type(&mut self, et: &'a Node<EnumType>) -> R<(CType, Option<u32>)> {
         let tag = et.node.identifier.as_ref().map(|i| i.node.name.clone());
         if et.node.enumerators.is_empty() {
             if let Some(t) = &tag {
-                if let Some(Tag::Enum(ty)) = self.scopes.lookup_tag(t) {
-                    return Ok(ty.clone());
+                if let Some(Tag::Enum(ty, e)) = self.scopes.lookup_tag(t) {
+                    return Ok((ty.clone(), Some(*e)));
                 }
             }
             // A forward reference (GNU): gcc completes it later; unsigned int is its type
             // unless a negative enumerator follows, which we cannot know here.
-            return Ok(CType::UINT);
+            return Ok((CType::UINT, None));
         }
+        let mut names = Vec::new();
         let mut next: i64 = 0;
         let (mut min, mut max) = (0i64, 0i64);
         for e in &et.node.enumerators {
@@ -830,6 +865,7 @@ impl<'a> Ctx<'a> {
             };
             self.scopes
                 .define(&e.node.identifier.node.name, Sym::EnumConst(v, ty));
+            names.push((v, e.node.identifier.node.name.clone()));
             next = v.wrapping_add(1);
         }
         let ty = if min < 0 {
@@ -843,10 +879,16 @@ impl<'a> Ctx<'a> {
         } else {
             CType::Int(IntKind::ULongLong)
         };
+        let enums = &mut self.program.debug_types.enums;
+        enums.push(qicc_ir::debug::DebugEnum {
+            tag: format!("enum {}", tag.as_deref().unwrap_or("<anonymous>")),
+            values: names,
+        });
+        let id = enums.len() as u32 - 1;
         if let Some(t) = &tag {
-            self.scopes.define_tag(t, Tag::Enum(ty.clone()));
+            self.scopes.define_tag(t, Tag::Enum(ty.clone(), id));
         }
-        Ok(ty)
+        Ok((ty, Some(id)))
     }
 
     // ---- the file-scope pass ----
@@ -909,6 +951,7 @@ impl<'a> Ctx<'a> {
 
     fn file_declaration(&mut self, d: &'a Node<Declaration>) -> R<()> {
         let specs = self.decl_specs(&d.node.specifiers);
+        let spec_enum = self.spec_enum.take();
         let storage = match &specs {
             Ok((_, s)) => *s,
             Err(_) => storage_of(&d.node.specifiers),
@@ -923,8 +966,9 @@ impl<'a> Ctx<'a> {
                 Ok((base, _)) => self.declarator_type(base.clone(), decl, false),
                 Err(e) => Err(e.clone()),
             };
+            let shown_enum = declared_enum(spec_enum, &decl.node);
             if storage == Storage::Typedef {
-                self.scopes.define(name, Sym::Typedef(ty));
+                self.scopes.define(name, Sym::Typedef(ty, shown_enum));
                 continue;
             }
             let is_func = match &ty {
@@ -960,6 +1004,7 @@ impl<'a> Ctx<'a> {
             self.declare_global(
                 name,
                 ty,
+                shown_enum,
                 id.node.initializer.as_ref(),
                 defined,
                 offset,
@@ -1033,6 +1078,7 @@ impl<'a> Ctx<'a> {
         &mut self,
         name: &str,
         ty: R<CType>,
+        shown_enum: Option<u32>,
         init: Option<&'a Node<Initializer>>,
         defined: bool,
         offset: usize,
@@ -1058,6 +1104,7 @@ impl<'a> Ctx<'a> {
             name: name.to_string(),
             c_name: name.to_string(),
             ty,
+            shown_enum,
             init,
             defined,
             offset,

@@ -864,7 +864,7 @@ impl<'a> Ctx<'a> {
                     ty,
                 }))
             }
-            Some(Sym::Typedef(_)) => {
+            Some(Sym::Typedef(..)) => {
                 Err(self.type_err(at, format!("unexpected type name '{name}'")))
             }
             None => match name {

@@ -739,7 +739,7 @@ impl<'a> Ctx<'a> {
                     span,
                 });
                 self.globals[i].storage = Some(GStorage::Obj(id));
-                let dt = self.debug_type(&ty);
+                let dt = self.shown_type(&ty, self.globals[i].shown_enum);
                 self.program.debug_types.objects.insert(id.0, dt);
                 self.const_depth += 1;
                 let items = self.static_items(leaves);
@@ -759,7 +759,7 @@ impl<'a> Ctx<'a> {
                     span,
                 });
                 self.globals[i].storage = Some(GStorage::Var(gid));
-                let dt = self.debug_type(&ty);
+                let dt = self.shown_type(&ty, self.globals[i].shown_enum);
                 self.program.debug_types.globals.insert(gid.0, dt);
                 if let Some(leaf) = leaves.into_iter().next() {
                     if let LeafInit::Expr(e) = leaf.init {

@@ -162,6 +162,8 @@ pub struct GlobalVar<'a> {
     /// The C name (for the address-taken test).
     pub c_name: String,
     pub ty: R<CType>,
+    /// Declared with an enumerated type: shown by its enumerators' names.
+    pub shown_enum: Option<u32>,
     pub init: Option<&'a Node<Initializer>>,
     /// A definition (not only `extern` declarations) exists: storage starts zeroed.
     pub defined: bool,
@@ -229,6 +231,8 @@ pub enum LocalPlace {
 pub struct LocalVar {
     pub ty: CType,
     pub place: LocalPlace,
+    /// Declared with an enumerated type: shown by its enumerators' names.
+    pub shown_enum: Option<u32>,
 }
 
 /// One `switch` being lowered: its case labels' locations.
@@ -328,6 +332,10 @@ pub struct Ctx<'a> {
     pub lit_counter: u32,
     /// The source types interned into `program.debug_types` so far.
     pub debug: debug::DebugTypeTable,
+    /// The enumerated type the last declaration specifiers named (an `enum` specifier or a
+    /// typedef of one), as an index into `program.debug_types.enums`: what a declaration of
+    /// that type shows its values by. Read right after `decl_specs`/`sq_type`; display only.
+    pub spec_enum: Option<u32>,
     pub fs: Option<FnState>,
     pub assert_mode: AssertMode,
     /// The stub of each body-less function a call may let change memory and globals (see
@@ -379,6 +387,7 @@ impl<'a> Ctx<'a> {
             fn_of_object: HashMap::new(),
             lit_counter: 0,
             debug: debug::DebugTypeTable::default(),
+            spec_enum: None,
             fs: None,
             assert_mode: AssertMode::Ordinary,
             const_depth: 0,

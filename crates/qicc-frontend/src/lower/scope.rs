@@ -20,16 +20,18 @@ pub enum Sym {
     Var(VarId),
     /// Index into the lowering's function table.
     Func(usize),
-    /// A typedef name; its type, or why it cannot be used (reported only if it is used).
-    Typedef(Result<CType, crate::diag::Diagnostic>),
+    /// A typedef name; its type, or why it cannot be used (reported only if it is used), and
+    /// the enumerated type it names, if it names one (display only).
+    Typedef(Result<CType, crate::diag::Diagnostic>, Option<u32>),
     EnumConst(i64, CType),
 }
 
 #[derive(Clone, Debug)]
 pub enum Tag {
     Record(RecordId),
-    /// An enum and its underlying integer type.
-    Enum(CType),
+    /// An enum: its underlying integer type and its enumerators for display (index into
+    /// `program.debug_types.enums`).
+    Enum(CType, u32),
 }
 
 pub struct Scopes {

@@ -132,10 +132,10 @@ impl<'a> Ctx<'a> {
         let mut func = fs.b.finish(ptr);
         for v in &fs.vars {
             let (LocalPlace::Reg(l) | LocalPlace::Mem(l)) = v.place;
-            self.set_local_debug_type(&mut func, l, &v.ty);
+            self.set_local_debug_type(&mut func, l, &v.ty, v.shown_enum);
         }
         if let Some(r) = fs.ret_var {
-            self.set_local_debug_type(&mut func, r, &fs.ret_ty);
+            self.set_local_debug_type(&mut func, r, &fs.ret_ty, None);
         }
         match self.program.functions.get_mut(fid.index()) {
             Some(slot) => *slot = func,
@@ -196,6 +196,7 @@ impl<'a> Ctx<'a> {
                     LocalVar {
                         ty: p.ty.clone(),
                         place: LocalPlace::Mem(l),
+                        shown_enum: p.shown_enum,
                     }
                 }
                 t => {
@@ -226,11 +227,13 @@ impl<'a> Ctx<'a> {
                         LocalVar {
                             ty: p.ty.clone(),
                             place: LocalPlace::Mem(m),
+                            shown_enum: p.shown_enum,
                         }
                     } else {
                         LocalVar {
                             ty: p.ty.clone(),
                             place: LocalPlace::Reg(l),
+                            shown_enum: p.shown_enum,
                         }
                     }
                 }
@@ -701,6 +704,7 @@ impl<'a> Ctx<'a> {
     /// A declaration inside a function.
     pub fn local_declaration(&mut self, d: &'a Node<Declaration>) -> R<()> {
         let (base, storage) = self.decl_specs(&d.node.specifiers)?;
+        let spec_enum = self.spec_enum.take();
         for id in &d.node.declarators {
             let decl = &id.node.declarator;
             let Some(name) = declarator_name(&decl.node) else {
@@ -708,8 +712,9 @@ impl<'a> Ctx<'a> {
             };
             let at = declarator_offset(decl);
             let ty = self.declarator_type(base.clone(), decl, false)?;
+            let shown_enum = super::decl::declared_enum(spec_enum, &decl.node);
             if storage == Storage::Typedef {
-                self.scopes.define(name, Sym::Typedef(Ok(ty)));
+                self.scopes.define(name, Sym::Typedef(Ok(ty), shown_enum));
                 continue;
             }
             if super::decl::has_attribute(&decl.node.extensions, &["cleanup"])
@@ -738,6 +743,7 @@ impl<'a> Ctx<'a> {
                                 name: name.to_string(),
                                 c_name: name.to_string(),
                                 ty: Ok(ty.clone()),
+                                shown_enum,
                                 init: None,
                                 defined: false,
                                 offset: at,
@@ -769,6 +775,7 @@ impl<'a> Ctx<'a> {
                         name: ir_name,
                         c_name: name.to_string(),
                         ty: Ok(ty.clone()),
+                        shown_enum,
                         init: id.node.initializer.as_ref(),
                         defined: true,
                         offset: at,
@@ -782,7 +789,7 @@ impl<'a> Ctx<'a> {
                     self.scopes.define(name, Sym::Var(VarId::Global(gi)));
                     self.materialize_global(gi)?;
                 }
-                _ => self.auto_local(name, ty, id.node.initializer.as_ref(), at)?,
+                _ => self.auto_local(name, ty, shown_enum, id.node.initializer.as_ref(), at)?,
             }
         }
         Ok(())
@@ -792,6 +799,7 @@ impl<'a> Ctx<'a> {
         &mut self,
         name: &str,
         ty: CType,
+        shown_enum: Option<u32>,
         init: Option<&'a Node<Initializer>>,
         at: usize,
     ) -> R<()> {
@@ -811,6 +819,7 @@ impl<'a> Ctx<'a> {
             fs.vars.push(LocalVar {
                 ty: ty.clone(),
                 place: LocalPlace::Reg(l),
+                shown_enum,
             });
             let vid = fs.vars.len() - 1;
             self.define_block_local(name, vid, l, at)?;
@@ -853,6 +862,7 @@ impl<'a> Ctx<'a> {
         fs.vars.push(LocalVar {
             ty: ty.clone(),
             place: LocalPlace::Mem(p),
+            shown_enum,
         });
         let vid = fs.vars.len() - 1;
         self.define_block_local(name, vid, p, at)?;
@@ -912,6 +922,7 @@ impl<'a> Ctx<'a> {
         fs.vars.push(LocalVar {
             ty,
             place: LocalPlace::Mem(p),
+            shown_enum: None,
         });
         let vid = fs.vars.len() - 1;
         self.define_block_local(name, vid, p, at)

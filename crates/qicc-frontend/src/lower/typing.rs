@@ -28,7 +28,7 @@ impl<'a> Ctx<'a> {
                     Some(Sym::Var(VarId::Global(i))) => self.global_type(i),
                     Some(Sym::Func(i)) => Ok(CType::Func(self.funcs[i].ty.clone()?)),
                     Some(Sym::EnumConst(_, t)) => Ok(t),
-                    Some(Sym::Typedef(_)) => {
+                    Some(Sym::Typedef(..)) => {
                         Err(self.type_err(at, format!("unexpected type name '{name}'")))
                     }
                     None => match name.as_str() {
