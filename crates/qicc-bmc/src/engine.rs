@@ -96,7 +96,13 @@ impl<'a> Engine<'a> {
             None => qicc_symex::schedule(self.opts.max_unwind),
         };
         let mut last_reason = String::new();
-        for (step, &k) in bounds.iter().enumerate() {
+        // Loops kept at the last bound that fitted the term limit while the others deepen
+        // (the limit names the loop it was reached in), and why, for the reason.
+        let mut kept: HashMap<(FuncId, u32), u32> = HashMap::new();
+        let mut kept_why: Vec<String> = Vec::new();
+        let mut previous: Option<Bounds> = None;
+        let mut step = 0;
+        while let Some(&k) = bounds.get(step) {
             if let Some(r) = self.budget.exhausted() {
                 return self.stopped(r.describe().to_string(), k, &last_reason);
             }
@@ -114,8 +120,10 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
+            loops.extend(kept.iter().map(|(a, b)| (*a, *b)));
             loops.extend(self.loop_overrides.iter().map(|(a, b)| (*a, *b)));
             let b = Bounds { default: k, loops };
+            let mark = self.q.s.mark();
             let symex = catch_stop(|| {
                 symex::run(
                     self.p,
@@ -134,14 +142,41 @@ impl<'a> Engine<'a> {
                 }
                 Err(e @ SymexError::Unsupported(_)) => return self.unknown_result(e.to_string()),
                 // Says the bound; what the bound before it left open follows.
-                Err(SymexError::TooLarge(why)) => {
+                Err(SymexError::TooLarge { why, at }) => {
+                    // Deepening: the loop it was reached in, and the loops around it (whose
+                    // bounds multiply its unwinding), stay at the bounds that fitted, and this
+                    // bound is tried again for the others. Its terms are given back first
+                    // (none was solved: symbolic execution does not solve).
+                    let mut fitted = Vec::new();
+                    if let (Some((fid, chain)), Some(prev)) = (&at, &previous) {
+                        for &l in chain {
+                            let key = (*fid, l);
+                            let fit = prev.loop_bound(key.0, key.1);
+                            let user = self.loop_overrides.contains_key(&key);
+                            if !user && fit < b.loop_bound(key.0, key.1) {
+                                fitted.push((key, fit));
+                            }
+                        }
+                    }
+                    if !fitted.is_empty() {
+                        self.q.s.truncate(mark);
+                        kept.extend(fitted.iter().copied());
+                        let fit = fitted.iter().map(|(_, f)| *f).max().unwrap_or(0);
+                        let note =
+                            format!("{why}: that loop and those around it stay at bound {fit}");
+                        self.q.progress(&format!("{note}, the others deepen"));
+                        kept_why.push(note);
+                        continue;
+                    }
                     return self.unknown_result(if last_reason.is_empty() {
                         why
                     } else {
                         format!("{why}; before: {last_reason}")
-                    })
+                    });
                 }
             };
+            previous = Some(b);
+            step += 1;
             self.stats.bound = k;
             self.stats.steps = enc.steps;
             self.q.progress(&format!(
@@ -164,7 +199,8 @@ impl<'a> Engine<'a> {
                     let all = catch_stop(|| self.feasible_cuts(&enc, k, why.clone()));
                     return self.complete(&enc, k, Some(all.unwrap_or(why)));
                 }
-                Ok(Some(why)) => last_reason = why,
+                Ok(Some(why)) if kept_why.is_empty() => last_reason = why,
+                Ok(Some(why)) => last_reason = format!("{why}; {}", kept_why.join("; ")),
             }
         }
         if !self.q.found.violations.is_empty() {

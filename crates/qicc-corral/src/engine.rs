@@ -202,7 +202,7 @@ impl<'a> Engine<'a> {
             Err(SymexError::Stopped(r)) => {
                 return Err(format!("{} during symbolic execution", r.describe()))
             }
-            Err(e @ (SymexError::Unsupported(_) | SymexError::TooLarge(_))) => {
+            Err(e @ (SymexError::Unsupported(_) | SymexError::TooLarge { .. })) => {
                 return Err(e.to_string())
             }
         };

@@ -372,7 +372,7 @@ fn check_function(
     let (enc, alone) = match run_alone(p, s, info, mm, bounds, budget, fid) {
         Ok(x) => x,
         Err(SymexError::Stopped(r)) => return Err(r.describe().to_string()),
-        Err(SymexError::Unsupported(_) | SymexError::TooLarge(_)) => {
+        Err(SymexError::Unsupported(_) | SymexError::TooLarge { .. }) => {
             cands[fi].clear();
             return Ok(true);
         }

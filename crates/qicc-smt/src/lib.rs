@@ -51,6 +51,6 @@ mod z3;
 
 pub use build_bv::{eval_bv_bin, eval_bv_cmp, eval_bv_un};
 pub use solver::{CheckResult, InterruptHandle, ModelValue, Solver};
-pub use store::{catch_stop, Stopped, TermStore};
+pub use store::{catch_stop, Stopped, StoreMark, TermStore};
 pub use term::{BvBinOp, BvCmpOp, BvUnOp, Node, Sort, TermId};
 pub use z3::{Z3Mode, Z3Solver};

@@ -104,6 +104,14 @@ impl Free {
     }
 }
 
+/// What [`TermStore::truncate`] goes back to.
+pub struct StoreMark {
+    terms: usize,
+    names: usize,
+    used_names: HashMap<String, u32>,
+    next_bound: u32,
+}
+
 /// The hash-consed, simplifying term DAG. See the crate docs for the simplifications.
 pub struct TermStore {
     nodes: Vec<Node>,
@@ -166,6 +174,46 @@ impl TermStore {
 
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
+    }
+
+    /// The store as it is now, for [`TermStore::truncate`].
+    pub fn mark(&self) -> StoreMark {
+        StoreMark {
+            terms: self.nodes.len(),
+            names: self.names.len(),
+            used_names: self.used_names.clone(),
+            next_bound: self.next_bound,
+        }
+    }
+
+    /// Forgets every term made since `mark`, as if it had never been made (the same terms
+    /// made again get the same ids and the same symbol names): a symbolic execution that
+    /// outgrew its limit gives its terms back before a smaller one is tried. The caller
+    /// guarantees that no term made since is still held anywhere (a solver's translation
+    /// included: symbolic execution makes terms without solving, so the terms made since a
+    /// mark taken before it are only in its own result, which the error dropped). Linear in
+    /// the store's size.
+    pub fn truncate(&mut self, mark: StoreMark) {
+        let StoreMark {
+            terms: mark,
+            names,
+            used_names,
+            next_bound,
+        } = mark;
+        if mark >= self.nodes.len() {
+            return;
+        }
+        self.names.truncate(names);
+        self.used_names = used_names;
+        self.next_bound = next_bound;
+        let gone = |t: &TermId| t.index() >= mark;
+        self.nodes.truncate(mark);
+        self.sorts.truncate(mark);
+        self.free.truncate(mark);
+        self.index.retain(|_, t| !gone(t));
+        self.symbols.retain(|_, t| !gone(t));
+        self.select_cache
+            .retain(|(a, i), t| !gone(a) && !gone(i) && !gone(t));
     }
 
     pub fn node(&self, t: TermId) -> &Node {

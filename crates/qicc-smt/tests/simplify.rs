@@ -232,3 +232,35 @@ fn disjointness_without_building_terms() {
     // not(x < 2) is 2 <= x, whichever way it is written.
     assert_eq!(ge, s.bv_cmp(BvCmpOp::Sle, two, x));
 }
+
+#[test]
+fn truncation_forgets_the_terms_made_after_the_mark() {
+    let mut s = TermStore::new();
+    let x = s.symbol("x", Sort::BitVec(32));
+    let x1 = s.add_const(x, 1);
+    let arr = s.symbol("a", Sort::Array { index: 32, elem: 8 });
+    let len = s.len();
+    let mark = s.mark();
+    let y = s.symbol("y", Sort::BitVec(32));
+    let xy = s.bv_bin(BvBinOp::Mul, x1, y);
+    let sel = s.select(arr, xy);
+    assert!(s.len() > len);
+    s.truncate(mark);
+    assert_eq!(s.len(), len);
+    // What was made before the mark is still shared.
+    assert_eq!(s.add_const(x, 1), x1);
+    assert_eq!(s.symbol("x", Sort::BitVec(32)), x);
+    // What was made after it is made anew, at the ids it had, with the same meaning and the
+    // same symbol name (a model is read back by name).
+    let y2 = s.symbol("y", Sort::BitVec(32));
+    assert_eq!(y2.index(), len);
+    assert_eq!(s.symbol_name(y2), Some("y"));
+    let xy2 = s.bv_bin(BvBinOp::Mul, x1, y2);
+    assert!(matches!(s.node(xy2), Node::BvBin(BvBinOp::Mul, _, _)));
+    let sel2 = s.select(arr, xy2);
+    assert!(matches!(s.node(sel2), Node::Select(a, i) if *a == arr && *i == xy2));
+    assert_eq!((y2, xy2, sel2), (y, xy, sel));
+    // Not in the index twice: the same term again is the same id.
+    assert_eq!(s.bv_bin(BvBinOp::Mul, x1, y2), xy2);
+    assert_eq!(s.len(), len + 3);
+}

@@ -1,6 +1,7 @@
 //! Why an unwinding could not be built or checked.
 
 use qicc_engine::StopReason;
+use qicc_ir::FuncId;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -9,9 +10,13 @@ pub enum SymexError {
     Unsupported(String),
     /// The budget ran out or the run was cancelled.
     Stopped(StopReason),
-    /// The unwinding outgrew the run's share of the memory limit; the text names the
-    /// bound, and the loop that was being unwound.
-    TooLarge(String),
+    /// The unwinding outgrew the run's share of the memory limit; `why` names the bound and
+    /// the loop that was being unwound, `at` is that loop's function and the loops around
+    /// it, outermost first, itself last (loop indices; empty outside any loop).
+    TooLarge {
+        why: String,
+        at: Option<(FuncId, Vec<u32>)>,
+    },
 }
 
 impl fmt::Display for SymexError {
@@ -19,7 +24,7 @@ impl fmt::Display for SymexError {
         match self {
             SymexError::Unsupported(m) => write!(f, "unsupported: {m}"),
             SymexError::Stopped(r) => write!(f, "{}", r.describe()),
-            SymexError::TooLarge(m) => f.write_str(m),
+            SymexError::TooLarge { why, .. } => f.write_str(why),
         }
     }
 }

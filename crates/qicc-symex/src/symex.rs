@@ -81,7 +81,7 @@ pub struct Bounds {
 }
 
 impl Bounds {
-    fn loop_bound(&self, f: FuncId, l: u32) -> u32 {
+    pub fn loop_bound(&self, f: FuncId, l: u32) -> u32 {
         self.loops.get(&(f, l)).copied().unwrap_or(self.default)
     }
 }
@@ -582,7 +582,13 @@ impl Symex<'_> {
                 return Err(SymexError::Stopped(r));
             }
             if self.s.len() > self.max_terms {
-                return Err(SymexError::TooLarge(self.too_large()));
+                let at = self
+                    .at
+                    .map(|(fid, loc, _)| (fid, self.info[fid.index()].chain(loc).to_vec()));
+                return Err(SymexError::TooLarge {
+                    why: self.too_large(),
+                    at,
+                });
             }
         }
         Ok(())
