@@ -84,6 +84,7 @@ def main(argv=None):
     ap.add_argument('--json')
     ap.add_argument('--markdown')
     a = ap.parse_args(argv)
+    a.qicc = os.path.abspath(a.qicc)  # the harnesses run in their own directories
     esbmc = a.esbmc or run_tasks.find_esbmc()
     configs = [
         ('qicc', lambda h: run_qicc(a.qicc, h, [], a.timeout)),
