@@ -22,7 +22,11 @@ pub fn esbmc() -> Option<PathBuf> {
 
 /// Runs `cmd` for at most `limit`; its stdout and stderr, `None` on time-out.
 pub fn run_limited(mut cmd: Command, limit: Duration) -> Option<String> {
-    let out_path = std::env::temp_dir().join(format!("qicc-esbmc-{}.out", std::process::id()));
+    // One file per call: the tests of a binary run on threads of one process, and a file
+    // named by the process alone was truncated by one test while another's ESBMC wrote it.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out_path = std::env::temp_dir().join(format!("qicc-esbmc-{}-{n}.out", std::process::id()));
     let file = std::fs::File::create(&out_path).ok()?;
     let mut child = cmd
         .stdout(file.try_clone().ok()?)
@@ -32,11 +36,14 @@ pub fn run_limited(mut cmd: Command, limit: Duration) -> Option<String> {
     let start = std::time::Instant::now();
     loop {
         if child.try_wait().ok().flatten().is_some() {
-            return std::fs::read_to_string(&out_path).ok();
+            let out = std::fs::read_to_string(&out_path).ok();
+            let _ = std::fs::remove_file(&out_path);
+            return out;
         }
         if start.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
+            let _ = std::fs::remove_file(&out_path);
             return None;
         }
         std::thread::sleep(Duration::from_millis(50));
