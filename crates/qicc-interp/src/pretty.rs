@@ -282,12 +282,10 @@ impl<'p> ObjectNames<'p> {
                     None => shown,
                 }
             }
-            Some(DebugType::Int {
-                show: IntShow::Enum(_),
-                signed,
-                ..
-            }) => self.with_enumerator(self.value(v, ty, !signed), v, debug),
-            Some(DebugType::Int { signed, .. }) => self.value(v, ty, !signed),
+            // An enumerated type's value also by its enumerator's name.
+            Some(DebugType::Int { signed, .. }) => {
+                self.with_enumerator(self.value(v, ty, !signed), v, debug)
+            }
             _ => self.value(v, ty, unsigned),
         }
     }

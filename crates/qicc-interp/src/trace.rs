@@ -554,12 +554,12 @@ impl<'p> Builder<'p> {
                     .iter()
                     .zip(&s.operands)
                     .map(|(prm, v)| match g.locals.get(prm.index()) {
-                        Some(l) if l.unsigned => {
-                            let shown = self.names.short_unsigned(*v, l.ty);
-                            self.names.with_enumerator(shown, *v, l.debug_type)
-                        }
                         Some(l) => {
-                            let shown = self.names.short_value(*v, l.ty);
+                            let shown = if l.unsigned {
+                                self.names.short_unsigned(*v, l.ty)
+                            } else {
+                                self.names.short_value(*v, l.ty)
+                            };
                             self.names.with_enumerator(shown, *v, l.debug_type)
                         }
                         None => self.names.short_value(*v, Ty::I64),
