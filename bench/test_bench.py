@@ -52,6 +52,29 @@ class Scoring(unittest.TestCase):
         self.assertEqual(rt.median([5, 1, 3]), 3)
         self.assertEqual(rt.median([4, 1, 3, 2]), 2.5)
 
+    def test_repeated_short_runs_keep_the_median_run(self):
+        tries = [run('t1', 'qicc/qicc', 'true', w) for w in (0.9, 0.3, 0.4)]
+        rec = rt.median_run(tries)
+        self.assertEqual((rec['wall_s'], rec['verdict'], rec['outcome']), (0.4, 'true', 'correct-true'))
+        self.assertEqual([t['wall_s'] for t in rec['tries']], [0.9, 0.3, 0.4])
+        # Four runs: the lower middle one.
+        rec = rt.median_run([run('t1', 'x', 'true', w) for w in (4, 1, 3, 2)])
+        self.assertEqual(rec['wall_s'], 2)
+        # Verdicts that differ between the runs are no answer.
+        rec = rt.median_run([run('t1', 'x', 'true', 0.2), run('t1', 'x', 'unknown', 0.3)])
+        self.assertEqual((rec['verdict'], rec['outcome'], rec['score']), ('unstable', 'unknown', 0))
+
+    def test_memory_safety_false_must_name_the_subproperty(self):
+        out = ('[Counterexample]\nViolated property:\n  file a.c line 5\n'
+               '  dereference failure: array bounds violated\nVERIFICATION FAILED\n')
+        self.assertEqual(rt.esbmc_violated(out), 'valid-deref')
+        self.assertEqual(rt.esbmc_violated(out.replace('dereference failure: array bounds violated',
+                                                       'dereference failure: forgotten memory')),
+                         'valid-memtrack')
+        self.assertEqual(rt.esbmc_violated(out.replace('array bounds violated',
+                                                       'invalid pointer freed')), 'valid-free')
+        self.assertIsNone(rt.esbmc_violated('VERIFICATION FAILED\n'))
+
     def test_median_ratio_only_tasks_both_answer_correctly(self):
         runs = [
             run('t1', 'qicc/qicc', 'true', 1.0), run('t1', 'esbmc', 'true', 4.0),      # 0.25

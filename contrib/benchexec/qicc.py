@@ -31,6 +31,10 @@ _VERDICT = re.compile(r"^VERDICT: (TRUE|FALSE|UNKNOWN)(?:\(([a-z-]+)\))?(?: \((.
 _FALSE_RESULT = {
     None: result.RESULT_FALSE_REACH,
     "no-overflow": result.RESULT_FALSE_OVERFLOW,
+    "valid-deref": result.RESULT_FALSE_DEREF,
+    "valid-free": result.RESULT_FALSE_FREE,
+    "valid-memtrack": result.RESULT_FALSE_MEMTRACK,
+    "valid-memcleanup": result.RESULT_FALSE_MEMCLEANUP,
 }
 # qicc's one-line diagnostics: `file:line:col: error: message` (or `unsupported:`).
 _DIAGNOSTIC = re.compile(r"^\S+:\d+:\d+: (?:error|unsupported): (.*)$")

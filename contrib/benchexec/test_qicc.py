@@ -118,8 +118,9 @@ class QiccToolInfo(unittest.TestCase):
         )
         self.assertEqual(
             self.run_qicc("property_task_unsupported", program="prog.c", prp=os.path.join(
-                REGRESSION, "property_task_unsupported", "valid-memsafety.prp")),
-            "ERROR (property valid-memsafety (qicc checks unreach-call and no-overflow))",
+                REGRESSION, "property_task_unsupported", "termination.prp")),
+            "ERROR (property termination (qicc checks unreach-call, no-overflow, "
+            "valid-memsafety and valid-memcleanup))",
         )
         self.assertEqual(
             self.run_qicc("syntax_error")[: len("ERROR (")], "ERROR (",
@@ -145,6 +146,11 @@ class QiccToolInfo(unittest.TestCase):
                          result.RESULT_FALSE_OVERFLOW)
         self.assertEqual(run(10, ["VERDICT: FALSE (assertion #1 violated)"]),
                          result.RESULT_FALSE_REACH)
+        for sub, res in [("valid-deref", result.RESULT_FALSE_DEREF),
+                         ("valid-free", result.RESULT_FALSE_FREE),
+                         ("valid-memtrack", result.RESULT_FALSE_MEMTRACK),
+                         ("valid-memcleanup", result.RESULT_FALSE_MEMCLEANUP)]:
+            self.assertEqual(run(10, ["VERDICT: FALSE(%s) (assertion #1 violated)" % sub]), res)
         self.assertEqual(run(10, ["VERDICT: FALSE(termination)"]),
                          "ERROR (exit code 10, verdict FALSE)")
         self.assertEqual(run(1, ["INTERNAL ERROR: x", "VERDICT: UNKNOWN (internal error: x)"]),

@@ -50,6 +50,12 @@ pub enum CheckArg {
     UnreachCall,
     /// No signed integer overflow (SV-COMP's no-overflow).
     Overflow,
+    /// Memory safety (SV-COMP's valid-memsafety): every dereference valid, every free valid,
+    /// no heap object lost when the program ends.
+    Memsafety,
+    /// As memsafety, with every heap object freed when the program ends (SV-COMP's
+    /// valid-memcleanup).
+    Memcleanup,
 }
 
 #[derive(Args)]
@@ -59,13 +65,18 @@ pub struct VerifyArgs {
     /// The property to check, an SV-COMP property file (.prp). qicc checks unreach-call
     /// (`CHECK( init(main()), LTL(G ! call(reach_error())) )`) and no-overflow (`LTL(G !
     /// overflow)`: no signed `+ - * / ++ --` or unary minus leaves its type; a FALSE reads
-    /// `FALSE(no-overflow)`, and reach_error() is then an ordinary function); any other
-    /// property is answered "unsupported" (exit code 6). With a task .yml, the task's entry
-    /// for this file gives the expected verdict. Default: unreach-call.
+    /// `FALSE(no-overflow)`, and reach_error() is then an ordinary function), valid-memsafety
+    /// (`G valid-free`, `G valid-deref`, `G valid-memtrack`: a FALSE names the sub-property,
+    /// `FALSE(valid-deref)`; leaks are checked where the program ends: return from main,
+    /// exit, abort) and valid-memcleanup; any other property is answered "unsupported" (exit
+    /// code 6). With a task .yml, the task's entry for this file gives the expected verdict.
+    /// Default: unreach-call.
     #[arg(long, value_name = "FILE.prp", conflicts_with = "check")]
     pub property: Option<std::path::PathBuf>,
     /// The property to check, by name (no .prp file needed): `overflow` is SV-COMP's
-    /// no-overflow (as CBMC's --signed-overflow-check), `unreach-call` the default.
+    /// no-overflow (as CBMC's --signed-overflow-check), `memsafety` valid-memsafety (as
+    /// CBMC's --pointer-check --bounds-check --memory-leak-check), `memcleanup`
+    /// valid-memcleanup, `unreach-call` the default.
     #[arg(long, value_enum, value_name = "PROPERTY")]
     pub check: Option<CheckArg>,
     /// Verification engine.
@@ -315,6 +326,8 @@ pub fn run(args: VerifyArgs) -> u8 {
     let check = args.check.map(|c| match c {
         CheckArg::UnreachCall => qicc_frontend::task::Property::UnreachCall,
         CheckArg::Overflow => qicc_frontend::task::Property::NoOverflow,
+        CheckArg::Memsafety => qicc_frontend::task::Property::MemSafety,
+        CheckArg::Memcleanup => qicc_frontend::task::Property::MemCleanup,
     });
     let loaded = match args.input.load_for_property(args.property.clone(), check) {
         Ok(l) => l,

@@ -118,9 +118,7 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
     let mut lowered = qicc_frontend::lower_files(&sources, &fe)?;
     // The property's checks are assertions of the IR (`qicc_ir::property`): every engine
     // decides them as it decides a reach_error() call.
-    if property == task::Property::NoOverflow {
-        lowered.program = qicc_ir::property::check_overflow(&lowered.program);
-    }
+    lowered.program = with_property(&lowered.program, property);
     warnings.extend(lowered.warnings);
     let mut cflags = Vec::new();
     for d in &opts.include_dirs {
@@ -137,4 +135,16 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
         property,
         warnings,
     })
+}
+
+/// The lowered program with `property`'s checks as its property assertions
+/// (`qicc_ir::property`): what every engine verifies.
+pub fn with_property(program: &qicc_ir::Program, property: task::Property) -> qicc_ir::Program {
+    use qicc_ir::property::{check_memsafety, check_overflow, MemEnd};
+    match property {
+        task::Property::UnreachCall => program.clone(),
+        task::Property::NoOverflow => check_overflow(program),
+        task::Property::MemSafety => check_memsafety(program, MemEnd::Memtrack),
+        task::Property::MemCleanup => check_memsafety(program, MemEnd::Memcleanup),
+    }
 }

@@ -201,6 +201,9 @@ pub struct Report {
     /// The property checked (JSON: its SV-COMP name, `unreach-call`, `no-overflow`).
     #[serde(serialize_with = "property_name")]
     pub property: Property,
+    /// Under FALSE, SV-COMP's name of what the counterexample violates: the property, or the
+    /// sub-property of a memory-safety one (`valid-deref`); `null` otherwise.
+    pub violated_property: Option<String>,
     pub engine: String,
     pub data_model: &'static str,
     pub assertions: Vec<AssertionReport>,
@@ -431,8 +434,12 @@ impl Report {
         }
         let _ = write!(out, "\nVERDICT: {}", self.verdict.as_str());
         // SV-COMP's spelling of a violated property other than the default one.
-        if self.verdict == Verdict::False && self.property != Property::UnreachCall {
-            let _ = write!(out, "({})", self.property.name());
+        if let Some(v) = self
+            .violated_property
+            .as_deref()
+            .filter(|v| *v != "unreach-call")
+        {
+            let _ = write!(out, "({v})");
         }
         if let Some(r) = &self.reason {
             let _ = write!(out, " ({r})");

@@ -3,7 +3,9 @@
 //! This module owns only the rendering: everything it says comes from [`Report`], the one
 //! home of a run's result (as the text and JSON outputs do). One run, whose `tool.driver`
 //! lists one rule per kind of finding: `assertion-violation`, one `ub/<kind>` per kind of
-//! undefined-behaviour check, and one per other property (`no-overflow`). Results: the violated assertion (level `error`, with the
+//! undefined-behaviour check, and one per other property (`no-overflow`, and memory safety's
+//! `memsafety/valid-deref`, `…/valid-free`, `…/valid-memtrack`, `…/valid-memcleanup`).
+//! Results: the violated assertion (level `error`, with the
 //! replayed counterexample as a code flow) and every undefined-behaviour check the report
 //! marks violated (reached by a replay) or an engine found reachable (its solver reached it
 //! in the whole unwound program; the message says it was not replayed), at level `warning`.
@@ -111,14 +113,65 @@ fn rules() -> Vec<Value> {
         }));
     }
     // After the UB rules: the earlier indices keep their meaning.
-    rules.push(json!({
-        "id": OVERFLOW_RULE,
-        "name": "SignedOverflow",
-        "shortDescription": { "text": "A signed integer operation can overflow" },
-        "fullDescription": { "text": "A signed +, -, *, /, ++, -- or unary minus can produce a value outside its type (SV-COMP's no-overflow); the counterexample has been replayed on the program." },
-        "defaultConfiguration": { "level": "error" },
-    }));
+    for (id, name, short, full) in PROPERTY_RULES {
+        rules.push(json!({
+            "id": id,
+            "name": name,
+            "shortDescription": { "text": short },
+            "fullDescription": { "text": format!("{full}; the counterexample has been replayed on the program.") },
+            "defaultConfiguration": { "level": "error" },
+        }));
+    }
     rules
+}
+
+/// The rules of properties other than unreach-call, after the UB rules in this order: id,
+/// name, short and full description.
+const PROPERTY_RULES: [(&str, &str, &str, &str); 5] = [
+    (
+        OVERFLOW_RULE,
+        "SignedOverflow",
+        "A signed integer operation can overflow",
+        "A signed +, -, *, /, ++, -- or unary minus can produce a value outside its type (SV-COMP's no-overflow)",
+    ),
+    (
+        "memsafety/valid-deref",
+        "InvalidDereference",
+        "A pointer dereference can be invalid",
+        "A read or write can fall outside every live object: null, out of bounds, freed, or a returned function's frame (SV-COMP's valid-deref)",
+    ),
+    (
+        "memsafety/valid-free",
+        "InvalidFree",
+        "A free can be invalid",
+        "free can be called with a pointer that is not the start of a live heap object: a double free, a pointer into an object, a static or stack object (SV-COMP's valid-free)",
+    ),
+    (
+        "memsafety/valid-memtrack",
+        "MemoryLeak",
+        "Heap memory can be lost",
+        "When the program ends, a heap object can still be allocated with no pointer from a global or a tracked object left to it (SV-COMP's valid-memtrack)",
+    ),
+    (
+        "memsafety/valid-memcleanup",
+        "MemoryNotFreed",
+        "Heap memory can be left allocated at the end",
+        "When the program ends, a heap object can still be allocated (SV-COMP's valid-memcleanup)",
+    ),
+];
+
+/// The rule of a violated property assertion of this kind (the report's `kind`).
+fn property_rule(kind: &str) -> &'static str {
+    if kind == "overflow" {
+        return OVERFLOW_RULE;
+    }
+    match qicc_ir::MemProp::from_name(kind) {
+        Some(m) => PROPERTY_RULES
+            .iter()
+            .find(|r| r.0.strip_prefix("memsafety/") == Some(m.sv_name()))
+            .map_or(ASSERTION_RULE, |r| r.0),
+        None => ASSERTION_RULE,
+    }
 }
 
 fn ub_rule(kind: &str) -> String {
@@ -129,8 +182,8 @@ fn rule_index(rule_id: &str) -> usize {
     if rule_id == ASSERTION_RULE {
         return 0;
     }
-    if rule_id == OVERFLOW_RULE {
-        return UbKind::ALL.len() + 1;
+    if let Some(i) = PROPERTY_RULES.iter().position(|r| r.0 == rule_id) {
+        return UbKind::ALL.len() + 1 + i;
     }
     UbKind::ALL
         .iter()
@@ -299,11 +352,7 @@ pub fn to_sarif(report: &Report, version: &str, root: &SrcRoot) -> serde_json::R
             .filter(|v| v.assertion == a.id)
             .map(|v| &v.trace);
         let what = a.text.as_deref().unwrap_or(a.kind.as_str());
-        let rule = if a.kind == "overflow" {
-            OVERFLOW_RULE
-        } else {
-            ASSERTION_RULE
-        };
+        let rule = property_rule(&a.kind);
         results.push(ResultObj {
             rule_id: rule.into(),
             rule_index: rule_index(rule),

@@ -16,7 +16,7 @@ use crate::report::{
 };
 use qicc_engine::{AssertionStatus, Budget, EngineResult, LoopInvariant};
 use qicc_interp::{trace, Outcome, RunConfig};
-use qicc_ir::{AssertionId, Program, Witness};
+use qicc_ir::{AssertKind, AssertionId, Program, Witness};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -683,10 +683,16 @@ fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
     // `--signed-overflow` says: that trap is how it confirms one.
     let wraps =
         opts.signed_overflow_wraps && loaded.property == qicc_frontend::task::Property::UnreachCall;
+    // A memory-safety violation does not show in a native run (an invalid read returns
+    // something, a leak ends quietly): only the interpreter confirms one.
+    let memory = matches!(
+        loaded.property,
+        qicc_frontend::task::Property::MemSafety | qicc_frontend::task::Property::MemCleanup
+    );
     let native = opts
         .native
         .native(wraps)
-        .filter(|_| from_main)
+        .filter(|_| from_main && !memory)
         .map(|n| crate::native::Native {
             cflags: loaded.cflags.clone(),
             ..n
@@ -1005,6 +1011,10 @@ fn report(
             qicc_frontend::task::Property::NoOverflow => {
                 "the program has no signed arithmetic that could overflow".into()
             }
+            qicc_frontend::task::Property::MemSafety
+            | qicc_frontend::task::Property::MemCleanup => {
+                "the program has no memory access, free or end that could violate it".into()
+            }
         });
         verdict = Verdict::True;
     }
@@ -1059,6 +1069,13 @@ fn report(
         task: loaded.task.as_ref().map(|t| t.path.display().to_string()),
         expected_verdict: loaded.task.as_ref().and_then(|t| t.expected_verdict),
         property: loaded.property,
+        violated_property: violation
+            .as_ref()
+            .filter(|_| verdict == Verdict::False)
+            .map(|v| match program.assertion(AssertionId(v.assertion)).kind {
+                AssertKind::Memory(m) => m.sv_name().to_string(),
+                _ => loaded.property.name().to_string(),
+            }),
         engine: opts.engine.name().to_string(),
         data_model: program.data_model.name(),
         assertions,

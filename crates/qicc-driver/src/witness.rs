@@ -69,7 +69,7 @@ struct Producer {
 struct Task {
     input_files: Vec<String>,
     input_file_hashes: BTreeMap<String, String>,
-    specification: &'static str,
+    specification: String,
     data_model: &'static str,
     language: &'static str,
 }
@@ -143,7 +143,12 @@ pub fn to_witness(report: &Report, version: &str) -> Result<Option<String>, Witn
                 report.files.clone()
             },
             input_file_hashes: hashes,
-            specification: report.property.formula(),
+            specification: report.property.formula(
+                report
+                    .violated_property
+                    .as_deref()
+                    .and_then(qicc_ir::MemProp::from_name),
+            ),
             data_model: if report.data_model.eq_ignore_ascii_case("lp64") {
                 "LP64"
             } else {

@@ -168,6 +168,12 @@ pub enum Property {
     /// No operation whose result type is a signed integer type produces a value outside it
     /// (`qicc_ir::property::check_overflow` makes each a property assertion).
     NoOverflow,
+    /// `valid-memsafety`: `valid-free`, `valid-deref` and `valid-memtrack`
+    /// (`qicc_ir::property::check_memsafety`).
+    MemSafety,
+    /// `valid-memcleanup`: `valid-free`, `valid-deref` and every heap object freed when the
+    /// program ends.
+    MemCleanup,
 }
 
 impl Property {
@@ -176,22 +182,32 @@ impl Property {
         match self {
             Property::UnreachCall => "unreach-call",
             Property::NoOverflow => "no-overflow",
+            Property::MemSafety => "valid-memsafety",
+            Property::MemCleanup => "valid-memcleanup",
         }
     }
 
-    /// The LTL formula, as witnesses state the specification.
-    pub fn formula(self) -> &'static str {
-        match self {
-            Property::UnreachCall => "G ! call(reach_error())",
-            Property::NoOverflow => "G ! overflow",
+    /// The LTL formula, as witnesses state the specification: of the property, or of the
+    /// sub-property a violation names (`G valid-deref`).
+    pub fn formula(self, violated: Option<qicc_ir::MemProp>) -> String {
+        match (self, violated) {
+            (Property::MemSafety | Property::MemCleanup, Some(m)) => format!("G {}", m.sv_name()),
+            (Property::UnreachCall, _) => "G ! call(reach_error())".into(),
+            (Property::NoOverflow, _) => "G ! overflow".into(),
+            (Property::MemSafety, None) => "G valid-free; G valid-deref; G valid-memtrack".into(),
+            (Property::MemCleanup, None) => {
+                "G valid-free; G valid-deref; G valid-memcleanup".into()
+            }
         }
     }
 }
 
 /// Reads a property file (`CHECK( init(main()), LTL(G ! call(reach_error())) )`, one
-/// `CHECK`/`COVER` per line). qicc checks `unreach-call` and `no-overflow`; a file that asks
-/// for anything else is an `Unsupported` diagnostic naming that property (never answered as
-/// if it were another), and text that is not a property is a `Syntax` one.
+/// `CHECK`/`COVER` per line). qicc checks `unreach-call`, `no-overflow`, `valid-memsafety`
+/// (its three lines `G valid-free`, `G valid-deref`, `G valid-memtrack`) and
+/// `valid-memcleanup` (`G valid-memcleanup`, alone or with the free and deref lines); a file
+/// that asks for anything else is an `Unsupported` diagnostic naming that property (never
+/// answered as if it were another), and text that is not a property is a `Syntax` one.
 pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
     let shown = path.display().to_string();
     let text = std::fs::read(path).map_err(|e| {
@@ -214,6 +230,9 @@ pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
     })?;
     let mut any = false;
     let mut found: Option<Property> = None;
+    // The memory-safety sub-properties named so far, and the line of the first.
+    let mut memory: Vec<String> = Vec::new();
+    let mut memory_line = 0;
     for (i, line) in text.lines().enumerate() {
         let line_no = i as u32 + 1;
         // Whitespace inside a formula is not significant (`G ! overflow` == `G !overflow`).
@@ -240,7 +259,7 @@ pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
                 &shown,
                 line_no,
                 1,
-                format!("property {what} (qicc checks unreach-call and no-overflow)"),
+                format!("property {what} (qicc checks unreach-call, no-overflow, valid-memsafety and valid-memcleanup)"),
             )
         };
         if check.entry != "main" {
@@ -252,6 +271,15 @@ pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
         let p = match check.name.as_str() {
             "unreach-call" => Property::UnreachCall,
             "no-overflow" => Property::NoOverflow,
+            sub if MEMORY_SUBPROPERTIES.contains(&sub) => {
+                if memory.is_empty() {
+                    memory_line = line_no;
+                }
+                if !memory.iter().any(|m| m == sub) {
+                    memory.push(sub.to_string());
+                }
+                continue;
+            }
             _ => return Err(unsupported(check.name)),
         };
         if found.is_some_and(|f| f != p) {
@@ -272,8 +300,52 @@ pub fn load_property(path: &Path) -> Result<Property, Diagnostic> {
             "not a property file: it is empty",
         ));
     }
+    if !memory.is_empty() {
+        memory.sort_unstable();
+        let subs: Vec<&str> = memory.iter().map(String::as_str).collect();
+        let p = match subs.as_slice() {
+            ["valid-deref", "valid-free", "valid-memtrack"] => Property::MemSafety,
+            ["valid-deref", "valid-free", "valid-memcleanup"] | ["valid-memcleanup"] => {
+                Property::MemCleanup
+            }
+            subs => {
+                return Err(Diagnostic::new(
+                    DiagKind::Unsupported,
+                    &shown,
+                    memory_line,
+                    1,
+                    format!(
+                        "property {} (qicc checks memory safety as valid-memsafety: valid-free, valid-deref and valid-memtrack together; or valid-memcleanup)",
+                        subs.join(" and ")
+                    ),
+                ))
+            }
+        };
+        if let Some(f) = found {
+            return Err(Diagnostic::new(
+                DiagKind::Unsupported,
+                &shown,
+                memory_line,
+                1,
+                format!(
+                    "property file asking for both {} and {} (one property per run)",
+                    f.name(),
+                    p.name()
+                ),
+            ));
+        }
+        return Ok(p);
+    }
     Ok(found.unwrap_or_default())
 }
+
+/// The memory-safety sub-properties a property file may name.
+const MEMORY_SUBPROPERTIES: [&str; 4] = [
+    "valid-free",
+    "valid-deref",
+    "valid-memtrack",
+    "valid-memcleanup",
+];
 
 /// One line of a property file, whitespace removed.
 struct Check {
@@ -317,7 +389,9 @@ fn parse_check(compact: &str) -> Option<Check> {
     let name = match (cover, formula) {
         (false, "G!call(reach_error())") => "unreach-call",
         (false, "G!overflow" | "G!underflow") => "no-overflow",
-        (false, "Gvalid-free" | "Gvalid-deref" | "Gvalid-memtrack") => "valid-memsafety",
+        (false, "Gvalid-free") => "valid-free",
+        (false, "Gvalid-deref") => "valid-deref",
+        (false, "Gvalid-memtrack") => "valid-memtrack",
         (false, "Gvalid-memcleanup") => "valid-memcleanup",
         (false, "Fend") => "termination",
         (false, "Gdef-behavior") => "def-behavior",
@@ -414,15 +488,30 @@ mod tests {
             let p = write(&dir, "no-overflow.prp", text);
             assert_eq!(load_property(&p), Ok(Property::NoOverflow), "{text}");
         }
+        // SV-COMP's valid-memsafety.prp (three lines, in any order) and valid-memcleanup.prp
+        // (alone, or with valid-free and valid-deref as the later SV-COMP text has it).
+        let free = "CHECK( init(main()), LTL(G valid-free) )\n";
+        let deref = "CHECK( init(main()), LTL(G valid-deref) )\n";
+        let memtrack = "CHECK( init(main()), LTL(G valid-memtrack) )\n";
+        let cleanup = "CHECK( init(main()), LTL(G valid-memcleanup) )\n";
+        for (text, want) in [
+            (format!("{free}{deref}{memtrack}\n"), Property::MemSafety),
+            (format!("{memtrack}{free}{deref}"), Property::MemSafety),
+            (cleanup.to_string(), Property::MemCleanup),
+            (format!("{free}{deref}{cleanup}"), Property::MemCleanup),
+        ] {
+            let p = write(&dir, "mem.prp", &text);
+            assert_eq!(load_property(&p), Ok(want), "{text}");
+        }
         // SV-COMP's own texts of the properties qicc does not check, and the name each gets.
         for (text, name, line) in [
-            ("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n", "valid-memsafety", 1),
-            ("CHECK( init(main()), LTL(G valid-memcleanup) )\n", "valid-memcleanup", 1),
+            ("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n", "valid-deref and valid-free", 1),
+            ("CHECK( init(main()), LTL(G ! call(reach_error())) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n", "valid-memtrack", 2),
             ("CHECK( init(main()), LTL(F end) )\n", "termination", 1),
             ("COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )\n", "coverage-branches", 1),
             ("COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n", "coverage-error-call", 1),
             // One unsupported line is enough: its property is named, with its line.
-            ("CHECK( init(main()), LTL(G ! call(reach_error())) )\nCHECK( init(main()), LTL(G valid-free) )\n", "valid-memsafety", 2),
+            ("CHECK( init(main()), LTL(G ! call(reach_error())) )\nCHECK( init(main()), LTL(F end) )\n", "termination", 2),
             // Two properties in one file: one run checks one.
             ("CHECK( init(main()), LTL(G ! call(reach_error())) )\nCHECK( init(main()), LTL(G ! overflow) )\n", "file asking for both unreach-call and no-overflow", 2),
             ("CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )\n", "LTL(G!call(__VERIFIER_error()))", 1),

@@ -27,10 +27,7 @@ pub fn lower_for(text: &str, ilp32: bool, property: Property) -> Result<Loaded, 
         ..Options::default()
     };
     let l = lower_source("fuzz.c", text, false, &opts).map_err(|d| d.to_string())?;
-    let program = match property {
-        Property::UnreachCall => l.program,
-        Property::NoOverflow => qicc_ir::property::check_overflow(&l.program),
-    };
+    let program = qicc_driver::input::with_property(&l.program, property);
     Ok(Loaded {
         program,
         sources: vec![PathBuf::from("fuzz.c")],

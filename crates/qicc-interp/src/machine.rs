@@ -357,6 +357,23 @@ impl<'i> Machine<'i, '_> {
         });
     }
 
+    /// The live heap objects no root reaches; with `frames`, every frame's locals and objects
+    /// are roots too (the program ends by `exit` or `abort`).
+    fn lost_heap_objects(&self, frames: bool) -> Vec<u32> {
+        let table = &self.mem.table;
+        let statics = 1..=self.program.objects.len() as u32;
+        let mut root_objects: Vec<u32> = statics.collect();
+        let mut roots = self.globals.clone();
+        if frames {
+            root_objects.extend(table.live_stack_objects(self.program));
+            roots.extend(self.locals.iter().copied());
+        }
+        let mask = self.mem.pointer_mask();
+        qicc_ir::memory::unreachable_heap(table, roots, root_objects, |a| {
+            self.mem.lookup(a & mask).map(|(v, _)| v)
+        })
+    }
+
     /// Pops the innermost frame (at its exit); the run's outcome if it was the entry's.
     fn return_from_top(&mut self) -> Option<Outcome> {
         let frame = self.frames.pop().expect("called with a frame at its exit");
@@ -600,7 +617,25 @@ impl<'i> Machine<'i, '_> {
                 }
                 self.scratch = vals;
             }
-            Op::Error(k) => next = Next::Stop(Outcome::ErrorReached { assertion: *k }),
+            Op::Error(k) => {
+                use qicc_ir::{AssertKind, MemProp};
+                next = Next::Stop(Outcome::ErrorReached { assertion: *k });
+                // A memory leak: the IR's condition (a heap object is live) over-approximates
+                // it; the exact one is decided here (`qicc_ir::memory`, "Memory tracking").
+                if let AssertKind::Memory(m @ (MemProp::Memtrack | MemProp::MemtrackAtHalt)) =
+                    program.assertion(*k).kind
+                {
+                    let lost = self.lost_heap_objects(m == MemProp::MemtrackAtHalt);
+                    if lost.is_empty() {
+                        next = Next::Stop(Outcome::Blocked {
+                            func: fid,
+                            loc: edge.from,
+                        });
+                    } else if record {
+                        step.operands = lost.iter().map(|&o| o as u64).collect();
+                    }
+                }
+            }
             Op::Halt(code) => {
                 let code = code.as_ref().map(|c| self.eval(c, f, base).0);
                 if record {

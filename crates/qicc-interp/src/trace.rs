@@ -607,9 +607,21 @@ impl<'p> Builder<'p> {
                                 "assertion violated".to_string()
                             }
                             AssertKind::Overflow => "overflow".to_string(),
+                            AssertKind::Memory(m) => m.describe().to_string(),
                             AssertKind::Ub(u) => format!("undefined behaviour: {}", u.describe()),
                         };
-                        if let Some(text) = &a.text {
+                        if !s.operands.is_empty() {
+                            // The heap objects a leak lost (`qicc_ir::memory`).
+                            let lost: Vec<String> = s
+                                .operands
+                                .iter()
+                                .map(|&o| match self.names.name(o as u32) {
+                                    Some(n) => n.to_string(),
+                                    None => format!("object #{o}"),
+                                })
+                                .collect();
+                            let _ = write!(t, " ({} lost)", lost.join(", "));
+                        } else if let Some(text) = &a.text {
                             let _ = write!(t, ": {text}");
                         }
                         t

@@ -95,6 +95,19 @@
 //! that writes memory but never allocates or frees can leave exactly such states at its head.
 //! The interpreter treats it like `havoc_memory` (its table stays anyway).
 
+//!
+//! # Memory tracking (`valid-memtrack`)
+//!
+//! A heap object is *tracked* while a pointer to it (to any of its bytes, or one past its
+//! end) is held by a root or by a tracked object: a pointer-width value, at any byte offset,
+//! whose object number is the heap object's. The roots are the globals' values and the static
+//! objects' bytes; where the program ends by `exit` or `abort` (every frame still there), also
+//! every frame's locals and every live non-heap object (the frames' objects in memory). Only
+//! bytes the run determined count (written, or read once): a byte never determined holds no
+//! value the run put there. An object lost by this definition stays lost (nothing can
+//! compute its address again), so checking when the program ends finds every loss of a run
+//! that ends. [`unreachable_heap`] is the one implementation (the interpreter's).
+
 use crate::{MemoryLayout, Program};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -225,6 +238,76 @@ impl ObjectTable {
     }
 }
 
+/// The live heap objects that are not tracked (module docs, "Memory tracking"): `roots`
+/// are root values, `root_objects` the objects whose bytes are roots, `byte(addr)` a byte's
+/// value if the run determined it. In increasing order.
+pub fn unreachable_heap(
+    table: &ObjectTable,
+    roots: impl IntoIterator<Item = u64>,
+    root_objects: impl IntoIterator<Item = u32>,
+    byte: impl Fn(u64) -> Option<u8>,
+) -> Vec<u32> {
+    let layout = table.layout;
+    let width = (layout.pointer_bits / 8) as u64;
+    let mut reached = vec![false; table.entries.len()];
+    let mut work: Vec<u32> = Vec::new();
+    let mark = |v: u64, reached: &mut Vec<bool>, work: &mut Vec<u32>| {
+        let obj = layout.object_of(v);
+        let i = obj as usize;
+        if table
+            .entries
+            .get(i)
+            .is_some_and(|o| o.live && o.heap && !reached[i])
+        {
+            reached[i] = true;
+            work.push(obj);
+        }
+    };
+    for v in roots {
+        mark(v, &mut reached, &mut work);
+    }
+    let mut scan: Vec<u32> = root_objects.into_iter().collect();
+    loop {
+        scan.append(&mut work);
+        let Some(obj) = scan.pop() else { break };
+        let base = layout.base_address(obj);
+        let size = table.size(obj);
+        // A sliding window of the last `width` bytes (`None` once one is not determined).
+        let mut window: Vec<Option<u8>> = Vec::with_capacity(size as usize);
+        for off in 0..size {
+            window.push(byte(base + off));
+            if off + 1 >= width {
+                let start = (off + 1 - width) as usize;
+                let word = window[start..]
+                    .iter()
+                    .rev()
+                    .try_fold(0u64, |acc, b| b.map(|b| (acc << 8) | b as u64));
+                if let Some(v) = word {
+                    mark(v, &mut reached, &mut work);
+                }
+            }
+        }
+    }
+    (0..table.entries.len())
+        .filter(|&i| {
+            let o = &table.entries[i];
+            o.live && o.heap && !reached[i]
+        })
+        .map(|i| i as u32)
+        .collect()
+}
+
+impl ObjectTable {
+    /// The live objects that are neither static nor on the heap: the frames' objects.
+    pub fn live_stack_objects(&self, program: &Program) -> Vec<u32> {
+        let statics = program.objects.len();
+        (statics + 1..self.entries.len())
+            .filter(|&i| self.entries[i].live && !self.entries[i].heap)
+            .map(|i| i as u32)
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,6 +392,39 @@ mod tests {
         assert!(!t.accessible(Free, l.base_address(heap), 5), "past the end");
         t.free(l.base_address(heap));
         assert!(!t.accessible(Free, l.base_address(heap), 0), "freed");
+    }
+
+    #[test]
+    fn tracked_heap_objects_are_reached_through_roots_and_tracked_objects() {
+        let p = program(&[(8, false)]);
+        let mut t = ObjectTable::new(&p);
+        let l = p.layout;
+        let a = t.alloc(8, true).expect("fits");
+        let b = t.alloc(4, true).expect("fits");
+        let c = t.alloc(4, true).expect("fits");
+        let freed = t.alloc(4, true).expect("fits");
+        t.free(l.base_address(freed));
+        // The static object holds a pointer into `a` at the unaligned offset 1; `a` holds
+        // one past the end of `b`; nothing points to `c`.
+        let mut bytes = std::collections::HashMap::new();
+        let mut put = |at: u64, v: u64| {
+            for i in 0..4 {
+                bytes.insert(at + i, (v >> (8 * i)) as u8);
+            }
+        };
+        put(l.base_address(1) + 1, l.base_address(a) + 2);
+        put(l.base_address(a) + 4, l.base_address(b) + 4);
+        let byte = |x: u64| bytes.get(&x).copied();
+        assert_eq!(unreachable_heap(&t, [], [1], byte), vec![c]);
+        assert_eq!(unreachable_heap(&t, [], [], byte), vec![a, b, c]);
+        // A root value reaches `c`; an undetermined byte is no pointer.
+        assert_eq!(
+            unreachable_heap(&t, [l.base_address(c)], [1], byte),
+            Vec::<u32>::new()
+        );
+        assert_eq!(unreachable_heap(&t, [], [1], |_| None), vec![a, b, c]);
+        let stack = t.alloc(4, false).expect("fits");
+        assert_eq!(t.live_stack_objects(&p), vec![stack]);
     }
 
     #[test]

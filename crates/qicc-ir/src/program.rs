@@ -429,6 +429,74 @@ impl UbKind {
     }
 }
 
+/// The memory-safety sub-properties of SV-COMP (`valid-memsafety` is `Deref`, `Free` and
+/// `Memtrack`; `valid-memcleanup` is `Deref`, `Free` and `Memcleanup`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MemProp {
+    /// Every dereference reads or writes inside a live object (the checks of
+    /// [`UbKind::InvalidRead`] and [`UbKind::InvalidWrite`]).
+    Deref,
+    /// Every `free` is of the start of a live heap object, or null ([`UbKind::InvalidFree`]).
+    Free,
+    /// When the program ends by returning from its entry function, every live heap object is
+    /// reachable from the static objects and globals. The IR's condition for reaching the
+    /// assertion (some heap object is still live) over-approximates it; the interpreter
+    /// decides the exact one at the `error` edge and blocks when nothing is lost
+    /// ([`crate::memory`], "Memory tracking").
+    Memtrack,
+    /// As `Memtrack`, where the program ends by `exit` or `abort`: every function's frame is
+    /// still there, so its locals and stack objects are roots too.
+    MemtrackAtHalt,
+    /// Every heap object is freed when the program ends (return from the entry, `exit`,
+    /// `abort`): exact in the IR.
+    Memcleanup,
+}
+
+impl MemProp {
+    pub const ALL: [MemProp; 5] = [
+        MemProp::Deref,
+        MemProp::Free,
+        MemProp::Memtrack,
+        MemProp::MemtrackAtHalt,
+        MemProp::Memcleanup,
+    ];
+
+    /// The name in IR text (unique per variant).
+    pub fn name(self) -> &'static str {
+        match self {
+            MemProp::Deref => "valid-deref",
+            MemProp::Free => "valid-free",
+            MemProp::Memtrack => "valid-memtrack",
+            MemProp::MemtrackAtHalt => "valid-memtrack-at-halt",
+            MemProp::Memcleanup => "valid-memcleanup",
+        }
+    }
+
+    /// SV-COMP's name of the sub-property (`FALSE(valid-deref)`).
+    pub fn sv_name(self) -> &'static str {
+        match self {
+            MemProp::MemtrackAtHalt => MemProp::Memtrack.name(),
+            m => m.name(),
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<MemProp> {
+        MemProp::ALL.iter().copied().find(|k| k.name() == s)
+    }
+
+    /// What a violation is, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            MemProp::Deref => "invalid dereference",
+            MemProp::Free => "invalid free",
+            MemProp::Memtrack | MemProp::MemtrackAtHalt => {
+                "memory leak: a heap object is still allocated and no longer reachable when the program ends"
+            }
+            MemProp::Memcleanup => "heap memory is still allocated when the program ends",
+        }
+    }
+}
+
 /// What an [`Op::Error`] edge stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum AssertKind {
@@ -442,6 +510,9 @@ pub enum AssertKind {
     /// `no-overflow`): an [`Op::NoWrap`] condition or a signed `INT_MIN / -1`, made a property
     /// assertion by [`crate::property::check_overflow`] when that property is checked.
     Overflow,
+    /// A memory-safety sub-property (SV-COMP's `valid-memsafety`, `valid-memcleanup`), made
+    /// a property assertion by [`crate::property::check_memsafety`] when it is checked.
+    Memory(MemProp),
     /// Undefined behaviour: reaching it makes the program's meaning undefined, so it can never
     /// give a FALSE verdict for `unreach-call`, but a TRUE verdict needs it unreachable.
     Ub(UbKind),
@@ -454,6 +525,7 @@ impl AssertKind {
             AssertKind::AssertFail => "assert",
             AssertKind::VerifierAssert => "verifier_assert",
             AssertKind::Overflow => "overflow",
+            AssertKind::Memory(m) => m.name(),
             AssertKind::Ub(k) => k.name(),
         }
     }
@@ -464,12 +536,15 @@ impl AssertKind {
             "assert" => Some(AssertKind::AssertFail),
             "verifier_assert" => Some(AssertKind::VerifierAssert),
             "overflow" => Some(AssertKind::Overflow),
-            _ => UbKind::from_name(s).map(AssertKind::Ub),
+            _ => MemProp::from_name(s)
+                .map(AssertKind::Memory)
+                .or_else(|| UbKind::from_name(s).map(AssertKind::Ub)),
         }
     }
 
     /// Whether reaching it violates the property being checked (as opposed to UB): the
-    /// `unreach-call` kinds, or [`AssertKind::Overflow`] (present only when `no-overflow` is).
+    /// `unreach-call` kinds, or [`AssertKind::Overflow`] and [`AssertKind::Memory`] (present
+    /// only when their property is checked).
     pub fn is_property(self) -> bool {
         !matches!(self, AssertKind::Ub(_))
     }
