@@ -451,7 +451,8 @@ const HAZARD_PERCENT: u64 = 30;
 /// first input, in the classes a peer's test suite found qicc wrong on: reads past an array,
 /// a pointer into a block used after the block, a pointer converted to an integer, `free` of
 /// a non-heap object, pointers into different objects ordered, a freed pointer compared,
-/// a read after `free`; and a harmless twin of the first (in bounds), to keep TRUE honest.
+/// a read after `free`; a leak on some inputs (not undefined: a `valid-memtrack` violation);
+/// and a harmless twin of the first (in bounds), to keep TRUE honest.
 /// Placed after the inputs (so it may hide later assertions) or before `return`. Its name,
 /// whether it goes first, and its text.
 fn hazard(rng: &mut Rng, sk: &Skeleton) -> (&'static str, bool, String) {
@@ -459,7 +460,7 @@ fn hazard(rng: &mut Rng, sk: &Skeleton) -> (&'static str, bool, String) {
         Some(i) => format!("(unsigned)({})", i.name),
         None => "1u".to_string(),
     };
-    let kinds: [(&str, &str); 8] = [
+    let kinds: [(&str, &str); 9] = [
         ("read past an array", "{ int __hz_a[3] = {1, 2, 3}; __hz_sink = __hz_a[X % 4u]; }"),
         ("read in bounds", "{ int __hz_a[3] = {1, 2, 3}; __hz_sink = __hz_a[X % 3u]; }"),
         ("pointer into an ended block", "{ int *__hz_p; { int __hz_b[2] = {4, 5}; __hz_p = &__hz_b[X % 2u]; } if (X % 3u == 0u) __hz_sink = *__hz_p; }"),
@@ -468,6 +469,8 @@ fn hazard(rng: &mut Rng, sk: &Skeleton) -> (&'static str, bool, String) {
         ("pointers into different objects ordered", "{ int __hz_c = 0, __hz_d = 0; if (X % 3u == 2u) __hz_sink = &__hz_c < &__hz_d; }"),
         ("freed pointer compared", "{ int *__hz_h = malloc(sizeof(int)); free(__hz_h); int *__hz_g = malloc(sizeof(int)); if (X % 2u) __hz_sink = __hz_g == __hz_h; free(__hz_g); }"),
         ("read after free", "{ int *__hz_h = malloc(2 * sizeof(int)); __hz_h[0] = 1; __hz_h[1] = 2; if (X % 3u == 1u) free(__hz_h); __hz_sink = __hz_h[X % 2u]; if (X % 3u != 1u) free(__hz_h); }"),
+        // Not undefined: a leak on some inputs (valid-memsafety's valid-memtrack).
+        ("leak", "{ int *__hz_l = malloc(sizeof(int)); *__hz_l = 1; __hz_sink = *__hz_l; if (X % 2u) free(__hz_l); }"),
     ];
     let (name, text) = kinds[rng.below(kinds.len() as u64) as usize];
     (name, rng.chance(50), text.replace('X', &x))

@@ -19,6 +19,7 @@ pub mod truth;
 
 use engines::{judge, run_mode, Judgement, Mode, ModeRun};
 use qicc_driver::Verdict;
+pub use qicc_frontend::task::Property;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -29,7 +30,7 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Failure {
     pub seed: u64,
-    /// The property checked (`unreach-call`, `no-overflow`).
+    /// The property checked (`unreach-call`, `no-overflow`, `valid-memsafety`).
     pub property: &'static str,
     /// `None`: a generator, front-end or ground-truth problem (no engine involved).
     pub mode: Option<Mode>,
@@ -84,8 +85,9 @@ pub struct ProgramResult {
     pub truth_safe: Option<bool>,
     pub intended_false: bool,
     pub runs: Vec<(Mode, ModeRun, Judgement)>,
-    /// The same program checked for `no-overflow` (when asked: `CheckOptions::overflow_modes`).
-    pub overflow: Option<PropertyRuns>,
+    /// The same program checked for other properties (when asked:
+    /// `CheckOptions::property_modes`), in that order.
+    pub properties: Vec<(Property, PropertyRuns)>,
     pub failures: Vec<Failure>,
     pub gcc_checked: bool,
     /// The hazard the program carries (`build::hazard`), and whether some input reaches
@@ -132,10 +134,11 @@ pub struct PropertyRuns {
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
     pub modes: Vec<Mode>,
-    /// The modes that also check `no-overflow` on the program (lowered for that property,
-    /// `qicc_ir::property::check_overflow`; its truth: some input reaches a signed overflow
-    /// before anything else ends the run). Empty: not checked.
-    pub overflow_modes: Vec<Mode>,
+    /// Other properties checked on the program, each by its modes (lowered for that property,
+    /// `qicc_driver::input::with_property`; its truth: some input reaches a violation of it —
+    /// a signed overflow, an invalid access or free, a leak — before anything else ends the
+    /// run). Empty: only unreach-call.
+    pub property_modes: Vec<(Property, Vec<Mode>)>,
     pub timeout: Duration,
     /// Cross-check the interpreter against gcc (in this scratch directory).
     pub gcc_dir: Option<std::path::PathBuf>,
@@ -149,7 +152,7 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
         truth_safe: None,
         intended_false: false,
         runs: Vec::new(),
-        overflow: None,
+        properties: Vec::new(),
         failures: Vec::new(),
         gcc_checked: false,
         hazard: None,
@@ -220,26 +223,25 @@ pub fn check_seed(seed: u64, opts: &CheckOptions) -> ProgramResult {
     let (runs, failures) = run_modes(&loaded, &t, &opts.modes, opts.timeout, seed, &built.text);
     res.runs = runs;
     res.failures.extend(failures);
-    if !opts.overflow_modes.is_empty() {
-        let property = qicc_frontend::task::Property::NoOverflow;
+    for (property, modes) in &opts.property_modes {
+        if modes.is_empty() {
+            continue;
+        }
+        let property = *property;
         match truth::lower_for(&built.text, built.skeleton.ilp32, property).and_then(|l| {
             let t = truth::exhaustive(&l.program, &built.combos, built.hazard.is_some())?;
             Ok((Arc::new(l), t))
         }) {
             Ok((l, t)) => {
-                let (runs, failures) = run_modes(
-                    &l,
-                    &t,
-                    &opts.overflow_modes,
-                    opts.timeout,
-                    seed,
-                    &built.text,
-                );
+                let (runs, failures) = run_modes(&l, &t, modes, opts.timeout, seed, &built.text);
                 res.failures.extend(failures);
-                res.overflow = Some(PropertyRuns {
-                    truth_safe: t.safe,
-                    runs,
-                });
+                res.properties.push((
+                    property,
+                    PropertyRuns {
+                        truth_safe: t.safe,
+                        runs,
+                    },
+                ));
             }
             Err(e) => res.failures.push(Failure {
                 property: property.name(),
@@ -285,6 +287,15 @@ fn run_modes(
     (runs, failures)
 }
 
+/// One other property's counts over the programs checked for it.
+#[derive(Clone, Debug, Default)]
+pub struct PropertyTally {
+    /// Per mode, as [`Tally::per_mode`].
+    pub per_mode: BTreeMap<Mode, [f64; 7]>,
+    pub truth_true: usize,
+    pub truth_false: usize,
+}
+
 /// Verdict counts per mode over a set of programs.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
@@ -302,10 +313,9 @@ pub struct Tally {
     pub generator_failures: usize,
     /// Per mode: (TRUE, FALSE, UNKNOWN, wrong, internal, abandoned, total seconds).
     pub per_mode: BTreeMap<Mode, [f64; 7]>,
-    /// The same for the programs also checked for `no-overflow`, and their truth.
-    pub overflow_per_mode: BTreeMap<Mode, [f64; 7]>,
-    pub overflow_true: usize,
-    pub overflow_false: usize,
+    /// The same for the programs also checked for another property, and their truth, by
+    /// the property's name.
+    pub other: BTreeMap<&'static str, PropertyTally>,
     /// Runs that overran their deadline by more than the grace period (not a wrong verdict,
     /// but worth a look): (seed, mode).
     pub abandoned: Vec<(u64, Mode)>,
@@ -331,18 +341,14 @@ impl Tally {
         self.applied += usize::from(r.applied.is_some());
         self.generator_failures += r.failures.iter().filter(|f| f.mode.is_none()).count();
         Self::count(&mut self.per_mode, &mut self.abandoned, r.seed, &r.runs);
-        if let Some(o) = &r.overflow {
+        for (p, o) in &r.properties {
+            let t = self.other.entry(p.name()).or_default();
             if o.truth_safe {
-                self.overflow_true += 1;
+                t.truth_true += 1;
             } else {
-                self.overflow_false += 1;
+                t.truth_false += 1;
             }
-            Self::count(
-                &mut self.overflow_per_mode,
-                &mut self.abandoned,
-                r.seed,
-                &o.runs,
-            );
+            Self::count(&mut t.per_mode, &mut self.abandoned, r.seed, &o.runs);
         }
     }
 
@@ -390,15 +396,15 @@ impl Tally {
             self.generator_failures
         );
         Self::mode_table(&mut s, "unreach-call", &self.per_mode);
-        if !self.overflow_per_mode.is_empty() {
+        for (name, t) in &self.other {
             let _ = writeln!(
                 s,
-                "no-overflow: {} programs (truth TRUE {}, FALSE {})",
-                self.overflow_true + self.overflow_false,
-                self.overflow_true,
-                self.overflow_false
+                "{name}: {} programs (truth TRUE {}, FALSE {})",
+                t.truth_true + t.truth_false,
+                t.truth_true,
+                t.truth_false
             );
-            Self::mode_table(&mut s, "no-overflow", &self.overflow_per_mode);
+            Self::mode_table(&mut s, name, &t.per_mode);
         }
         if !self.abandoned.is_empty() {
             let list: Vec<String> = self

@@ -9,7 +9,7 @@
 
 use qicc_fuzz::engines::Mode;
 use qicc_fuzz::gen::Profile;
-use qicc_fuzz::{check_seed, save_failure, CheckOptions, Tally};
+use qicc_fuzz::{check_seed, save_failure, CheckOptions, Property, Tally};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -22,11 +22,12 @@ struct Args {
     gcc_every: u64,
     modes: Vec<Mode>,
     overflow_modes: Vec<Mode>,
+    memsafety_modes: Vec<Mode>,
     print: Option<u64>,
     profile: Profile,
 }
 
-const USAGE: &str = "usage: qicc-fuzz [--seeds N] [--start S] [--time-cap SECS] [--timeout SECS] [--out DIR] [--gcc-every K] [--modes bmc,qicc-j1,qicc-j2,qicc-nofacts,impulse,corral,corral-x] [--overflow-modes bmc,qicc-j2|none] [--print SEED] [--profile small|normal]";
+const USAGE: &str = "usage: qicc-fuzz [--seeds N] [--start S] [--time-cap SECS] [--timeout SECS] [--out DIR] [--gcc-every K] [--modes bmc,qicc-j1,qicc-j2,qicc-nofacts,impulse,corral,corral-x] [--overflow-modes bmc,qicc-j2|none] [--memsafety-modes bmc,qicc-j2|none] [--print SEED] [--profile small|normal]";
 
 fn parse() -> Result<Args, String> {
     let mut a = Args {
@@ -38,6 +39,7 @@ fn parse() -> Result<Args, String> {
         gcc_every: 10,
         modes: Mode::ALL.to_vec(),
         overflow_modes: vec![Mode::Bmc, Mode::QiccJ2],
+        memsafety_modes: vec![Mode::Bmc, Mode::QiccJ2],
         print: None,
         profile: Profile::NORMAL,
     };
@@ -70,6 +72,7 @@ fn parse() -> Result<Args, String> {
             }
             "--modes" => a.modes = modes(&k, &v)?,
             "--overflow-modes" => a.overflow_modes = modes(&k, &v)?,
+            "--memsafety-modes" => a.memsafety_modes = modes(&k, &v)?,
             _ => return Err(format!("unknown option {k}\n{USAGE}")),
         }
     }
@@ -121,7 +124,10 @@ fn main() {
         let seed = args.start + k;
         let opts = CheckOptions {
             modes: args.modes.clone(),
-            overflow_modes: args.overflow_modes.clone(),
+            property_modes: vec![
+                (Property::NoOverflow, args.overflow_modes.clone()),
+                (Property::MemSafety, args.memsafety_modes.clone()),
+            ],
             timeout: Duration::from_secs_f64(args.timeout),
             gcc_dir: (args.gcc_every > 0 && k % args.gcc_every == 0).then(|| gcc_dir.clone()),
             profile: args.profile,
@@ -133,9 +139,10 @@ fn main() {
             .iter()
             .map(|(m, run, _)| format!("{}={}", m.name(), run.verdict.as_str()))
             .collect();
-        if let Some(o) = &r.overflow {
+        for (p, o) in &r.properties {
             verdicts.push(format!(
-                "| no-overflow truth {}:",
+                "| {} truth {}:",
+                p.name(),
                 if o.truth_safe { "TRUE" } else { "FALSE" }
             ));
             verdicts.extend(

@@ -5,13 +5,15 @@
 //! about a third carry a hazard (`qicc_fuzz::build`), undefined behaviour on some inputs; a
 //! quarter are ILP32 programs, a fifth call a body-less `const`/`pure` function (the float
 //! programs run in campaigns only, see `Profile::CI`); a quarter carry signed arithmetic that
-//! overflows on some inputs, and every fourth program is also checked for `no-overflow`. Any verdict that
+//! overflows on some inputs, and every fourth program is also checked for `no-overflow`, and
+//! every fourth other one for `valid-memsafety` (the hazards' invalid reads, frees and
+//! leaks are its violations). Any verdict that
 //! contradicts the exhaustive ground truth, any panic or internal error, and any generator
 //! problem fails the test, with the program printed.
 
 use qicc_fuzz::engines::Mode;
 use qicc_fuzz::gen::Profile;
-use qicc_fuzz::{check_seed, CheckOptions, ProgramResult, Tally};
+use qicc_fuzz::{check_seed, CheckOptions, ProgramResult, Property, Tally};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -50,6 +52,11 @@ fn overflow_modes_for(i: u64) -> Vec<Mode> {
     }
 }
 
+/// The same for `valid-memsafety`, on the programs two after those.
+fn memsafety_modes_for(i: u64) -> Vec<Mode> {
+    overflow_modes_for(i.wrapping_sub(2))
+}
+
 #[test]
 fn engines_never_contradict_the_ground_truth() {
     let start = Instant::now();
@@ -69,7 +76,10 @@ fn engines_never_contradict_the_ground_truth() {
                 };
                 let opts = CheckOptions {
                     modes: modes_for(i),
-                    overflow_modes: overflow_modes_for(i),
+                    property_modes: vec![
+                        (Property::NoOverflow, overflow_modes_for(i)),
+                        (Property::MemSafety, memsafety_modes_for(i)),
+                    ],
                     timeout: TIMEOUT,
                     gcc_dir: (i % 10 == 0).then(|| scratch.clone()),
                     profile: Profile::CI,
@@ -111,20 +121,25 @@ fn engines_never_contradict_the_ground_truth() {
         tally.truth_true,
         tally.truth_false
     );
-    // no-overflow: programs of both truths, and bmc decides some of each.
-    let obmc = tally
-        .overflow_per_mode
-        .get(&Mode::Bmc)
-        .copied()
-        .unwrap_or_default();
-    assert!(
-        tally.overflow_true >= 10 && tally.overflow_false >= 8 && obmc[0] >= 5.0 && obmc[1] >= 3.0,
-        "no-overflow checked too little: truth TRUE {}, FALSE {}; bmc TRUE {}, FALSE {}",
-        tally.overflow_true,
-        tally.overflow_false,
-        obmc[0],
-        obmc[1]
-    );
+    // The other properties: programs of both truths, and bmc decides some of each.
+    for (name, min_true, min_false, bmc_true, bmc_false) in [
+        ("no-overflow", 10, 8, 5.0, 3.0),
+        ("valid-memsafety", 10, 5, 5.0, 3.0),
+    ] {
+        let t = tally.other.get(name).cloned().unwrap_or_default();
+        let b = t.per_mode.get(&Mode::Bmc).copied().unwrap_or_default();
+        assert!(
+            t.truth_true >= min_true
+                && t.truth_false >= min_false
+                && b[0] >= bmc_true
+                && b[1] >= bmc_false,
+            "{name} checked too little: truth TRUE {}, FALSE {}; bmc TRUE {}, FALSE {}",
+            t.truth_true,
+            t.truth_false,
+            b[0],
+            b[1]
+        );
+    }
     let bmc = tally.per_mode.get(&Mode::Bmc).copied().unwrap_or_default();
     assert!(
         bmc[0] >= 100.0 && bmc[1] >= 100.0,
