@@ -64,7 +64,7 @@ pub struct VerifyArgs {
     pub input: InputArgs,
     /// The property to check, an SV-COMP property file (.prp). qicc checks unreach-call
     /// (`CHECK( init(main()), LTL(G ! call(reach_error())) )`) and no-overflow (`LTL(G !
-    /// overflow)`: no signed `+ - * / ++ --` or unary minus leaves its type; a FALSE reads
+    /// overflow)`: no signed `+ - * / << ++ --` or unary minus leaves its type; a FALSE reads
     /// `FALSE(no-overflow)`, and reach_error() is then an ordinary function), valid-memsafety
     /// (`G valid-free`, `G valid-deref`, `G valid-memtrack`: a FALSE names the sub-property,
     /// `FALSE(valid-deref)`; leaks are checked where the program ends: return from main,

@@ -29,6 +29,12 @@ int main(void) {
 }
 "#;
 
+/// A read past an array: a valid-deref violation under `--check memsafety`.
+const MEMORY_PROGRAM: &str = r#"
+extern int __VERIFIER_nondet_int(void);
+int main(void) { int a[2] = {1, 2}; int i = __VERIFIER_nondet_int(); return i >= 0 && i <= 2 ? a[i] : 0; }
+"#;
+
 /// Reachable undefined behaviour: the regression case that checks its trace.
 const UB_PROGRAM: &str = include_str!("../../../tests/regression/ub_trace_shown/main.c");
 
@@ -105,6 +111,18 @@ fn every_outcome_has_the_same_keys() {
             "bounded",
         ),
         ("ub", UB_PROGRAM, vec!["--engine", "bmc"], "unknown"),
+        (
+            "memsafety_false",
+            MEMORY_PROGRAM,
+            vec!["--check", "memsafety"],
+            "false",
+        ),
+        (
+            "memsafety_true",
+            TRUE_PROGRAM,
+            vec!["--check", "memsafety", "--engine", "bmc"],
+            "true",
+        ),
         // Far more than a second of work: the time limit ends it.
         ("timeout", LOOP_PROGRAM, vec!["--timeout", "1"], "unknown"),
         (
@@ -118,6 +136,13 @@ fn every_outcome_has_the_same_keys() {
     for (name, program, args, verdict) in cases {
         let json = report(name, program, &args);
         assert_eq!(json["verdict"], verdict, "{name}: {json:#}");
+        // Under FALSE, what the counterexample violates, by SV-COMP's name.
+        let violated = match (verdict, name.starts_with("memsafety")) {
+            ("false", true) => Value::from("valid-deref"),
+            ("false", false) => Value::from("unreach-call"),
+            _ => Value::Null,
+        };
+        assert_eq!(json["violated_property"], violated, "{name}: {json:#}");
         let mut all = BTreeSet::new();
         keys(&json, "", &mut all);
         let shape = always(&all);

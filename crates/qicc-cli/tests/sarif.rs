@@ -227,3 +227,25 @@ fn an_overflow_is_a_result_of_the_no_overflow_rule() {
     let index = result["ruleIndex"].as_u64().unwrap_or(u64::MAX) as usize;
     assert_eq!(run["tool"]["driver"]["rules"][index]["id"], "no-overflow");
 }
+
+/// A memory-safety violation is a result of its sub-property's rule (`memsafety/valid-deref`,
+/// `memsafety/valid-free`, `memsafety/valid-memtrack`, after the UB rules and `no-overflow`),
+/// whose index names it, in a log the schema accepts.
+#[test]
+fn a_memory_safety_violation_is_a_result_of_its_sub_property_rule() {
+    let v = validator();
+    for (twin, rule) in [
+        ("memsafety_oob_false", "memsafety/valid-deref"),
+        ("memsafety_double_free_false", "memsafety/valid-free"),
+        ("memsafety_leak_overwrite_false", "memsafety/valid-memtrack"),
+    ] {
+        let (code, log) = sarif(twin, &["--check", "memsafety"]);
+        assert_eq!(code, 10, "{twin}");
+        assert_valid(&v, &log, twin);
+        let run = run0(&log);
+        let result = &run["results"][0];
+        assert_eq!(result["ruleId"], rule, "{result}");
+        let index = result["ruleIndex"].as_u64().unwrap_or(u64::MAX) as usize;
+        assert_eq!(run["tool"]["driver"]["rules"][index]["id"], rule);
+    }
+}

@@ -101,6 +101,9 @@ pub struct Native {
     pub compiler: PathBuf,
     /// `--signed-overflow wrap`: `-fwrapv` instead of trapping on signed overflow.
     pub wraps: bool,
+    /// Checking `no-overflow`: a signed `<<` that overflows traps too (`-fsanitize=shift-base`;
+    /// for unreach-call the IR computes the machine's bits there, as gcc does).
+    pub shifts: bool,
     /// The preprocessor options the front-end read the program with (`-I`, `-D`), so that
     /// the compiler sees the same program.
     pub cflags: Vec<String>,
@@ -117,6 +120,7 @@ impl Native {
                 .map(|compiler| Native {
                     compiler,
                     wraps,
+                    shifts: false,
                     cflags: Vec::new(),
                 })
         })
@@ -206,6 +210,9 @@ impl Native {
             args.push(
                 "-fsanitize=signed-integer-overflow,shift-exponent,integer-divide-by-zero".into(),
             );
+        }
+        if self.shifts {
+            args.push("-fsanitize=shift-base".into());
         }
         args.extend(self.cflags.iter().cloned());
         args.extend([
@@ -762,6 +769,7 @@ int main(void) {
         let none = Native {
             compiler: PathBuf::from("/nonexistent/qicc-test-cc"),
             wraps: false,
+            shifts: false,
             cflags: Vec::new(),
         };
         let out = none.replay(

@@ -132,7 +132,7 @@ const PROPERTY_RULES: [(&str, &str, &str, &str); 5] = [
         OVERFLOW_RULE,
         "SignedOverflow",
         "A signed integer operation can overflow",
-        "A signed +, -, *, /, ++, -- or unary minus can produce a value outside its type (SV-COMP's no-overflow)",
+        "A signed +, -, *, /, <<, ++, -- or unary minus can produce a value outside its type (SV-COMP's no-overflow)",
     ),
     (
         "memsafety/valid-deref",

@@ -136,6 +136,7 @@ impl NativeCompiler {
             NativeCompiler::Path(p) => Some(crate::native::Native {
                 compiler: p.clone(),
                 wraps,
+                shifts: false,
                 cflags: Vec::new(),
             }),
             NativeCompiler::Off => None,
@@ -695,6 +696,7 @@ fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
         .filter(|_| from_main && !memory)
         .map(|n| crate::native::Native {
             cflags: loaded.cflags.clone(),
+            shifts: loaded.property == qicc_frontend::task::Property::NoOverflow,
             ..n
         });
     Confirmer::new(&loaded.program, &loaded.sources, native)

@@ -1,6 +1,6 @@
 //! What a run is and how it ended: the public record types of the interpreter.
 
-use qicc_ir::{AssertionId, EdgeId, FuncId, Loc, VarRef, Witness};
+use qicc_ir::{AssertionId, EdgeId, FuncId, Loc, Program, VarRef, Witness};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
@@ -91,6 +91,31 @@ pub enum Outcome {
     /// number left, an object too large for the memory model, call depth or deadline
     /// exceeded, an ill-formed program. Never evidence about the program.
     Unreplayable(String),
+}
+
+impl Outcome {
+    /// The run stopped at a `valid-memtrack` check where no heap object is lost (the
+    /// interpreter blocks there: `qicc_ir::memory`, "Memory tracking"): the program ended
+    /// without violating the property.
+    pub fn ended_without_leak(&self, p: &Program) -> bool {
+        let Outcome::Blocked { func, loc } = self else {
+            return false;
+        };
+        let Some(f) = p.functions.get(func.index()) else {
+            return false;
+        };
+        let mut out = f.edges.iter().filter(|e| e.from == *loc);
+        matches!(
+            (out.next().map(|e| &e.op), out.next()),
+            (Some(qicc_ir::Op::Error(a)), None)
+                if matches!(
+                    p.assertions.get(a.index()).map(|x| x.kind),
+                    Some(qicc_ir::AssertKind::Memory(
+                        qicc_ir::MemProp::Memtrack | qicc_ir::MemProp::MemtrackAtHalt
+                    ))
+                )
+        )
+    }
 }
 
 impl fmt::Display for Outcome {

@@ -3,7 +3,8 @@
 //! lowered program before any engine sees it.
 //!
 //! `no-overflow` ([`check_overflow`]): every [`Op::NoWrap`] edge (the front-end puts one
-//! before each signed `+`, `-`, `*`, `++`, `--` and unary minus) becomes a branch on its
+//! before each signed `+`, `-`, `*`, `++`, `--` and unary minus, and each signed `<<` when the
+//! property is not unreach-call) becomes a branch on its
 //! condition whose false side reaches a new [`AssertKind::Overflow`] assertion, and the
 //! signed division overflow check (`INT_MIN / -1`, `INT_MIN % -1`: undefined behaviour
 //! [`UbKind::DivOverflow`]) becomes one too.

@@ -18,7 +18,7 @@ use crate::symex::Encoding;
 use crate::trace::{Instance, Step, StepKind, Target};
 use qicc_engine::Budget;
 use qicc_interp::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, Outcome, RunConfig};
-use qicc_ir::{AssertKind, AssertionId, EdgeId, FuncId, MemProp, Program, Witness};
+use qicc_ir::{AssertionId, EdgeId, FuncId, Program, Witness};
 use qicc_smt::{Solver, TermId, TermStore};
 
 /// Longest `havoc_bytes` whose bytes a counterexample reads off the model.
@@ -336,18 +336,7 @@ pub fn replay(
         }
         // The engines' condition for a leak (a heap object is live at the end) is wider than
         // a leak: the interpreter blocks where every such object is still reachable.
-        Outcome::Blocked { .. }
-            if plan.assertion.is_some_and(|a| {
-                matches!(
-                    p.assertions.get(a.index()).map(|x| x.kind),
-                    Some(AssertKind::Memory(
-                        MemProp::Memtrack | MemProp::MemtrackAtHalt
-                    ))
-                )
-            }) =>
-        {
-            Err(LEAK_NOT_SHOWN.into())
-        }
+        Outcome::Blocked { .. } if run.outcome.ended_without_leak(p) => Err(LEAK_NOT_SHOWN.into()),
         other => Err(format!("the run ends with: {other}")),
     }
 }

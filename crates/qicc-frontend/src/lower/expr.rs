@@ -1669,6 +1669,11 @@ impl<'a> Ctx<'a> {
             at,
         )?;
         let amount = fold::resize(r.e, tr, tl, false);
+        // A signed `<<` that overflows is undefined (C11 6.5.7p4); only `no-overflow` checks
+        // it: as unreach-call, qicc computes it as the machines do (the bits shifted).
+        if left && l.ty.is_signed_int() && !self.opts.unreach_call {
+            self.nowrap(BinOp::Shl, tl, &l.e, &amount, at)?;
+        }
         let op = if left {
             BinOp::Shl
         } else if l.ty.is_signed_int() {

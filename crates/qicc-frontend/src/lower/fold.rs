@@ -296,6 +296,16 @@ pub fn no_signed_overflow(op: BinOp, ty: Ty, a: &Expr, b: &Expr) -> Option<Expr>
                 bin(BinOp::And, back, not(special)),
             )
         }
+        // C11 6.5.7p4: `a << b` of a signed `a` is defined iff `a >= 0` and `a * 2^b` fits,
+        // i.e. no one bit of `a` reaches the sign bit (`b < w`, checked before).
+        BinOp::Shl => {
+            let top = bin(BinOp::Sub, Expr::konst(ty, w as u64 - 1), b.clone());
+            bin(
+                BinOp::And,
+                not(neg(a.clone())),
+                bin(BinOp::Eq, bin(BinOp::LShr, a.clone(), top), zero),
+            )
+        }
         _ => return None,
     })
 }
@@ -315,13 +325,19 @@ mod overflow_tests {
             Expr::Var(VarRef::Local(LocalId(0))),
             Expr::Var(VarRef::Local(LocalId(1))),
         );
-        for op in [BinOp::Add, BinOp::Sub, BinOp::Mul] {
+        for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Shl] {
             for a in 0..256u64 {
                 for b in 0..256u64 {
                     let (sa, sb) = (to_signed(a, 8) as i64, to_signed(b, 8) as i64);
+                    // A shift's amount is in range (checked before the condition matters).
+                    if op == BinOp::Shl && !(0..8).contains(&sb) {
+                        continue;
+                    }
                     let exact = match op {
                         BinOp::Add => sa + sb,
                         BinOp::Sub => sa - sb,
+                        BinOp::Shl if sa < 0 => i64::MAX,
+                        BinOp::Shl => sa << sb,
                         _ => sa * sb,
                     };
                     let fits = (-128..=127).contains(&exact);

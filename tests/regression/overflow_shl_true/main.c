@@ -1,0 +1,9 @@
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  __VERIFIER_assume(0 <= x && x < 512);
+  int y = x << 22;
+  unsigned u = (unsigned)x << 23;
+  return y == 7 || u == 5;
+}
