@@ -116,6 +116,20 @@ class QiccToolInfo(unittest.TestCase):
                 REGRESSION, "property_no_overflow", "no-overflow.prp")),
             result.RESULT_FALSE_OVERFLOW,
         )
+        # valid-memsafety: the sub-property a FALSE names is BenchExec's result.
+        for case, expected in [("memsafety_null_false", result.RESULT_FALSE_DEREF),
+                               ("memsafety_double_free_false", result.RESULT_FALSE_FREE),
+                               ("memsafety_leak_overwrite_false", result.RESULT_FALSE_MEMTRACK),
+                               ("memsafety_null_true", result.RESULT_TRUE_PROP)]:
+            self.assertEqual(
+                self.run_qicc(case, prp=os.path.join(REGRESSION, case, "valid-memsafety.prp")),
+                expected,
+            )
+        self.assertEqual(
+            self.run_qicc("memsafety_cleanup_exit_false", prp=os.path.join(
+                REGRESSION, "memsafety_cleanup_exit_false", "valid-memcleanup.prp")),
+            result.RESULT_FALSE_MEMCLEANUP,
+        )
         self.assertEqual(
             self.run_qicc("property_task_unsupported", program="prog.c", prp=os.path.join(
                 REGRESSION, "property_task_unsupported", "termination.prp")),
