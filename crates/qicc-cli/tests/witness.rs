@@ -424,6 +424,34 @@ fn a_two_file_witness_is_validated_by_esbmc() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Verifies the FALSE twin in `src` (a regression directory) for the property file `prp`,
+/// writing its violation witness to `w`; the witness's text, after checking that qicc answered
+/// FALSE and that the schema accepts it.
+fn twin_witness(v: &jsonschema::Validator, src: &Path, prp: &str, w: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .current_dir(src)
+        .args(["verify", "--timeout", "30", "--property", prp])
+        .arg("--witness")
+        .arg(w)
+        .arg("main.c")
+        .output()
+        .expect("qicc runs");
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{}: {}",
+        src.display(),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = std::fs::read_to_string(w).expect("the witness is written");
+    assert!(
+        schema_errors(v, &text).is_empty(),
+        "{}: {text}",
+        src.display()
+    );
+    text
+}
+
 /// `no-overflow`: the violation witness of each overflow twin (`tests/regression/overflow_*_false`)
 /// states `G ! overflow`, passes the schema, and ESBMC, checking overflows, confirms it. Not
 /// the division's (`INT_MIN / -1`): ESBMC 8.4's validator answers SUCCESSFUL for it whatever
@@ -437,22 +465,7 @@ fn overflow_witnesses_are_validated_by_esbmc() {
     for op in ["add", "sub", "mul", "inc", "neg", "div"] {
         let src = repo().join(format!("tests/regression/overflow_{op}_false"));
         let w = dir.join(format!("{op}.yml"));
-        let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
-            .current_dir(&src)
-            .args(["verify", "--timeout", "30", "--property", "no-overflow.prp"])
-            .arg("--witness")
-            .arg(&w)
-            .arg("main.c")
-            .output()
-            .expect("qicc runs");
-        assert_eq!(
-            out.status.code(),
-            Some(10),
-            "{op}: {}",
-            String::from_utf8_lossy(&out.stdout)
-        );
-        let text = std::fs::read_to_string(&w).expect("the witness is written");
-        assert!(schema_errors(&v, &text).is_empty(), "{op}: {text}");
+        let text = twin_witness(&v, &src, "no-overflow.prp", &w);
         assert!(text.contains("specification: G ! overflow"), "{op}: {text}");
         if op == "div" {
             continue;
@@ -499,28 +512,7 @@ fn memsafety_witnesses_are_validated_by_esbmc() {
     ] {
         let src = repo().join(format!("tests/regression/memsafety_{twin}_false"));
         let w = dir.join(format!("{twin}.yml"));
-        let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
-            .current_dir(&src)
-            .args([
-                "verify",
-                "--timeout",
-                "30",
-                "--property",
-                "valid-memsafety.prp",
-            ])
-            .arg("--witness")
-            .arg(&w)
-            .arg("main.c")
-            .output()
-            .expect("qicc runs");
-        assert_eq!(
-            out.status.code(),
-            Some(10),
-            "{twin}: {}",
-            String::from_utf8_lossy(&out.stdout)
-        );
-        let text = std::fs::read_to_string(&w).expect("the witness is written");
-        assert!(schema_errors(&v, &text).is_empty(), "{twin}: {text}");
+        let text = twin_witness(&v, &src, "valid-memsafety.prp", &w);
         assert!(
             text.contains(&format!("specification: G {sub}")),
             "{twin}: {text}"

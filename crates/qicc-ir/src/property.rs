@@ -111,18 +111,9 @@ pub fn check_memsafety(p: &Program, end: MemEnd) -> Program {
         span: Span::default(),
     });
     let count = Expr::global(live);
-    let step = |by: Expr| {
-        Op::Assign(
-            VarRef::Global(live),
-            Expr::binary(BinOp::Add, count.clone(), by),
-        )
-    };
-    let step_down = |by: Expr| {
-        Op::Assign(
-            VarRef::Global(live),
-            Expr::binary(BinOp::Sub, count.clone(), by),
-        )
-    };
+    // `count := count op by`.
+    let step =
+        |op: BinOp, by: Expr| Op::Assign(VarRef::Global(live), Expr::binary(op, count.clone(), by));
     let none_live = Expr::binary(BinOp::Eq, count.clone(), Expr::konst(ty, 0));
     for fi in 0..out.functions.len() {
         let f = &mut out.functions[fi];
@@ -140,7 +131,7 @@ pub fn check_memsafety(p: &Program, end: MemEnd) -> Program {
                     });
                     f.edges.push(Edge {
                         from: mid,
-                        op: step(Expr::konst(ty, 1)),
+                        op: step(BinOp::Add, Expr::konst(ty, 1)),
                         ..e
                     });
                 }
@@ -155,7 +146,7 @@ pub fn check_memsafety(p: &Program, end: MemEnd) -> Program {
                     let mid = f.new_loc();
                     f.edges.push(Edge {
                         to: mid,
-                        op: step_down(heap),
+                        op: step(BinOp::Sub, heap),
                         ..e.clone()
                     });
                     f.edges.push(Edge { from: mid, ..e });
