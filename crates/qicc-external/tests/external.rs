@@ -44,9 +44,10 @@ fn program() -> Program {
     p
 }
 
-/// The stand-in for `tool`, copied to a scratch directory and made executable there.
+/// The stand-in for `tool`, copied to a scratch directory and made executable there. The copy is
+/// made by a child process (`install`): a file this process held open for writing while another
+/// test thread forks could not be executed (ETXTBSY, "Text file busy").
 fn fake(tool: Tool) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
     let name = match tool {
         Tool::Cbmc => "fake-cbmc.sh",
         Tool::Esbmc => "fake-esbmc.sh",
@@ -54,8 +55,14 @@ fn fake(tool: Tool) -> PathBuf {
     };
     let dir = scratch_dir("fake");
     let dst = dir.join(name);
-    std::fs::copy(crate_dir().join("tests/fixtures").join(name), &dst).expect("fixture exists");
-    std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let status = std::process::Command::new("install")
+        .arg("-m")
+        .arg("755")
+        .arg(crate_dir().join("tests/fixtures").join(name))
+        .arg(&dst)
+        .status()
+        .expect("run install");
+    assert!(status.success(), "install {}", dst.display());
     dst
 }
 

@@ -3,7 +3,6 @@
 //! binary does not know, and the kill of a run that outlives its timeout.
 
 use qicc_study::run::{Outcome, Runner, Verdict};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -17,10 +16,21 @@ fn fresh_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Writes an executable script. The executable is written by a child process (`install`), never
+/// through a file descriptor of this process: a test thread that forks while this process holds
+/// the script open for writing would make its exec fail with ETXTBSY ("Text file busy").
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("write script");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let source = dir.join(format!("{name}.txt"));
+    std::fs::write(&source, format!("#!/bin/sh\n{body}")).expect("write script");
+    let status = Command::new("install")
+        .arg("-m")
+        .arg("755")
+        .arg(&source)
+        .arg(&path)
+        .status()
+        .expect("run install");
+    assert!(status.success(), "install {}", path.display());
     path
 }
 
