@@ -56,6 +56,9 @@ pub enum CheckArg {
     /// As memsafety, with every heap object freed when the program ends (SV-COMP's
     /// valid-memcleanup).
     Memcleanup,
+    /// No conversion to a signed integer type changes the value (as CBMC's
+    /// --conversion-check; implementation-defined in C, not part of SV-COMP's no-overflow).
+    Conversion,
 }
 
 #[derive(Args)]
@@ -73,12 +76,15 @@ pub struct VerifyArgs {
     /// Default: unreach-call.
     #[arg(long, value_name = "FILE.prp", conflicts_with = "check")]
     pub property: Option<std::path::PathBuf>,
-    /// The property to check, by name (no .prp file needed): `overflow` is SV-COMP's
+    /// The properties to check, by name (no .prp file needed), several at once separated by
+    /// commas (`--check unreach-call,overflow,memsafety`: one run; a FALSE names the property
+    /// its counterexample violates, a TRUE holds for all): `overflow` is SV-COMP's
     /// no-overflow (as CBMC's --signed-overflow-check), `memsafety` valid-memsafety (as
     /// CBMC's --pointer-check --bounds-check --memory-leak-check), `memcleanup`
-    /// valid-memcleanup, `unreach-call` the default.
-    #[arg(long, value_enum, value_name = "PROPERTY")]
-    pub check: Option<CheckArg>,
+    /// valid-memcleanup, `conversion` as CBMC's --conversion-check, `unreach-call` the
+    /// default.
+    #[arg(long, value_enum, value_name = "PROPERTY", value_delimiter = ',')]
+    pub check: Vec<CheckArg>,
     /// Verification engine.
     #[arg(long, value_enum, default_value = "qicc")]
     pub engine: EngineArg,
@@ -198,6 +204,10 @@ pub struct VerifyArgs {
     /// onto). Default: the enclosing git repository's root, else the current directory.
     #[arg(long, value_name = "DIR")]
     pub sarif_root: Option<std::path::PathBuf>,
+    /// Also write the SARIF 2.1.0 log to FILE, whatever `--format` prints (`qicc batch
+    /// --sarif` keeps one per task beside its JSON result).
+    #[arg(long, value_name = "FILE")]
+    pub sarif_output: Option<std::path::PathBuf>,
     /// Write a witness in the SV-COMP format 2.0 (YAML) to FILE: for FALSE a violation
     /// witness (the replayed counterexample), for TRUE a correctness witness (the proven loop
     /// invariants); UNKNOWN writes none. SV-COMP expects `witness.yml`.
@@ -323,12 +333,28 @@ pub fn run(args: VerifyArgs) -> u8 {
             })
         }
     };
-    let check = args.check.map(|c| match c {
-        CheckArg::UnreachCall => qicc_frontend::task::Property::UnreachCall,
-        CheckArg::Overflow => qicc_frontend::task::Property::NoOverflow,
-        CheckArg::Memsafety => qicc_frontend::task::Property::MemSafety,
-        CheckArg::Memcleanup => qicc_frontend::task::Property::MemCleanup,
-    });
+    let check = if args.check.is_empty() {
+        None
+    } else {
+        let list: Vec<_> = args
+            .check
+            .iter()
+            .map(|c| match c {
+                CheckArg::UnreachCall => qicc_frontend::task::Property::UnreachCall,
+                CheckArg::Overflow => qicc_frontend::task::Property::NoOverflow,
+                CheckArg::Memsafety => qicc_frontend::task::Property::MemSafety,
+                CheckArg::Memcleanup => qicc_frontend::task::Property::MemCleanup,
+                CheckArg::Conversion => qicc_frontend::task::Property::Conversion,
+            })
+            .collect();
+        match qicc_frontend::task::Properties::new(&list) {
+            Ok(p) => Some(p),
+            Err(why) => {
+                eprintln!("qicc: --check: {why}\n\nFor more information, try '--help'.");
+                return crate::EXIT_USAGE;
+            }
+        }
+    };
     let loaded = match args.input.load_for_property(args.property.clone(), check) {
         Ok(l) => l,
         Err(d) => return input_error(&d, args.format, args.sarif_root.as_deref()),
@@ -427,6 +453,27 @@ pub fn run(args: VerifyArgs) -> u8 {
     }
     drop(plain);
     let shown = report.shown(args.trace_detail == TraceDetail::Full);
+    let sarif = || {
+        qicc_driver::sarif::to_sarif(
+            &shown,
+            env!("CARGO_PKG_VERSION"),
+            &qicc_driver::sarif::SrcRoot::new(args.sarif_root.as_deref()),
+        )
+        .map_err(|e| {
+            eprintln!("qicc: internal error: cannot serialise the SARIF log: {e}");
+            crate::EXIT_INTERNAL
+        })
+    };
+    if let Some(path) = &args.sarif_output {
+        let log = match sarif() {
+            Ok(log) => log,
+            Err(code) => return code,
+        };
+        if let Err(e) = std::fs::write(path, format!("{log:#}\n")) {
+            eprintln!("qicc: cannot write the SARIF log {}: {e}", path.display());
+            return crate::EXIT_INPUT_ERROR;
+        }
+    }
     match args.format {
         Format::Text => print!("{}", shown.to_text()),
         Format::Json => match serde_json::to_string_pretty(&shown) {
@@ -436,16 +483,9 @@ pub fn run(args: VerifyArgs) -> u8 {
                 return crate::EXIT_INTERNAL;
             }
         },
-        Format::Sarif => match qicc_driver::sarif::to_sarif(
-            &shown,
-            env!("CARGO_PKG_VERSION"),
-            &qicc_driver::sarif::SrcRoot::new(args.sarif_root.as_deref()),
-        ) {
+        Format::Sarif => match sarif() {
             Ok(log) => println!("{log:#}"),
-            Err(e) => {
-                eprintln!("qicc: internal error: cannot serialise the SARIF log: {e}");
-                return crate::EXIT_INTERNAL;
-            }
+            Err(code) => return code,
         },
     }
     if let Some(path) = &args.witness {

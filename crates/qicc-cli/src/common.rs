@@ -48,7 +48,7 @@ impl InputArgs {
     pub fn load_for_property(
         &self,
         property: Option<PathBuf>,
-        check: Option<qicc_frontend::task::Property>,
+        check: Option<qicc_frontend::task::Properties>,
     ) -> Result<Loaded, Diagnostic> {
         let data_model = if self.m32 {
             Some(DataModel::Ilp32)

@@ -18,8 +18,8 @@ pub struct LoadOptions {
     /// `--property FILE.prp`; `None`: `check`, else unreach-call, with a task's unreach-call
     /// entry.
     pub property: Option<PathBuf>,
-    /// `--check PROPERTY`: the property by name, without a file.
-    pub check: Option<task::Property>,
+    /// `--check PROPERTY,...`: the properties by name, without a file.
+    pub check: Option<task::Properties>,
     /// `--function NAME`: the entry point (`None`: `main`).
     pub entry: Option<String>,
 }
@@ -32,8 +32,8 @@ pub struct Loaded {
     /// The preprocessor options they were read with (`-I DIR`, `-D NAME`), for a compiler.
     pub cflags: Vec<String>,
     pub task: Option<task::Task>,
-    /// The property checked (`--property`; unreach-call without one).
-    pub property: task::Property,
+    /// The properties checked (`--property`, `--check`; unreach-call without either).
+    pub property: task::Properties,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -70,8 +70,8 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
     }
     // First: an unsupported property is the answer whatever the program holds.
     let property = match &opts.property {
-        Some(prp) => task::load_property(prp)?,
-        None => opts.check.unwrap_or_default(),
+        Some(prp) => task::Properties::from(task::load_property(prp)?),
+        None => opts.check.clone().unwrap_or_default(),
     };
     let mut task = if is_task(path) {
         Some(task::load_task(path)?)
@@ -113,12 +113,14 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
         include_dirs: opts.include_dirs.clone(),
         defines: opts.defines.clone(),
         entry: opts.entry.clone(),
-        unreach_call: property == task::Property::UnreachCall,
+        unreach_call: property.contains(task::Property::UnreachCall),
+        overflow: property.contains(task::Property::NoOverflow),
+        conversion_checks: property.contains(task::Property::Conversion),
     };
     let mut lowered = qicc_frontend::lower_files(&sources, &fe)?;
     // The property's checks are assertions of the IR (`qicc_ir::property`): every engine
     // decides them as it decides a reach_error() call.
-    lowered.program = with_property(&lowered.program, property);
+    lowered.program = with_property(&lowered.program, &property);
     warnings.extend(lowered.warnings);
     let mut cflags = Vec::new();
     for d in &opts.include_dirs {
@@ -137,14 +139,23 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
     })
 }
 
-/// The lowered program with `property`'s checks as its property assertions
-/// (`qicc_ir::property`): what every engine verifies.
-pub fn with_property(program: &qicc_ir::Program, property: task::Property) -> qicc_ir::Program {
+/// The lowered program with the checks of `properties` as its property assertions
+/// (`qicc_ir::property`; unreach-call's and conversion's are the front-end's): what every
+/// engine verifies.
+pub fn with_property(
+    program: &qicc_ir::Program,
+    properties: &task::Properties,
+) -> qicc_ir::Program {
     use qicc_ir::property::{check_memsafety, check_overflow, MemEnd};
-    match property {
-        task::Property::UnreachCall => program.clone(),
-        task::Property::NoOverflow => check_overflow(program),
-        task::Property::MemSafety => check_memsafety(program, MemEnd::Memtrack),
-        task::Property::MemCleanup => check_memsafety(program, MemEnd::Memcleanup),
+    let mut p = if properties.contains(task::Property::NoOverflow) {
+        check_overflow(program)
+    } else {
+        program.clone()
+    };
+    match properties.memory() {
+        Some(task::Property::MemSafety) => p = check_memsafety(&p, MemEnd::Memtrack),
+        Some(task::Property::MemCleanup) => p = check_memsafety(&p, MemEnd::Memcleanup),
+        _ => {}
     }
+    p
 }

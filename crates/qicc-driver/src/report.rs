@@ -11,11 +11,11 @@ use qicc_ir::{AssertionId, Program};
 use serde::Serialize;
 use std::fmt::Write;
 
-use qicc_frontend::task::Property;
+use qicc_frontend::task::Properties;
 
-/// A property as SV-COMP names it (`no-overflow`), in JSON.
-fn property_name<S: serde::Serializer>(p: &Property, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(p.name())
+/// The properties as SV-COMP names them (`no-overflow`; several comma-separated), in JSON.
+fn property_name<S: serde::Serializer>(p: &Properties, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&p.name())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -198,9 +198,10 @@ pub struct Report {
     pub files: Vec<String>,
     pub task: Option<String>,
     pub expected_verdict: Option<bool>,
-    /// The property checked (JSON: its SV-COMP name, `unreach-call`, `no-overflow`).
+    /// The properties checked (JSON: their SV-COMP names, `unreach-call`, `no-overflow`,
+    /// comma-separated when there are several).
     #[serde(serialize_with = "property_name")]
-    pub property: Property,
+    pub property: Properties,
     /// Under FALSE, SV-COMP's name of what the counterexample violates: the property, or the
     /// sub-property of a memory-safety one (`valid-deref`); `null` otherwise.
     pub violated_property: Option<String>,

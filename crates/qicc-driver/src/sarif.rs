@@ -28,6 +28,7 @@ const ASSERTION_RULE: &str = "assertion-violation";
 /// A violation of the property `no-overflow` (its checks are the report's `overflow`
 /// assertions).
 const OVERFLOW_RULE: &str = "no-overflow";
+const CONVERSION_RULE: &str = "conversion";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -127,7 +128,7 @@ fn rules() -> Vec<Value> {
 
 /// The rules of properties other than unreach-call, after the UB rules in this order: id,
 /// name, short and full description.
-const PROPERTY_RULES: [(&str, &str, &str, &str); 5] = [
+const PROPERTY_RULES: [(&str, &str, &str, &str); 6] = [
     (
         OVERFLOW_RULE,
         "SignedOverflow",
@@ -158,12 +159,21 @@ const PROPERTY_RULES: [(&str, &str, &str, &str); 5] = [
         "Heap memory can be left allocated at the end",
         "When the program ends, a heap object can still be allocated (SV-COMP's valid-memcleanup)",
     ),
+    (
+        CONVERSION_RULE,
+        "SignedConversion",
+        "A conversion to a signed type can change the value",
+        "A value converted to a signed integer type can lie outside it (implementation-defined in C; CBMC's --conversion-check)",
+    ),
 ];
 
 /// The rule of a violated property assertion of this kind (the report's `kind`).
 fn property_rule(kind: &str) -> &'static str {
     if kind == "overflow" {
         return OVERFLOW_RULE;
+    }
+    if kind == "conversion" {
+        return CONVERSION_RULE;
     }
     match qicc_ir::MemProp::from_name(kind) {
         Some(m) => PROPERTY_RULES

@@ -16,7 +16,7 @@ use crate::report::{
 };
 use qicc_engine::{AssertionStatus, Budget, EngineResult, LoopInvariant};
 use qicc_interp::{trace, Outcome, RunConfig};
-use qicc_ir::{AssertKind, AssertionId, Program, Witness};
+use qicc_ir::{AssertionId, Program, Witness};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -629,7 +629,7 @@ pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report 
     if opts.external.is_some()
         && opts.x_on_original
         && starts_at_main(&loaded.program)
-        && loaded.property == qicc_frontend::task::Property::UnreachCall
+        && loaded.property.is_unreach_call()
     {
         with_files = VerifyOptions {
             original_files: Some(OriginalFiles {
@@ -682,21 +682,20 @@ fn confirmer<'a>(loaded: &'a Loaded, opts: &VerifyOptions) -> Confirmer<'a> {
     let from_main = starts_at_main(&loaded.program);
     // Checking no-overflow, the native run must trap on a signed overflow whatever
     // `--signed-overflow` says: that trap is how it confirms one.
-    let wraps =
-        opts.signed_overflow_wraps && loaded.property == qicc_frontend::task::Property::UnreachCall;
+    use qicc_frontend::task::Property;
+    let wraps = opts.signed_overflow_wraps && !loaded.property.contains(Property::NoOverflow);
     // A memory-safety violation does not show in a native run (an invalid read returns
-    // something, a leak ends quietly): only the interpreter confirms one.
-    let memory = matches!(
-        loaded.property,
-        qicc_frontend::task::Property::MemSafety | qicc_frontend::task::Property::MemCleanup
-    );
+    // something, a leak ends quietly), nor does a conversion that changes a value (gcc has
+    // no sanitizer for it): only the interpreter confirms one.
+    let memory =
+        loaded.property.memory().is_some() || loaded.property.contains(Property::Conversion);
     let native = opts
         .native
         .native(wraps)
         .filter(|_| from_main && !memory)
         .map(|n| crate::native::Native {
             cflags: loaded.cflags.clone(),
-            shifts: loaded.property == qicc_frontend::task::Property::NoOverflow,
+            shifts: loaded.property.contains(Property::NoOverflow),
             ..n
         });
     Confirmer::new(&loaded.program, &loaded.sources, native)
@@ -1008,16 +1007,7 @@ fn report(
         }
     }
     if program.assertions.iter().all(|a| !a.kind.is_property()) && verdict == Verdict::True {
-        reason = Some(match loaded.property {
-            qicc_frontend::task::Property::UnreachCall => "the program has no assertion".into(),
-            qicc_frontend::task::Property::NoOverflow => {
-                "the program has no signed arithmetic that could overflow".into()
-            }
-            qicc_frontend::task::Property::MemSafety
-            | qicc_frontend::task::Property::MemCleanup => {
-                "the program has no memory access, free or end that could violate it".into()
-            }
-        });
+        reason = Some(loaded.property.vacuous());
         verdict = Verdict::True;
     }
 
@@ -1070,13 +1060,14 @@ fn report(
             .collect(),
         task: loaded.task.as_ref().map(|t| t.path.display().to_string()),
         expected_verdict: loaded.task.as_ref().and_then(|t| t.expected_verdict),
-        property: loaded.property,
+        property: loaded.property.clone(),
         violated_property: violation
             .as_ref()
             .filter(|_| verdict == Verdict::False)
-            .map(|v| match program.assertion(AssertionId(v.assertion)).kind {
-                AssertKind::Memory(m) => m.sv_name().to_string(),
-                _ => loaded.property.name().to_string(),
+            .map(|v| {
+                loaded
+                    .property
+                    .violated_name(program.assertion(AssertionId(v.assertion)).kind)
             }),
         engine: opts.engine.name().to_string(),
         data_model: program.data_model.name(),

@@ -143,12 +143,7 @@ pub fn to_witness(report: &Report, version: &str) -> Result<Option<String>, Witn
                 report.files.clone()
             },
             input_file_hashes: hashes,
-            specification: report.property.formula(
-                report
-                    .violated_property
-                    .as_deref()
-                    .and_then(qicc_ir::MemProp::from_name),
-            ),
+            specification: report.property.formula(violated_kind(report)),
             data_model: if report.data_model.eq_ignore_ascii_case("lp64") {
                 "LP64"
             } else {
@@ -250,7 +245,10 @@ fn violation_content(
     let last = steps.last();
     // unreach-call is violated in reach_error's body; another property at the violating
     // operation, the trace's last step.
-    let error_call = report.property == qicc_frontend::task::Property::UnreachCall;
+    let error_call = report
+        .property
+        .of(violated_kind(report).unwrap_or(qicc_ir::AssertKind::ReachError))
+        == qicc_frontend::task::Property::UnreachCall;
     let target = match reach_error_body(lines).filter(|_| error_call) {
         Some((line, col)) => Location {
             file_name: report.file.clone(),
@@ -711,4 +709,16 @@ mod tests {
         assert_eq!(t.len(), 20, "{t}");
         assert!(t.starts_with("20") && t.ends_with('Z'), "{t}");
     }
+}
+
+/// The kind of assertion the report's FALSE violates, from SV-COMP's name of it
+/// (`Report::violated_property`); `None` unless the verdict is FALSE.
+fn violated_kind(report: &Report) -> Option<qicc_ir::AssertKind> {
+    use qicc_ir::AssertKind as K;
+    let name = report.violated_property.as_deref()?;
+    Some(match name {
+        "no-overflow" => K::Overflow,
+        "conversion" => K::Conversion,
+        other => qicc_ir::MemProp::from_name(other).map_or(K::ReachError, K::Memory),
+    })
 }

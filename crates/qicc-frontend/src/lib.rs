@@ -41,6 +41,12 @@ pub struct Options {
     /// program's `reach_error` (one without a body is rejected: nothing says what it does),
     /// an abort, and a check that aborts.
     pub unreach_call: bool,
+    /// Whether signed overflow is a property (`no-overflow`): a signed `<<` that overflows is
+    /// then checked too (as unreach-call, qicc computes it as the machines do).
+    pub overflow: bool,
+    /// Whether each conversion to a signed integer type that may change the value is a
+    /// property assertion ([`qicc_ir::AssertKind::Conversion`]; CBMC's `--conversion-check`).
+    pub conversion_checks: bool,
 }
 
 impl Default for Options {
@@ -52,6 +58,8 @@ impl Default for Options {
             defines: Vec::new(),
             entry: None,
             unreach_call: true,
+            overflow: false,
+            conversion_checks: false,
         }
     }
 }

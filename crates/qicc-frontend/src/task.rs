@@ -174,6 +174,11 @@ pub enum Property {
     /// `valid-memcleanup`: `valid-free`, `valid-deref` and every heap object freed when the
     /// program ends.
     MemCleanup,
+    /// No conversion to a signed integer type changes the value (CBMC's `--conversion-check`;
+    /// not an SV-COMP property: C makes such a conversion implementation-defined, not
+    /// undefined, and SV-COMP's `no-overflow` does not count it). The front-end checks each
+    /// conversion (`Options::conversion_checks`).
+    Conversion,
 }
 
 impl Property {
@@ -184,6 +189,35 @@ impl Property {
             Property::NoOverflow => "no-overflow",
             Property::MemSafety => "valid-memsafety",
             Property::MemCleanup => "valid-memcleanup",
+            Property::Conversion => "conversion",
+        }
+    }
+
+    /// Why a TRUE holds when the program has nothing this property could be violated by.
+    pub fn vacuous(self) -> &'static str {
+        match self {
+            Property::UnreachCall => "the program has no assertion",
+            Property::NoOverflow => "the program has no signed arithmetic that could overflow",
+            Property::MemSafety | Property::MemCleanup => {
+                "the program has no memory access, free or end that could violate it"
+            }
+            Property::Conversion => {
+                "the program has no conversion to a signed type that could change a value"
+            }
+        }
+    }
+
+    /// The property a violated property assertion of `kind` belongs to, when this property
+    /// is checked.
+    fn owns(self, kind: qicc_ir::AssertKind) -> bool {
+        use qicc_ir::AssertKind as K;
+        match self {
+            Property::UnreachCall => {
+                matches!(kind, K::ReachError | K::AssertFail | K::VerifierAssert)
+            }
+            Property::NoOverflow => kind == K::Overflow,
+            Property::MemSafety | Property::MemCleanup => matches!(kind, K::Memory(_)),
+            Property::Conversion => kind == K::Conversion,
         }
     }
 
@@ -194,10 +228,123 @@ impl Property {
             (Property::MemSafety | Property::MemCleanup, Some(m)) => format!("G {}", m.sv_name()),
             (Property::UnreachCall, _) => "G ! call(reach_error())".into(),
             (Property::NoOverflow, _) => "G ! overflow".into(),
+            // Not an SV-COMP formula (none exists): named as CBMC names the check.
+            (Property::Conversion, _) => "G ! conversion-overflow".into(),
             (Property::MemSafety, None) => "G valid-free; G valid-deref; G valid-memtrack".into(),
             (Property::MemCleanup, None) => {
                 "G valid-free; G valid-deref; G valid-memcleanup".into()
             }
+        }
+    }
+}
+
+/// The properties one run checks: one or more [`Property`], in a fixed order, each once;
+/// unreach-call alone by default. `valid-memsafety` and `valid-memcleanup` exclude each
+/// other (they differ only in what the program's end requires).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Properties(Vec<Property>);
+
+impl Default for Properties {
+    fn default() -> Self {
+        Properties(vec![Property::UnreachCall])
+    }
+}
+
+impl From<Property> for Properties {
+    fn from(p: Property) -> Self {
+        Properties(vec![p])
+    }
+}
+
+impl Properties {
+    /// The set of `list` (the default when it is empty), or why it cannot be checked at once.
+    pub fn new(list: &[Property]) -> Result<Properties, String> {
+        let mut v = list.to_vec();
+        v.sort_by_key(|p| *p as u8);
+        v.dedup();
+        if v.contains(&Property::MemSafety) && v.contains(&Property::MemCleanup) {
+            return Err(
+                "valid-memsafety and valid-memcleanup in one run (memcleanup is memsafety with every heap object freed at the end: choose one)".into(),
+            );
+        }
+        Ok(if v.is_empty() {
+            Properties::default()
+        } else {
+            Properties(v)
+        })
+    }
+
+    pub fn contains(&self, p: Property) -> bool {
+        self.0.contains(&p)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Property> + '_ {
+        self.0.iter().copied()
+    }
+
+    /// Whether unreach-call is the only property: what SV-COMP's default run checks, and
+    /// what another verifier run on the user's files checks.
+    pub fn is_unreach_call(&self) -> bool {
+        self.0 == [Property::UnreachCall]
+    }
+
+    /// The one property checked, when there is one.
+    pub fn single(&self) -> Option<Property> {
+        match self.0.as_slice() {
+            [p] => Some(*p),
+            _ => None,
+        }
+    }
+
+    /// Whether a memory-safety property is checked, and which end it requires.
+    pub fn memory(&self) -> Option<Property> {
+        self.iter()
+            .find(|p| matches!(p, Property::MemSafety | Property::MemCleanup))
+    }
+
+    /// SV-COMP's names, comma-separated (`no-overflow,valid-memsafety`).
+    pub fn name(&self) -> String {
+        self.iter()
+            .map(Property::name)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The checked property a violated property assertion of `kind` belongs to.
+    pub fn of(&self, kind: qicc_ir::AssertKind) -> Property {
+        self.iter()
+            .find(|p| p.owns(kind))
+            .unwrap_or(Property::UnreachCall)
+    }
+
+    /// SV-COMP's name of what a violated assertion of `kind` violates: its property, or the
+    /// memory-safety sub-property (`valid-deref`).
+    pub fn violated_name(&self, kind: qicc_ir::AssertKind) -> String {
+        match kind {
+            qicc_ir::AssertKind::Memory(m) => m.sv_name().to_string(),
+            k => self.of(k).name().to_string(),
+        }
+    }
+
+    /// The witness's specification: the violated property's formula (`violated`: the
+    /// assertion's kind), else every property's, `;`-separated.
+    pub fn formula(&self, violated: Option<qicc_ir::AssertKind>) -> String {
+        match violated {
+            Some(k @ qicc_ir::AssertKind::Memory(m)) => self.of(k).formula(Some(m)),
+            Some(k) => self.of(k).formula(None),
+            None => self
+                .iter()
+                .map(|p| p.formula(None))
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
+
+    /// Why a TRUE holds when the program has nothing any of them could be violated by.
+    pub fn vacuous(&self) -> String {
+        match self.single() {
+            Some(p) => p.vacuous().to_string(),
+            None => format!("the program has nothing that could violate {}", self.name()),
         }
     }
 }
@@ -422,6 +569,43 @@ fn parse_check(compact: &str) -> Option<Check> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn properties_are_a_set_and_name_the_violated_one() {
+        use qicc_ir::{AssertKind, MemProp};
+        let p = Properties::new(&[
+            Property::MemSafety,
+            Property::NoOverflow,
+            Property::UnreachCall,
+            Property::NoOverflow,
+        ])
+        .expect("compatible");
+        assert_eq!(p.name(), "unreach-call,no-overflow,valid-memsafety");
+        assert_eq!(p.single(), None);
+        assert!(!p.is_unreach_call());
+        assert_eq!(p.of(AssertKind::Overflow), Property::NoOverflow);
+        assert_eq!(p.of(AssertKind::VerifierAssert), Property::UnreachCall);
+        assert_eq!(
+            p.violated_name(AssertKind::Memory(MemProp::Deref)),
+            "valid-deref"
+        );
+        assert_eq!(p.formula(Some(AssertKind::Overflow)), "G ! overflow");
+        assert_eq!(
+            p.formula(Some(AssertKind::Memory(MemProp::Free))),
+            "G valid-free"
+        );
+        assert_eq!(
+            p.formula(None),
+            "G ! call(reach_error()); G ! overflow; G valid-free; G valid-deref; G valid-memtrack"
+        );
+        assert_eq!(Properties::new(&[]), Ok(Properties::default()));
+        assert!(Properties::default().is_unreach_call());
+        let err = Properties::new(&[Property::MemSafety, Property::MemCleanup]).unwrap_err();
+        assert!(err.contains("choose one"), "{err}");
+        let c = Properties::from(Property::Conversion);
+        assert_eq!(c.violated_name(AssertKind::Conversion), "conversion");
+        assert_eq!(c.vacuous(), Property::Conversion.vacuous());
+    }
 
     fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
         let p = dir.join(name);

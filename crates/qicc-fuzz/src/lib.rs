@@ -269,7 +269,7 @@ fn run_modes(
         if j.is_failure() {
             failures.push(Failure {
                 seed,
-                property: loaded.property.name(),
+                property: loaded.property.single().map_or("several", |p| p.name()),
                 mode: Some(m),
                 truth_safe: Some(t.safe),
                 witness: t.witness.clone(),

@@ -607,6 +607,7 @@ impl<'p> Builder<'p> {
                                 "assertion violated".to_string()
                             }
                             AssertKind::Overflow => "overflow".to_string(),
+                            AssertKind::Conversion => "conversion changes the value".to_string(),
                             AssertKind::Memory(m) => m.describe().to_string(),
                             AssertKind::Ub(u) => format!("undefined behaviour: {}", u.describe()),
                         };

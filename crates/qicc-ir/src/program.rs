@@ -270,6 +270,11 @@ pub struct Function {
     pub halt: Loc,
     pub edges: Vec<Edge>,
     pub span: Span,
+    /// Where the body ends (its closing brace), for display: where the end-of-program memory
+    /// checks of a return from the entry stand, as C ends the frame there.
+    /// [`Span::UNKNOWN`] where nothing says (IR text does not carry it).
+    #[serde(default)]
+    pub end: Span,
 }
 
 /// A scalar program-wide variable (a C global or static local whose address is never taken).
@@ -510,6 +515,10 @@ pub enum AssertKind {
     /// `no-overflow`): an [`Op::NoWrap`] condition or a signed `INT_MIN / -1`, made a property
     /// assertion by [`crate::property::check_overflow`] when that property is checked.
     Overflow,
+    /// A conversion to a signed integer type that changes the value (implementation-defined
+    /// in C, C11 6.3.1.3p3; CBMC's `--conversion-check`): the front-end asserts each one only
+    /// when that property is checked.
+    Conversion,
     /// A memory-safety sub-property (SV-COMP's `valid-memsafety`, `valid-memcleanup`), made
     /// a property assertion by [`crate::property::check_memsafety`] when it is checked.
     Memory(MemProp),
@@ -525,6 +534,7 @@ impl AssertKind {
             AssertKind::AssertFail => "assert",
             AssertKind::VerifierAssert => "verifier_assert",
             AssertKind::Overflow => "overflow",
+            AssertKind::Conversion => "conversion",
             AssertKind::Memory(m) => m.name(),
             AssertKind::Ub(k) => k.name(),
         }
@@ -536,6 +546,7 @@ impl AssertKind {
             "assert" => Some(AssertKind::AssertFail),
             "verifier_assert" => Some(AssertKind::VerifierAssert),
             "overflow" => Some(AssertKind::Overflow),
+            "conversion" => Some(AssertKind::Conversion),
             _ => MemProp::from_name(s)
                 .map(AssertKind::Memory)
                 .or_else(|| UbKind::from_name(s).map(AssertKind::Ub)),
@@ -778,6 +789,7 @@ impl Function {
             halt: Loc(3),
             edges: Vec::new(),
             span,
+            end: Span::UNKNOWN,
         }
     }
 

@@ -175,7 +175,12 @@ pub fn check_memsafety(p: &Program, end: MemEnd) -> Program {
                 MemEnd::Memtrack => "every heap object still allocated is reachable",
                 MemEnd::Memcleanup => "every heap object is freed",
             };
-            let span = e.span;
+            // A return from the entry ends the program where its frame ends: the body's
+            // closing brace (where peers' leak checks, and their witnesses, stand).
+            let span = match out.functions[fi].end {
+                end if !halt && end.line != 0 => end,
+                _ => e.span,
+            };
             let id = out.add_assertion(Assertion {
                 kind: AssertKind::Memory(prop),
                 func: FuncId(fi as u32),
@@ -196,7 +201,7 @@ pub fn check_memsafety(p: &Program, end: MemEnd) -> Program {
                 from: e.from,
                 to: at,
                 op: first,
-                span,
+                span: e.span,
             });
             kept.push(Edge {
                 from: at,
@@ -220,7 +225,7 @@ pub fn check_memsafety(p: &Program, end: MemEnd) -> Program {
                 from: ok,
                 to: e.to,
                 op: last,
-                span,
+                span: e.span,
             });
         }
         out.functions[fi].edges = kept;

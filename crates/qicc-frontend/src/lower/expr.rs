@@ -21,7 +21,7 @@ use super::{fold, Ctx, GStorage, LocalPlace, R};
 use crate::types::{BitField, CType, IntKind};
 use lang_c::ast::*;
 use lang_c::span::Node;
-use qicc_ir::{Access, BinOp, Expr, Op, Ty, UbKind, VarRef};
+use qicc_ir::{Access, AssertKind, BinOp, Expr, Op, Ty, UbKind, VarRef};
 use std::rc::Rc;
 
 #[derive(Clone, Debug)]
@@ -662,6 +662,9 @@ impl<'a> Ctx<'a> {
                 if *b == IntKind::Bool && *a != IntKind::Bool {
                     return Ok(fold::from_bool(fold::to_bool(v.e, ta), tb));
                 }
+                if self.opts.conversion_checks && b.is_signed() {
+                    self.check_conversion(&v.e, ta, a.is_signed(), tb, to, at)?;
+                }
                 Ok(fold::resize(v.e, ta, tb, a.is_signed()))
             }
             (CType::Pointer(_), CType::Int(b)) => {
@@ -690,6 +693,42 @@ impl<'a> Ctx<'a> {
                 ),
             )),
         }
+    }
+
+    /// Under `--check conversion`: asserts that converting `e` (of IR type `ta`, signed or
+    /// not) to the signed type `tb` (C type `to`) keeps its value. Only where the value can
+    /// leave the target's range: a narrower signed source, or an unsigned one at least as
+    /// wide. Constant expressions are folded by the compiler and not checked.
+    fn check_conversion(
+        &mut self,
+        e: &Expr,
+        ta: Ty,
+        signed: bool,
+        tb: Ty,
+        to: &CType,
+        at: usize,
+    ) -> R<()> {
+        let (wa, wb) = (ta.bits(), tb.bits());
+        let ok = if signed && wa > wb {
+            // Sign-extending the truncated value gives the value back.
+            let back = fold::resize(fold::resize(e.clone(), ta, tb, true), tb, ta, true);
+            fold::bin(BinOp::Eq, back, e.clone())
+        } else if !signed && wa >= wb {
+            // Below 2^(wb-1), as an unsigned number of width wa.
+            fold::bin(BinOp::Ult, e.clone(), Expr::konst(ta, 1u64 << (wb - 1)))
+        } else {
+            return Ok(());
+        };
+        if ok.is_true() || self.const_depth > 0 || self.fs.is_none() {
+            return Ok(());
+        }
+        let ok = self
+            .eval_guards
+            .iter()
+            .rev()
+            .fold(ok, |acc, g| fold::bin(BinOp::Or, fold::not(g.clone()), acc));
+        let text = format!("conversion to {} keeps the value", self.types.show(to));
+        self.assert_here(ok, AssertKind::Conversion, Some(text), at)
     }
 
     pub fn convert_rv(&mut self, v: RVal, to: &CType, at: usize) -> R<RVal> {
@@ -1671,7 +1710,7 @@ impl<'a> Ctx<'a> {
         let amount = fold::resize(r.e, tr, tl, false);
         // A signed `<<` that overflows is undefined (C11 6.5.7p4); only `no-overflow` checks
         // it: as unreach-call, qicc computes it as the machines do (the bits shifted).
-        if left && l.ty.is_signed_int() && !self.opts.unreach_call {
+        if left && l.ty.is_signed_int() && self.opts.overflow {
             self.nowrap(BinOp::Shl, tl, &l.e, &amount, at)?;
         }
         let op = if left {

@@ -130,6 +130,8 @@ impl<'a> Ctx<'a> {
         r?;
         let fs = fs.ok_or_else(|| self.internal(decl_at, "lost the function state"))?;
         let mut func = fs.b.finish(ptr);
+        // The closing brace: the span's end is one past it.
+        func.end = self.span(fd.node.statement.span.end.saturating_sub(1));
         for v in &fs.vars {
             let (LocalPlace::Reg(l) | LocalPlace::Mem(l)) = v.place;
             self.set_local_debug_type(&mut func, l, &v.ty, v.shown_enum);
