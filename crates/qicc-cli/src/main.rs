@@ -5,6 +5,7 @@
 //! scripts and never change: 0 TRUE, 10 FALSE, 5 UNKNOWN, 6 input error (parse, type,
 //! unsupported feature, unreadable file), 1 internal error.
 
+mod cmd_batch;
 mod cmd_cfa;
 mod cmd_regions;
 mod cmd_run;
@@ -51,6 +52,7 @@ Examples:
   qicc run --inputs 5,-1,0 prog.c         execute with the given __VERIFIER_nondet_* values
   qicc regions prog.c                     print the Region Nesting Tree
   qicc verify --bound 8 harness.c lib.c   bounded: no violation within 8 iterations, or TRUE/FALSE
+  qicc batch --jobs 2 -o out benchmarks/  every task of a directory, one result each, merged report
 
 Exit codes: 0 TRUE, 10 FALSE, 5 UNKNOWN, 4 BOUNDED (--bound: no violation within the bound), 6 input error (parse/type/unsupported/unreadable), \
 1 internal error, 2 bad command line or missing external verifier.";
@@ -72,6 +74,9 @@ enum Command {
     Run(cmd_run::RunArgs),
     /// Print the Region Nesting Tree: the loops and calls qicc can verify in isolation.
     Regions(cmd_regions::RegionsArgs),
+    /// Verify many tasks (files, directories, a list), each its own `qicc verify` run, into
+    /// an output directory with one result per task and a merged report; resumable.
+    Batch(cmd_batch::BatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -87,6 +92,7 @@ fn main() -> ExitCode {
         Command::Cfa(a) => cmd_cfa::run(a),
         Command::Run(a) => cmd_run::run(a),
         Command::Regions(a) => cmd_regions::run(a),
+        Command::Batch(a) => cmd_batch::run(a),
     });
     match result {
         Ok(code) => exit_now(code),

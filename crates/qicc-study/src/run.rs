@@ -6,13 +6,11 @@
 //! Invariant: every run ends in exactly one [`Outcome`], and nothing a child prints can make
 //! this process panic — unparsable output is an `Outcome::Failed` with the reason.
 
-use crossbeam_channel::{bounded, unbounded};
-use process_wrap::std::{CommandWrap, ProcessGroup};
+use qicc_batch::process::Exit;
 use serde::Serialize;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// A verdict as qicc reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -136,75 +134,17 @@ impl Runner {
     }
 }
 
-/// Runs `cmd` in a new process group with piped output, killing the group after `limit`.
-fn run_command(mut cmd: Command, limit: Duration) -> RunResult {
-    let start = Instant::now();
-    let program = cmd.get_program().to_string_lossy().into_owned();
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut wrapped = CommandWrap::from(cmd);
-    wrapped.wrap(ProcessGroup::leader());
-    let mut child = match wrapped.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            return RunResult {
-                outcome: Outcome::Failed {
-                    message: format!("cannot start {program}: {e}"),
-                },
-                wall_ms: 0,
-            }
-        }
-    };
-    // Read both pipes on their own threads so a chatty child never blocks on a full pipe.
-    let stdout = collect(child.stdout().take());
-    let stderr = collect(child.stderr().take());
-
-    let deadline = start.checked_add(limit);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Ok(status),
-            Ok(None) if deadline.is_some_and(|d| Instant::now() >= d) => {
-                // Kill the group (qicc and anything it started) and reap it.
-                let _ = child.kill();
-                break Err(None);
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => {
-                let _ = child.kill();
-                break Err(Some(e));
-            }
-        }
-    };
-    let wall_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-    // A leftover grandchild could hold the pipes open: wait for the readers only a little.
-    let out = stdout
-        .recv_timeout(Duration::from_secs(2))
-        .unwrap_or_default();
-    let err = stderr
-        .recv_timeout(Duration::from_secs(2))
-        .unwrap_or_default();
-    let outcome = match status {
-        Ok(status) => interpret(status.code(), &out, &err),
-        Err(None) => Outcome::Killed,
-        Err(Some(e)) => Outcome::Failed {
-            message: format!("waiting for {program}: {e}"),
-        },
+/// Runs `cmd` in a new process group (`qicc_batch::process`, the one runner of child
+/// processes), killing the group after `limit`, and classifies how it ended.
+fn run_command(cmd: Command, limit: Duration) -> RunResult {
+    let f = qicc_batch::process::run_command(cmd, limit);
+    let wall_ms = u64::try_from(f.wall.as_millis()).unwrap_or(u64::MAX);
+    let outcome = match f.exit {
+        Exit::Code(code) => interpret(code, &f.stdout, &f.stderr),
+        Exit::Killed => Outcome::Killed,
+        Exit::Failed(message) => Outcome::Failed { message },
     };
     RunResult { outcome, wall_ms }
-}
-
-/// Reads a pipe to its end on a thread; the text arrives on the returned channel.
-fn collect<R: Read + Send + 'static>(pipe: Option<R>) -> crossbeam_channel::Receiver<String> {
-    let (tx, rx) = bounded(1);
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut buf);
-        }
-        let _ = tx.send(String::from_utf8_lossy(&buf).into_owned());
-    });
-    rx
 }
 
 /// Classifies a finished run from its exit code and output. A JSON report with a verdict wins
@@ -297,51 +237,7 @@ fn first_lines(text: &str, n: usize) -> String {
         .join(" | ")
 }
 
-/// Applies `work` to every job on `workers` threads (at least one); `done` is called after each
-/// job finishes, from the worker thread. The results are in `jobs` order.
-pub fn run_parallel<J, R>(
-    jobs: &[J],
-    workers: usize,
-    work: impl Fn(&J) -> R + Sync,
-    done: impl Fn(&J, &R) + Sync,
-) -> Vec<R>
-where
-    J: Sync,
-    R: Send,
-{
-    let (job_tx, job_rx) = unbounded::<usize>();
-    for i in 0..jobs.len() {
-        job_tx.send(i).expect("the receiver lives in this scope");
-    }
-    drop(job_tx);
-    let (res_tx, res_rx) = unbounded::<(usize, R)>();
-    std::thread::scope(|scope| {
-        for _ in 0..workers.max(1).min(jobs.len().max(1)) {
-            let job_rx = job_rx.clone();
-            let res_tx = res_tx.clone();
-            let (work, done) = (&work, &done);
-            scope.spawn(move || {
-                while let Ok(i) = job_rx.recv() {
-                    let job = &jobs[i];
-                    let r = work(job);
-                    done(job, &r);
-                    if res_tx.send((i, r)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-    });
-    drop(res_tx);
-    let mut slots: Vec<Option<R>> = (0..jobs.len()).map(|_| None).collect();
-    for (i, r) in res_rx.try_iter() {
-        slots[i] = Some(r);
-    }
-    slots
-        .into_iter()
-        .map(|r| r.expect("every job index was sent once and every worker ran to the end"))
-        .collect()
-}
+pub use qicc_batch::process::run_parallel;
 
 #[cfg(test)]
 mod tests {

@@ -132,6 +132,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-analysis",
             "qicc-external",
             "qicc-driver",
+            "qicc-batch",
         ],
     ),
     // Test-only harness at the top, like the fuzzer: runs passes on `filetests/`.
@@ -157,8 +158,9 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-driver",
         ],
     ),
-    // Drives the `qicc` binary as a child process.
-    ("qicc-study", &[]),
+    // Drive the `qicc` binary as child processes (the study reuses the batch's runner).
+    ("qicc-batch", &[]),
+    ("qicc-study", &["qicc-batch"]),
     // Only ever a dev-dependency.
     ("qicc-testkit", &[]),
 ];
