@@ -143,9 +143,17 @@ impl Summary {
     /// then the totals.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
+        // The first column as wide as the longest family name.
+        let w = self
+            .families
+            .keys()
+            .map(String::len)
+            .max()
+            .unwrap_or(0)
+            .max(6);
         let _ = writeln!(
             s,
-            "{:<40} {:>5} {:>5} {:>5} {:>7} {:>5} {:>7} {:>5} {:>6} {:>9}",
+            "{:<w$} {:>5} {:>5} {:>5} {:>7} {:>5} {:>7} {:>5} {:>6} {:>9}",
             "family",
             "tasks",
             "TRUE",
@@ -160,7 +168,7 @@ impl Summary {
         let line = |s: &mut String, name: &str, c: &Counts| {
             let _ = writeln!(
                 s,
-                "{:<40} {:>5} {:>5} {:>5} {:>7} {:>5} {:>7} {:>5} {:>6} {:>9.1}",
+                "{:<w$} {:>5} {:>5} {:>5} {:>7} {:>5} {:>7} {:>5} {:>6} {:>9.1}",
                 name,
                 c.tasks,
                 c.true_,

@@ -248,9 +248,42 @@ pub fn queued(job: &str) -> Result<BTreeMap<String, usize>, String> {
     Ok(states)
 }
 
-/// How each element ended (`sacct`): state (`COMPLETED`, `TIMEOUT`, `OUT_OF_MEMORY`,
-/// `NODE_FAIL`, `CANCELLED`, `FAILED`) and exit code, by element index.
+/// How each element ended: state (`COMPLETED`, `TIMEOUT`, `OUT_OF_MEMORY`, `NODE_FAIL`,
+/// `CANCELLED`, `FAILED`) with the exit code and reason, by element index. From `sacct`; on
+/// a cluster without accounting, from `scontrol show job` (which keeps a finished job for
+/// `MinJobAge` seconds).
 pub fn element_states(job: &str) -> Result<BTreeMap<usize, String>, String> {
+    match sacct_states(job) {
+        Ok(s) if !s.is_empty() => Ok(s),
+        _ => scontrol_states(job),
+    }
+}
+
+fn scontrol_states(job: &str) -> Result<BTreeMap<usize, String>, String> {
+    let out = slurm_cmd(
+        "scontrol",
+        &["show".into(), "job".into(), "-o".into(), job.into()],
+    )?;
+    let mut states = BTreeMap::new();
+    for l in out.lines() {
+        let field = |k: &str| {
+            l.split_whitespace()
+                .find_map(|w| w.strip_prefix(k).and_then(|v| v.strip_prefix('=')))
+        };
+        let Some(index) = field("ArrayTaskId").and_then(|i| i.parse::<usize>().ok()) else {
+            continue;
+        };
+        let state = field("JobState").unwrap_or("UNKNOWN");
+        let mut shown = format!("{state} (exit code {})", field("ExitCode").unwrap_or("?"));
+        if let Some(r) = field("Reason").filter(|r| *r != "None") {
+            shown.push_str(&format!(", reason {r}"));
+        }
+        states.insert(index, shown);
+    }
+    Ok(states)
+}
+
+fn sacct_states(job: &str) -> Result<BTreeMap<usize, String>, String> {
     let out = slurm_cmd(
         "sacct",
         &[

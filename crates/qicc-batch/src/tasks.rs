@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 /// One task of a batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Task {
-    /// The file `qicc verify` is given.
+    /// The file `qicc verify` is given: absolute, symbolic links resolved.
     pub path: PathBuf,
     /// Unique within the batch, `/`-separated: `benchmarks/seeds/call_tree_16.yml`.
     pub id: String,
@@ -117,9 +117,24 @@ fn id_below(base: &Path, file: &Path) -> String {
     parts.join("/")
 }
 
+/// The id of a path a list file names: the path as written below the list file's directory,
+/// without its `.` and `..` components (`../../shared/benchmarks/a/x.yml` is
+/// `shared/benchmarks/a/x.yml`).
+fn id_of_listed(dir: &Path, file: &Path) -> String {
+    let rel = normalize(file.strip_prefix(dir).unwrap_or(file));
+    let parts: Vec<String> = rel
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    parts.join("/")
+}
+
 /// Lines of a list file: one path or glob per line, relative to the list file's directory;
-/// `#` starts a comment (as BenchExec's `.set` files).
-fn read_list(list: &Path) -> Result<Vec<PathBuf>, String> {
+/// `#` starts a comment (as BenchExec's `.set` files). Each file with its id.
+fn read_list(list: &Path) -> Result<Vec<(PathBuf, String)>, String> {
     let text = std::fs::read_to_string(list)
         .map_err(|e| format!("cannot read the list file {}: {e}", list.display()))?;
     let dir = list.parent().unwrap_or(Path::new("."));
@@ -134,7 +149,10 @@ fn read_list(list: &Path) -> Result<Vec<PathBuf>, String> {
         let matches = glob::glob(&shown)
             .map_err(|e| format!("{}:{}: not a path or glob: {e}", list.display(), i + 1))?;
         let before = out.len();
-        out.extend(matches.filter_map(Result::ok));
+        out.extend(matches.filter_map(Result::ok).map(|f| {
+            let id = id_of_listed(dir, &f);
+            (f, id)
+        }));
         if out.len() == before {
             return Err(format!(
                 "{}:{}: `{line}` names no file",
@@ -156,12 +174,8 @@ pub fn discover(
     let pattern = select
         .map(|s| glob::Pattern::new(s).map_err(|e| format!("--select {s}: {e}")))
         .transpose()?;
-    let mut named: Vec<PathBuf> = inputs.to_vec();
-    if let Some(l) = list {
-        named.extend(read_list(l)?);
-    }
     let mut found: Vec<(PathBuf, String)> = Vec::new();
-    for input in &named {
+    for input in inputs {
         if input.is_dir() {
             for f in tasks_in(input)? {
                 let id = id_below(input, &f);
@@ -177,6 +191,9 @@ pub fn discover(
             return Err(format!("{}: no such file or directory", input.display()));
         }
     }
+    if let Some(l) = list {
+        found.extend(read_list(l)?);
+    }
     // Two inputs with the same id (`a/x.c` and `b/x.c` named alone): number the later ones.
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut tasks = Vec::new();
@@ -187,6 +204,8 @@ pub fn discover(
         if pattern.as_ref().is_some_and(|p| !p.matches(&id)) {
             continue;
         }
+        // The path every run sees the same, whatever its working directory (a Slurm node).
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
         let family = match id.rsplit_once('/') {
             Some((dir, _)) => dir.to_string(),
             None => ".".to_string(),
@@ -241,13 +260,18 @@ mod tests {
         }
         std::fs::write(
             d.join("set.txt"),
-            "# a comment\nx/*.c\ny/p.c  # the other\n",
+            "# a comment\nx/*.c\n./y/../y/p.c  # the other\n",
         )
         .expect("write");
         let tasks = discover(&[], Some(&d.join("set.txt")), None).expect("found");
         let ids: Vec<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, ["x/p.c", "y/p.c"]);
+        assert_eq!(tasks[0].family, "x");
+        // Two files named alone with one name: the later one is numbered.
+        let alone = discover(&[d.join("x/p.c"), d.join("y/p.c")], None, None).expect("found");
+        let ids: Vec<&str> = alone.iter().map(|t| t.id.as_str()).collect();
         assert_eq!(ids, ["p.c", "p.c~2"]);
-        assert_eq!(tasks[0].family, ".");
+        assert_eq!(alone[0].family, ".");
         std::fs::write(d.join("bad.txt"), "z/*.c\n").expect("write");
         let err = discover(&[], Some(&d.join("bad.txt")), None).unwrap_err();
         assert!(

@@ -103,7 +103,7 @@ pub struct BatchArgs {
     pub slurm_mem: Option<u64>,
     /// Slurm: tasks per array element (default: as many as take about ten minutes when every
     /// one runs to its timeout).
-    #[arg(long, value_name = "N", requires = "slurm")]
+    #[arg(long, value_name = "N")]
     pub shard_size: Option<usize>,
     /// Slurm: one more sbatch option for the script (`--sbatch-arg=--account=proj`).
     #[arg(
