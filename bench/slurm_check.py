@@ -46,6 +46,59 @@ def without_times(report):
     }
 
 
+# Runs to any time limit (the solver is asked to factor 2^61 - 1): the program of the
+# regression case memory_limit_unknown.
+SLOW = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "regression",
+                    "memory_limit_unknown", "main.c")
+
+
+def failure_check(qicc, root):
+    """An element Slurm cancels: its tasks get an error naming Slurm's reason, and the next
+    submission runs exactly those tasks. Returns the problems found."""
+    tasks = os.path.join(root, "slow")
+    os.makedirs(tasks, exist_ok=True)
+    with open(SLOW) as f:
+        slow = f.read()
+    for i in range(4):
+        with open(os.path.join(tasks, f"s{i}.c"), "w") as f:
+            f.write(slow)
+    out = os.path.join(root, "cancelled")
+    cmd = [qicc, "batch", "--slurm", "--shard-size", "2", "--jobs", "2", "--task-jobs", "1",
+           "--timeout", "8", "--progress", "plain", "-o", out, tasks]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    job = None
+    for line in p.stderr:
+        sys.stderr.write(line)
+        if "submitted job" in line:
+            job = line.split("submitted job")[1].strip()
+            # Cancel element 0 once it runs; element 1 finishes its tasks.
+            for _ in range(300):
+                q = subprocess.run(["squeue", "-h", "-j", f"{job}_0", "-o", "%T"],
+                                   stdout=subprocess.PIPE, text=True).stdout
+                if "RUNNING" in q:
+                    break
+                time.sleep(0.1)
+            subprocess.run(["scancel", f"{job}_0"])
+    p.wait()
+    bad = []
+    if job is None:
+        return ["the cancelled batch printed no job id"]
+    rs = results(out)
+    for i in (0, 1):
+        r = rs.get(f"slow/s{i}.c", {})
+        if r.get("verdict") != "ERROR" or "CANCELLED" not in (r.get("reason") or ""):
+            bad.append(f"cancelled element: slow/s{i}.c is {r.get('verdict')} ({r.get('reason')})")
+    for i in (2, 3):
+        r = rs.get(f"slow/s{i}.c", {})
+        if r.get("verdict") != "UNKNOWN":
+            bad.append(f"the element that ran: slow/s{i}.c is {r.get('verdict')} ({r.get('reason')})")
+    again = subprocess.run(cmd[:1] + ["batch", "--slurm", "--slurm-script-only", "-o", out, tasks],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if "4 tasks, 2 with a result already: 2 to Slurm" not in again.stderr:
+        bad.append(f"resubmission: {again.stderr.strip()}")
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--qicc", required=True)
@@ -75,6 +128,7 @@ def main():
         rs = without_times(json.load(f))
     if not bad and rl != rs:
         bad.append("the merged reports differ apart from times")
+    bad += failure_check(a.qicc, root)
     n = len(lr)
     print(f"slurm_check: {n} tasks, --jobs {a.jobs}, --timeout {a.timeout}: local batch {t_local:.1f} s, "
           f"Slurm batch {t_slurm:.1f} s (submission to merged report), "

@@ -86,7 +86,28 @@ impl Counts {
     pub fn wrong(&self) -> usize {
         self.wrong_true + self.wrong_false
     }
+
+    /// The report's columns ([`COLUMNS`]) of these counts.
+    fn cells(&self) -> [String; 9] {
+        [
+            self.tasks.to_string(),
+            self.true_.to_string(),
+            self.false_.to_string(),
+            (self.unknown + self.bounded).to_string(),
+            self.error.to_string(),
+            (self.correct_true + self.correct_false).to_string(),
+            self.wrong().to_string(),
+            self.score.to_string(),
+            format!("{:.1}", self.wall_ms as f64 / 1000.0),
+        ]
+    }
 }
+
+/// The columns of a family's line, text and Markdown, and their widths in text.
+const COLUMNS: [&str; 9] = [
+    "tasks", "TRUE", "FALSE", "UNKNOWN", "error", "correct", "wrong", "score", "time s",
+];
+const WIDTHS: [usize; 9] = [5, 5, 5, 7, 5, 7, 5, 6, 9];
 
 /// The merged report.
 #[derive(Clone, Debug, Serialize)]
@@ -151,40 +172,18 @@ impl Summary {
             .max()
             .unwrap_or(0)
             .max(6);
-        let _ = writeln!(
-            s,
-            "{:<w$} {:>5} {:>5} {:>5} {:>7} {:>5} {:>7} {:>5} {:>6} {:>9}",
-            "family",
-            "tasks",
-            "TRUE",
-            "FALSE",
-            "UNKNOWN",
-            "error",
-            "correct",
-            "wrong",
-            "score",
-            "time s"
-        );
-        let line = |s: &mut String, name: &str, c: &Counts| {
-            let _ = writeln!(
-                s,
-                "{:<w$} {:>5} {:>5} {:>5} {:>7} {:>5} {:>7} {:>5} {:>6} {:>9.1}",
-                name,
-                c.tasks,
-                c.true_,
-                c.false_,
-                c.unknown + c.bounded,
-                c.error,
-                c.correct_true + c.correct_false,
-                c.wrong(),
-                c.score,
-                c.wall_ms as f64 / 1000.0
-            );
+        let line = |s: &mut String, name: &str, cells: &[String]| {
+            let _ = write!(s, "{name:<w$}");
+            for (cell, width) in cells.iter().zip(WIDTHS) {
+                let _ = write!(s, " {cell:>width$}");
+            }
+            s.push('\n');
         };
+        line(&mut s, "family", &COLUMNS.map(String::from));
         for (f, c) in &self.families {
-            line(&mut s, f, c);
+            line(&mut s, f, &c.cells());
         }
-        line(&mut s, "total", &self.total);
+        line(&mut s, "total", &self.total.cells());
         let flagged: Vec<&TaskRow> = self
             .tasks
             .iter()
@@ -212,27 +211,15 @@ impl Summary {
     /// The report as Markdown: the family table, then one row per task.
     pub fn to_markdown(&self) -> String {
         let mut s = String::new();
-        s.push_str("| family | tasks | TRUE | FALSE | UNKNOWN | error | correct | wrong | score | time s |\n");
-        s.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        let row = |s: &mut String, name: &str, c: &Counts| {
-            let _ = writeln!(
-                s,
-                "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |",
-                c.tasks,
-                c.true_,
-                c.false_,
-                c.unknown + c.bounded,
-                c.error,
-                c.correct_true + c.correct_false,
-                c.wrong(),
-                c.score,
-                c.wall_ms as f64 / 1000.0
-            );
+        let row = |s: &mut String, name: &str, cells: &[String]| {
+            let _ = writeln!(s, "| {name} | {} |", cells.join(" | "));
         };
+        row(&mut s, "family", &COLUMNS.map(String::from));
+        let _ = writeln!(s, "|---|{}", "---:|".repeat(COLUMNS.len()));
         for (f, c) in &self.families {
-            row(&mut s, f, c);
+            row(&mut s, f, &c.cells());
         }
-        row(&mut s, "**total**", &self.total);
+        row(&mut s, "**total**", &self.total.cells());
         s.push_str("\n| task | verdict | expected | status | time s | memory MiB |\n");
         s.push_str("|---|---|---|---|---:|---:|\n");
         for t in &self.tasks {

@@ -76,7 +76,8 @@ pub struct BatchArgs {
     #[arg(long)]
     pub rerun: bool,
     /// Run nothing: merge the results already in the output directory (written by any
-    /// means: an interrupted run, Slurm array elements, copies from other machines).
+    /// means: an interrupted run, Slurm array elements, copies from other machines):
+    /// `qicc batch --merge DIR` or `qicc batch --merge -o DIR`.
     #[arg(long)]
     pub merge: bool,
     /// Run the tasks on a Slurm cluster: a Slurm array job (one element per shard of tasks),
@@ -140,8 +141,17 @@ fn shares(jobs: Option<usize>, task_jobs: Option<usize>, cores: usize) -> (usize
     }
 }
 
-pub fn run(args: BatchArgs) -> u8 {
+pub fn run(mut args: BatchArgs) -> u8 {
     if args.merge {
+        // `--merge DIR`: the one input is the directory to merge.
+        match args.inputs.as_slice() {
+            [] => {}
+            [dir] if dir.is_dir() => args.out = dir.clone(),
+            _ => {
+                eprintln!("qicc batch: --merge takes one output directory (`qicc batch --merge DIR`)\n\nFor more information, try '--help'.");
+                return crate::EXIT_USAGE;
+            }
+        }
         return report(&args);
     }
     if let Some(index) = args.slurm_element {

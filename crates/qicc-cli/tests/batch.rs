@@ -130,6 +130,9 @@ fn every_task_gets_the_verdict_verify_gives_and_one_merged_report() {
     let o = qicc(&["batch", "--merge", "-o", out.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(read(&out.join("report.md")), before);
+    let o = qicc(&["batch", "--merge", out.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(read(&out.join("report.md")), before);
     let o = qicc(&[
         "batch",
         "--progress",

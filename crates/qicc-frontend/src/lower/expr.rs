@@ -722,11 +722,7 @@ impl<'a> Ctx<'a> {
         if ok.is_true() || self.const_depth > 0 || self.fs.is_none() {
             return Ok(());
         }
-        let ok = self
-            .eval_guards
-            .iter()
-            .rev()
-            .fold(ok, |acc, g| fold::bin(BinOp::Or, fold::not(g.clone()), acc));
+        let ok = self.where_evaluated(ok);
         let text = format!("conversion to {} keeps the value", self.types.show(to));
         self.assert_here(ok, AssertKind::Conversion, Some(text), at)
     }

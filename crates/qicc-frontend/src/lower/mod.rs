@@ -540,16 +540,22 @@ impl<'a> Ctx<'a> {
         if ok.is_true() || self.const_depth > 0 || self.fs.is_none() {
             return Ok(());
         }
-        let ok = self
-            .eval_guards
-            .iter()
-            .rev()
-            .fold(ok, |acc, g| fold::bin(BinOp::Or, fold::not(g.clone()), acc));
+        let ok = self.where_evaluated(ok);
         let span = self.span(offset);
         let fs = self.fs(offset)?;
         fs.b.span = span;
         fs.b.emit(Op::NoWrap(ok));
         Ok(())
+    }
+
+    /// `ok` where C evaluates the current operand: under `&&`, `||` and `?:` lowered without
+    /// branches (`expr::is_simple`), a check matters only where its operand is evaluated (a
+    /// float-to-int cast is simple).
+    pub fn where_evaluated(&self, ok: Expr) -> Expr {
+        self.eval_guards
+            .iter()
+            .rev()
+            .fold(ok, |acc, g| fold::bin(BinOp::Or, fold::not(g.clone()), acc))
     }
 
     pub fn check(&mut self, ok: Expr, kind: UbKind, offset: usize) -> R<()> {
@@ -562,13 +568,7 @@ impl<'a> Ctx<'a> {
                 format!("{} in a constant expression", kind.describe()),
             ));
         }
-        // Under `&&`, `||` and `?:` lowered without branches (`expr::is_simple`), the check
-        // matters only where C evaluates the operand (a float-to-int cast is simple).
-        let ok = self
-            .eval_guards
-            .iter()
-            .rev()
-            .fold(ok, |acc, g| fold::bin(BinOp::Or, fold::not(g.clone()), acc));
+        let ok = self.where_evaluated(ok);
         self.assert_here(ok, AssertKind::Ub(kind), None, offset)
     }
 
