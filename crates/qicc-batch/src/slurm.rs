@@ -62,7 +62,8 @@ fn absolute(p: &Path) -> PathBuf {
 }
 
 /// Writes the array job for `tasks` into `DIR/slurm/`: `tasks.tsv` (one task per line: id,
-/// path) and `job.sh` (the `sbatch` script whose element N runs shard N).
+/// path) and `job.sh` (the `sbatch` script whose element N runs shard N); the old result
+/// files of `tasks` are removed (they are run again).
 pub fn write_plan(opts: &BatchOptions, s: &SlurmOptions, tasks: &[&Task]) -> Result<Plan, String> {
     let dir = absolute(&opts.out).join("slurm");
     std::fs::create_dir_all(dir.join("logs"))
@@ -85,6 +86,11 @@ pub fn write_plan(opts: &BatchOptions, s: &SlurmOptions, tasks: &[&Task]) -> Res
     }
     let tasks_file = dir.join("tasks.tsv");
     write_whole(&tasks_file, &list)?;
+    // A submitted task's old result (a `retry` record, or one `--rerun` replaces) goes: a
+    // result file then means the task ran in this job.
+    for t in tasks {
+        let _ = std::fs::remove_file(crate::run::result_path(&opts.out, &t.id));
+    }
     let shards: Vec<Vec<Task>> = tasks
         .chunks(size)
         .map(|c| c.iter().map(|t| (*t).clone()).collect())

@@ -213,12 +213,7 @@ pub fn run(mut args: BatchArgs) -> u8 {
         );
         std::process::exit(130);
     });
-    let mode = match args.progress {
-        BatchProgress::Auto if std::io::stderr().is_terminal() => BatchProgress::Bar,
-        BatchProgress::Auto => BatchProgress::Plain,
-        p => p,
-    };
-    let progress = Progress::new(mode, todo.len());
+    let progress = Progress::new(progress_mode(args.progress), todo.len());
     run_tasks(&opts, &todo, "local", |t, r| progress.done(t, r));
     progress.finish();
     report(&args)
@@ -322,26 +317,14 @@ fn on_slurm(args: &BatchArgs, opts: &BatchOptions, tasks: &[Task], todo: &[&Task
     };
     eprintln!("qicc batch: submitted job {job}");
     let start = Instant::now();
-    let bar = (args.progress != BatchProgress::None
-        && std::io::stderr().is_terminal()
-        && args.progress != BatchProgress::Plain)
-        .then(|| {
-            let b = ProgressBar::new(todo.len() as u64);
-            if let Ok(style) = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta} {msg}",
-            ) {
-                b.set_style(style.progress_chars("=> "));
-            }
-            b
-        });
+    let mode = progress_mode(args.progress);
+    let bar = (mode == BatchProgress::Bar).then(|| bar(todo.len()));
     let mut last_line = Instant::now();
     loop {
+        // The plan removed the submitted tasks' old results: a result file is a finished task.
         let done = todo
             .iter()
-            .filter(|t| {
-                qicc_batch::run::read_result(&qicc_batch::run::result_path(&opts.out, &t.id))
-                    .is_some_and(|r| !r.retry)
-            })
+            .filter(|t| qicc_batch::run::result_path(&opts.out, &t.id).exists())
             .count();
         let states = match slurm::queued(&job) {
             Ok(s) => s,
@@ -354,7 +337,7 @@ fn on_slurm(args: &BatchArgs, opts: &BatchOptions, tasks: &[Task], todo: &[&Task
         if let Some(b) = &bar {
             b.set_position(done as u64);
             b.set_message(shown.join(", "));
-        } else if args.progress != BatchProgress::None
+        } else if mode != BatchProgress::None
             && (states.is_empty() || last_line.elapsed() >= Duration::from_secs(10))
         {
             eprintln!(
@@ -442,6 +425,27 @@ fn print_summary(summary: &Summary, format: ReportFormat) {
     }
 }
 
+/// `auto` resolved: a bar on a terminal, plain lines otherwise.
+fn progress_mode(p: BatchProgress) -> BatchProgress {
+    match p {
+        BatchProgress::Auto if std::io::stderr().is_terminal() => BatchProgress::Bar,
+        BatchProgress::Auto => BatchProgress::Plain,
+        p => p,
+    }
+}
+
+/// The batch's progress bar: done / total, elapsed, ETA, and a message (verdict counts, or
+/// the Slurm job's states).
+fn bar(total: usize) -> ProgressBar {
+    let b = ProgressBar::new(total as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta} {msg}")
+    {
+        b.set_style(style.progress_chars("=> "));
+    }
+    b
+}
+
 /// Progress over the batch: a bar (done / total, verdict counts, elapsed, ETA) or a line per
 /// finished task.
 struct Progress {
@@ -455,12 +459,7 @@ struct Progress {
 impl Progress {
     fn new(mode: BatchProgress, total: usize) -> Progress {
         let bar = (mode == BatchProgress::Bar).then(|| {
-            let b = ProgressBar::new(total as u64);
-            if let Ok(style) = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta} {msg}",
-            ) {
-                b.set_style(style.progress_chars("=> "));
-            }
+            let b = bar(total);
             b.enable_steady_tick(Duration::from_millis(500));
             b
         });

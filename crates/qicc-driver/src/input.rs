@@ -113,10 +113,9 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<Loaded, Diagnostic>
         include_dirs: opts.include_dirs.clone(),
         defines: opts.defines.clone(),
         entry: opts.entry.clone(),
-        unreach_call: property.contains(task::Property::UnreachCall),
-        overflow: property.contains(task::Property::NoOverflow),
-        conversion_checks: property.contains(task::Property::Conversion),
-    };
+        ..Options::default()
+    }
+    .for_properties(&property);
     let mut lowered = qicc_frontend::lower_files(&sources, &fe)?;
     // The property's checks are assertions of the IR (`qicc_ir::property`): every engine
     // decides them as it decides a reach_error() call.

@@ -711,14 +711,16 @@ mod tests {
     }
 }
 
-/// The kind of assertion the report's FALSE violates, from SV-COMP's name of it
-/// (`Report::violated_property`); `None` unless the verdict is FALSE.
+/// The kind of the assertion the report's FALSE violates (its report entry names it as
+/// `AssertKind::name` does); `None` unless the verdict is FALSE.
 fn violated_kind(report: &Report) -> Option<qicc_ir::AssertKind> {
-    use qicc_ir::AssertKind as K;
-    let name = report.violated_property.as_deref()?;
-    Some(match name {
-        "no-overflow" => K::Overflow,
-        "conversion" => K::Conversion,
-        other => qicc_ir::MemProp::from_name(other).map_or(K::ReachError, K::Memory),
-    })
+    if report.verdict != Verdict::False {
+        return None;
+    }
+    let id = report.violation.as_ref()?.assertion;
+    report
+        .assertions
+        .iter()
+        .find(|a| a.id == id)
+        .and_then(|a| qicc_ir::AssertKind::from_name(&a.kind))
 }

@@ -64,6 +64,19 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// These options lowering for `properties`: which checks the front-end makes property
+    /// assertions (unreach-call's calls, signed `<<` overflow, conversions).
+    pub fn for_properties(self, properties: &task::Properties) -> Options {
+        Options {
+            unreach_call: properties.contains(task::Property::UnreachCall),
+            overflow: properties.contains(task::Property::NoOverflow),
+            conversion_checks: properties.contains(task::Property::Conversion),
+            ..self
+        }
+    }
+}
+
 /// A lowered program and what the user should know about how it was modelled.
 #[derive(Clone, Debug)]
 pub struct Lowered {

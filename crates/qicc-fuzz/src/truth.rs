@@ -23,12 +23,11 @@ pub fn lower_for(text: &str, ilp32: bool, property: Property) -> Result<Loaded, 
         } else {
             DataModel::Lp64
         },
-        unreach_call: property == Property::UnreachCall,
-        overflow: property == Property::NoOverflow,
         ..Options::default()
     };
-    let l = lower_source("fuzz.c", text, false, &opts).map_err(|d| d.to_string())?;
     let property = qicc_frontend::task::Properties::from(property);
+    let opts = opts.for_properties(&property);
+    let l = lower_source("fuzz.c", text, false, &opts).map_err(|d| d.to_string())?;
     let program = qicc_driver::input::with_property(&l.program, &property);
     Ok(Loaded {
         program,
