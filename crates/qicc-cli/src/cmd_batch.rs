@@ -72,6 +72,10 @@ pub struct BatchArgs {
     /// Keep each task's SARIF log, and merge them into `results.sarif`.
     #[arg(long)]
     pub sarif: bool,
+    /// Also write the browsable report into `OUT/html`: `index.html` (every task with its
+    /// verdict, expected verdict and time, sortable; per-family counts) and one page per task.
+    #[arg(long)]
+    pub html: bool,
     /// Run every task again, also those that have a result.
     #[arg(long)]
     pub rerun: bool,
@@ -398,6 +402,16 @@ fn report(args: &BatchArgs) -> u8 {
         }
     };
     print_summary(&summary, args.format);
+    if args.html {
+        let runs = qicc_batch::merge::load_results(&args.out)
+            .into_iter()
+            .map(crate::cmd_report::batch_run)
+            .collect();
+        let code = crate::cmd_report::write_html_site(&args.out.join("html"), "qicc batch", runs);
+        if code != 0 {
+            return code;
+        }
+    }
     if summary.total.tasks == 0 {
         eprintln!("qicc batch: no result in {}", args.out.display());
         return crate::EXIT_INPUT_ERROR;

@@ -208,6 +208,12 @@ pub struct VerifyArgs {
     /// --sarif` keeps one per task beside its JSON result).
     #[arg(long, value_name = "FILE")]
     pub sarif_output: Option<std::path::PathBuf>,
+    /// Also write the browsable report into DIR: `DIR/index.html`, a self-contained web page
+    /// (no server or network) with the summary, the source with each assertion's status,
+    /// the counterexample step by step, the proofs and loop invariants, and the Region
+    /// Nesting Tree with the runs tried on it.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<std::path::PathBuf>,
     /// Write a witness in the SV-COMP format 2.0 (YAML) to FILE: for FALSE a violation
     /// witness (the replayed counterexample), for TRUE a correctness witness (the proven loop
     /// invariants); UNKNOWN writes none. SV-COMP expects `witness.yml`.
@@ -474,6 +480,11 @@ pub fn run(args: VerifyArgs) -> u8 {
             return crate::EXIT_INPUT_ERROR;
         }
     }
+    if let Some(dir) = &args.html {
+        if let Err(code) = write_html(&shown, dir) {
+            return code;
+        }
+    }
     match args.format {
         Format::Text => print!("{}", shown.to_text()),
         Format::Json => match serde_json::to_string_pretty(&shown) {
@@ -503,6 +514,35 @@ pub fn run(args: VerifyArgs) -> u8 {
         Verdict::False => EXIT_FALSE,
         Verdict::Unknown => EXIT_UNKNOWN,
         Verdict::Bounded => crate::EXIT_BOUNDED,
+    }
+}
+
+/// `--html DIR`: the report's page as `DIR/index.html`.
+fn write_html(report: &Report, dir: &std::path::Path) -> Result<(), u8> {
+    let json = serde_json::to_value(report).map_err(|e| {
+        eprintln!("qicc: internal error: cannot serialise the report: {e}");
+        crate::EXIT_INTERNAL
+    })?;
+    let sources = qicc_html::load_sources(&json, &[]);
+    let command: Vec<String> = std::env::args().collect();
+    let page = qicc_html::report_page(&qicc_html::PageInput {
+        report: &json,
+        sources: &sources,
+        command: Some(&command),
+        index_link: None,
+    });
+    match qicc_html::write_page(dir, "index.html", &page) {
+        Ok(path) => {
+            eprintln!("qicc: browsable report written: {}", path.display());
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!(
+                "qicc: cannot write the browsable report into {}: {e}",
+                dir.display()
+            );
+            Err(crate::EXIT_INPUT_ERROR)
+        }
     }
 }
 

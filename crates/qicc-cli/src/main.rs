@@ -8,6 +8,7 @@
 mod cmd_batch;
 mod cmd_cfa;
 mod cmd_regions;
+mod cmd_report;
 mod cmd_run;
 mod cmd_verify;
 mod common;
@@ -53,6 +54,8 @@ Examples:
   qicc regions prog.c                     print the Region Nesting Tree
   qicc verify --bound 8 harness.c lib.c   bounded: no violation within 8 iterations, or TRUE/FALSE
   qicc batch --jobs 2 -o out benchmarks/  every task of a directory, one result each, merged report
+  qicc verify --html out prog.c           also a web page of the result: open out/index.html
+  qicc report --html site out/            web pages of saved results (a batch, JSON reports)
 
 Exit codes: 0 TRUE, 10 FALSE, 5 UNKNOWN, 4 BOUNDED (--bound: no violation within the bound), 6 input error (parse/type/unsupported/unreadable), \
 1 internal error, 2 bad command line or missing external verifier.";
@@ -77,6 +80,9 @@ enum Command {
     /// Verify many tasks (files, directories, a list), each its own `qicc verify` run, into
     /// an output directory with one result per task and a merged report; resumable.
     Batch(cmd_batch::BatchArgs),
+    /// Write the browsable report (static web pages: source, trace, proof, regions) of saved
+    /// results: JSON reports, batch result files, batch output directories.
+    Report(cmd_report::ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,6 +99,7 @@ fn main() -> ExitCode {
         Command::Run(a) => cmd_run::run(a),
         Command::Regions(a) => cmd_regions::run(a),
         Command::Batch(a) => cmd_batch::run(a),
+        Command::Report(a) => cmd_report::run(a),
     });
     match result {
         Ok(code) => exit_now(code),

@@ -155,7 +155,14 @@ fn every_outcome_has_the_same_keys() {
         ] {
             assert!(shape.contains(part), "{name}: no {part}");
         }
-        for key in [".stats.regions_tried", ".stats.bound", ".stats.time_ms"] {
+        for key in [
+            ".stats.regions_tried",
+            ".stats.bound",
+            ".stats.time_ms",
+            ".regions[].name",
+            ".regions[].parent",
+            ".assertions[].argument_text",
+        ] {
             assert!(shape.contains(key), "{name}: no {key}");
         }
         assert!(shape.contains(".assertions[].tries"), "{name}: no tries");

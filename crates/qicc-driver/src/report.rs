@@ -112,8 +112,70 @@ pub struct AssertionReport {
     pub proved_by: Option<String>,
     /// For a safe assertion, the kind of argument that proved it.
     pub argument: Option<Argument>,
+    /// The argument in words, as the text report says it (`region proof`).
+    pub argument_text: Option<String>,
     /// Qicc: how many runs of the verifier included this assertion.
     pub tries: Option<usize>,
+}
+
+/// One node of the Region Nesting Tree, as the report gives it.
+#[derive(Clone, Debug, Serialize)]
+pub struct RegionNode {
+    /// Its index in the report's `regions`.
+    pub id: u32,
+    pub parent: Option<u32>,
+    /// As the attempts name it: `region main/L7 (lines 12-18)`.
+    pub name: String,
+    /// `function` or `region`.
+    pub kind: &'static str,
+    /// The smallest and largest source line of its edges.
+    pub lines: Option<(u32, u32)>,
+    /// The assertions reachable inside it.
+    pub assertions: Vec<u32>,
+}
+
+/// How many RNT nodes the report lists at most (a call tree of 2^24 calls has the RNT's
+/// maximum, 50,000): the first in pre-order, so every listed node's parent is listed; the
+/// whole tree's size is `stats.rnt_nodes`.
+pub const MAX_REPORTED_REGIONS: usize = 1000;
+
+/// The report's `regions`: the program's RNT in pre-order (at most
+/// [`MAX_REPORTED_REGIONS`]).
+pub fn region_nodes(program: &Program) -> Vec<RegionNode> {
+    let rnt = qicc_analysis::build_rnt(program);
+    let mut order = Vec::new();
+    let mut stack = vec![rnt.root];
+    while let Some(n) = stack.pop() {
+        if order.len() == MAX_REPORTED_REGIONS {
+            break;
+        }
+        order.push(n);
+        stack.extend(rnt.node(n).children.iter().rev().copied());
+    }
+    let mut index = vec![u32::MAX; rnt.nodes.len()];
+    for (i, n) in order.iter().enumerate() {
+        index[n.index()] = i as u32;
+    }
+    order
+        .iter()
+        .map(|&n| {
+            let node = rnt.node(n);
+            RegionNode {
+                id: index[n.index()],
+                parent: node
+                    .parent
+                    .map(|p| index[p.index()])
+                    .filter(|&p| p != u32::MAX),
+                name: rnt.describe(program, n),
+                kind: match node.kind {
+                    qicc_analysis::rnt::NodeKind::Function(_) => "function",
+                    qicc_analysis::rnt::NodeKind::Region(_) => "region",
+                },
+                lines: node.lines,
+                assertions: node.assertions.iter().map(|a| a.0).collect(),
+            }
+        })
+        .collect()
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -216,6 +278,9 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// Qicc: every run of the verifier on a region, function or the whole program.
     pub attempts: Vec<qicc_gamble::Attempt>,
+    /// The Region Nesting Tree (Qicc paper, Alg. 1 and 2): its nodes in pre-order, the root
+    /// first; `attempts` name a node by its `name`.
+    pub regions: Vec<RegionNode>,
     /// The loop invariants an assertion's proof used ([`Argument::LoopInvariants`]): per
     /// loop, its location and the conditions proven at its head.
     pub invariants: Vec<LoopInvariant>,
@@ -280,6 +345,7 @@ pub fn assertion_report(
         reason,
         proved_by,
         argument: None,
+        argument_text: None,
         tries: None,
     }
 }

@@ -926,6 +926,7 @@ fn report(
         let mut rep = assertion_report(program, id, &status, proved_by);
         if status == AssertionStatus::Safe {
             rep.argument = arguments.get(&id).or(argument.as_ref()).cloned();
+            rep.argument_text = rep.argument.as_ref().map(|a| a.to_string());
         }
         // The invariants are shown when a proof in the report stands on them.
         invariants_used |= matches!(
@@ -1084,6 +1085,7 @@ fn report(
         } else {
             Vec::new()
         },
+        regions: crate::report::region_nodes(program),
         stats,
         labels: program
             .assertions

@@ -133,6 +133,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-external",
             "qicc-driver",
             "qicc-batch",
+            "qicc-html",
         ],
     ),
     // Test-only harness at the top, like the fuzzer: runs passes on `filetests/`.
@@ -160,6 +161,8 @@ const RULES: &[(&str, &[&str])] = &[
     ),
     // Drive the `qicc` binary as child processes (the study reuses the batch's runner).
     ("qicc-batch", &[]),
+    // Renders the JSON report (its contract): names no qicc crate.
+    ("qicc-html", &[]),
     ("qicc-study", &["qicc-batch"]),
     // Only ever a dev-dependency.
     ("qicc-testkit", &[]),
