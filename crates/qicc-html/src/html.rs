@@ -148,9 +148,10 @@ th.sorted-desc::after { content: " \2193"; }
 
 /// Sorting of `table.sortable-table` by a header click, or on load by the page's
 /// `#sort=COLUMN` / `#sort=-COLUMN` fragment (a link can open the index sorted); each cell's
-/// `data-v` is its sort key, numeric when the header says `data-type="num"`. The load time
-/// goes into `body[data-loaded-ms]` (read by the page-opening benchmark) and the number of
-/// resources the page fetched into `body[data-fetched]` (0: the browser test checks it).
+/// `data-v` is its sort key, numeric when the header says `data-type="num"`. The time from
+/// the navigation to the first task after the load event goes into `body[data-loaded-ms]`
+/// (read by the page-opening benchmark), and the number of resources the page fetched into
+/// `body[data-fetched]` (0: the browser test checks it).
 const SCRIPT: &str = r#"
 (function () {
   function sortBy(table, col, desc) {
@@ -177,8 +178,14 @@ const SCRIPT: &str = r#"
     var ths = table.tHead.rows[0].cells;
     for (var i = 0; i < ths.length; i++) if (ths[i].getAttribute('data-col') === m[2]) sortBy(table, i, m[1] === '-');
   });
-  document.body.setAttribute('data-fetched', performance.getEntriesByType('resource').length);
-  document.body.setAttribute('data-loaded-ms', Math.round(performance.now()));
+  document.body.setAttribute('data-parsed-ms', Math.round(performance.now()));
+  window.addEventListener('load', function () {
+    // A task after the load event runs once the page is laid out.
+    setTimeout(function () {
+      document.body.setAttribute('data-fetched', performance.getEntriesByType('resource').length);
+      document.body.setAttribute('data-loaded-ms', Math.round(performance.now()));
+    }, 0);
+  });
 })();
 "#;
 
