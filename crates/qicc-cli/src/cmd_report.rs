@@ -66,7 +66,7 @@ fn read_json(path: &Path) -> Result<serde_json::Value, String> {
 
 /// Writes the site and says where it is; the exit code.
 pub fn write_html_site(dir: &Path, title: &str, runs: Vec<SiteRun>) -> u8 {
-    match write_site(dir, title, runs) {
+    match write_site(dir, title, runs, &builtin_sources()) {
         Ok(index) => {
             eprintln!("qicc: browsable report written: {}", index.display());
             0
@@ -79,6 +79,14 @@ pub fn write_html_site(dir: &Path, title: &str, runs: Vec<SiteRun>) -> u8 {
             crate::EXIT_INPUT_ERROR
         }
     }
+}
+
+/// The files a report may name that qicc compiles in: the C library models.
+pub fn builtin_sources() -> [qicc_html::Builtin<'static>; 1] {
+    [(
+        qicc_ir::LIBRARY_MODELS_FILE,
+        qicc_frontend::library_models_source(),
+    )]
 }
 
 /// A batch result as a run of the site.

@@ -523,7 +523,7 @@ fn write_html(report: &Report, dir: &std::path::Path) -> Result<(), u8> {
         eprintln!("qicc: internal error: cannot serialise the report: {e}");
         crate::EXIT_INTERNAL
     })?;
-    let sources = qicc_html::load_sources(&json, &[]);
+    let sources = qicc_html::load_sources(&json, &[], &crate::cmd_report::builtin_sources());
     let command: Vec<String> = std::env::args().collect();
     let page = qicc_html::report_page(&qicc_html::PageInput {
         report: &json,

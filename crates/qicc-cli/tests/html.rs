@@ -205,3 +205,31 @@ fn batch_and_saved_reports_make_an_index_with_a_page_per_task() {
     assert_eq!(rep.status.code(), Some(6));
     assert!(String::from_utf8_lossy(&rep.stderr).contains("neither a qicc JSON report"));
 }
+
+#[test]
+fn a_trace_into_the_library_models_shows_their_source() {
+    let dir = scratch("libc");
+    let src = dir.join("lib.c");
+    std::fs::write(
+        &src,
+        "#include <string.h>\nextern char __VERIFIER_nondet_char(void);\nvoid reach_error(void);\n\
+         int main(void) {\n  char s[4];\n  s[0] = __VERIFIER_nondet_char(); s[1] = 'b'; s[2] = 0;\n\
+         if (strlen(s) == 2 && s[0] == 'z') reach_error();\n  return 0;\n}\n",
+    )
+    .expect("write");
+    let site = dir.join("site");
+    let (out, page) = verify_html(
+        &site,
+        &["--trace-detail", "full", src.to_str().expect("utf-8")],
+    );
+    assert_eq!(out.status.code(), Some(10), "{out:?}");
+    assert!(page.contains("<h3>&lt;qicc libc&gt;</h3>"));
+    // A step inside strlen's model links to a line of the models' source.
+    assert!(
+        page.contains("<a class=\"loc\" href=\"#f1-l"),
+        "no step in the models"
+    );
+    // Without the full trace the model's call is one step, and its source is not shown.
+    let (_, page) = verify_html(&dir.join("short"), &[src.to_str().expect("utf-8")]);
+    assert!(!page.contains("<h3>&lt;qicc libc&gt;</h3>"));
+}

@@ -20,6 +20,12 @@ mod types;
 pub use diag::{DiagKind, Diagnostic};
 pub use qicc_ir::DataModel;
 
+/// The C library models' source, as positions in [`qicc_ir::LIBRARY_MODELS_FILE`] count its
+/// lines (reports show a trace's steps inside a model with it).
+pub fn library_models_source() -> &'static str {
+    lower::clib::MODELS_C
+}
+
 use std::path::{Path, PathBuf};
 
 /// How to read and lower a program.

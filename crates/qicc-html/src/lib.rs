@@ -30,7 +30,7 @@ pub mod svg;
 pub use index::{index_page, IndexRow};
 pub use page::{report_page, PageInput};
 pub use site::{write_site, SiteRun};
-pub use source::{load_sources, Source};
+pub use source::{load_sources, Builtin, Source};
 
 /// Allows the page's own inline style and script and `data:` images; nothing is fetched.
 pub const CSP: &str =

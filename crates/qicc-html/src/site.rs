@@ -3,7 +3,7 @@
 
 use crate::index::{index_page, IndexRow};
 use crate::page::{report_page, PageInput};
-use crate::source::load_sources;
+use crate::source::{load_sources, Builtin};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -19,8 +19,14 @@ pub struct SiteRun {
     pub dirs: Vec<PathBuf>,
 }
 
-/// Writes the site into `dir`; returns the index's path.
-pub fn write_site(dir: &Path, title: &str, runs: Vec<SiteRun>) -> std::io::Result<PathBuf> {
+/// Writes the site into `dir` (`builtin`: the files that are not on disk, see
+/// [`crate::load_sources`]); returns the index's path.
+pub fn write_site(
+    dir: &Path,
+    title: &str,
+    runs: Vec<SiteRun>,
+    builtin: &[Builtin],
+) -> std::io::Result<PathBuf> {
     let tasks = dir.join("tasks");
     let mut rows = Vec::with_capacity(runs.len());
     let mut used = std::collections::HashSet::new();
@@ -28,7 +34,7 @@ pub fn write_site(dir: &Path, title: &str, runs: Vec<SiteRun>) -> std::io::Resul
         let mut row = run.row;
         if let Some(report) = &run.report {
             let name = unique(&file_name(&row.id), &mut used);
-            let sources = load_sources(report, &run.dirs);
+            let sources = load_sources(report, &run.dirs, builtin);
             let html = report_page(&PageInput {
                 report,
                 sources: &sources,

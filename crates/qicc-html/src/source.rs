@@ -12,11 +12,15 @@ pub struct Source {
     pub text: Option<String>,
 }
 
-/// The files `report` refers to, in order of first mention (its `files` first), each read
-/// from the path the report names, else from each of `dirs` (a relative path in a report
-/// saved elsewhere: its task's directory, the result file's). A file that cannot be read is
-/// listed without text, and the page says so.
-pub fn load_sources(report: &Value, dirs: &[PathBuf]) -> Vec<Source> {
+/// A file the report may name that is no file on disk, with its text: the C library models
+/// (`<qicc libc>`), which qicc compiles in.
+pub type Builtin<'a> = (&'a str, &'a str);
+
+/// The files `report` refers to, in order of first mention (its `files` first), each from
+/// `builtin` when it names it, else read from the path the report names, else from each of
+/// `dirs` (a relative path in a report saved elsewhere: its task's directory, the result
+/// file's). A file that cannot be read is listed without text, and the page says so.
+pub fn load_sources(report: &Value, dirs: &[PathBuf], builtin: &[Builtin]) -> Vec<Source> {
     let mut names: Vec<String> = Vec::new();
     let mut add = |n: &str| {
         if !n.is_empty() && !names.iter().any(|m| m == n) {
@@ -26,19 +30,30 @@ pub fn load_sources(report: &Value, dirs: &[PathBuf]) -> Vec<Source> {
     for f in array_of(report, "files") {
         add(f.as_str().unwrap_or(""));
     }
+    let steps = array_of(&report["violation"]["trace"], "steps");
     for a in array_of(report, "assertions")
         .iter()
         .chain(array_of(&report["ub_checks"], "open"))
     {
-        add(str_of(a, "file"));
+        // A check inside a built-in file (a library model's) shows that file only when the
+        // trace enters it.
+        let file = str_of(a, "file");
+        if !builtin.iter().any(|(n, _)| *n == file)
+            || steps.iter().any(|s| str_of(s, "file") == file)
+        {
+            add(file);
+        }
     }
-    for s in array_of(&report["violation"]["trace"], "steps") {
+    for s in steps {
         add(str_of(s, "file"));
     }
     names
         .into_iter()
         .map(|name| {
-            let text = read(Path::new(&name), dirs);
+            let text = match builtin.iter().find(|(n, _)| *n == name) {
+                Some((_, text)) => Some(text.to_string()),
+                None => read(Path::new(&name), dirs),
+            };
             Source { name, text }
         })
         .collect()

@@ -27,7 +27,7 @@
 use qicc_ir::DataModel;
 
 /// The C source of the models (see the rules at its top).
-const MODELS_C: &str = include_str!("clib_models.c");
+pub(crate) const MODELS_C: &str = include_str!("clib_models.c");
 
 /// The library functions `clib_models.c` defines (as `__qicc_NAME`).
 pub const MODELS: &[&str] = &[
