@@ -4,24 +4,16 @@
 //! merged SARIF log.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
 fn scratch(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("batch")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("create the test directory");
-    d
+    common::scratch("batch", name)
 }
 
-fn qicc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qicc"))
-        .args(args)
-        .output()
-        .expect("run qicc")
-}
+use common::qicc;
 
 const SAFE: &str = "extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void);\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x > 0 && x < 0) reach_error();\n  return 0;\n}\n";
 const UNSAFE: &str = "extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void);\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x == 42) reach_error();\n  return 0;\n}\n";

@@ -3,23 +3,15 @@
 //! checked in a real browser by `tests/browser/test_pages.py` (CI).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
 
 fn scratch(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("html")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("create the test directory");
-    d
+    common::scratch("html", name)
 }
 
-fn qicc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qicc"))
-        .args(args)
-        .output()
-        .expect("run qicc")
-}
+use common::qicc;
 
 fn example(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

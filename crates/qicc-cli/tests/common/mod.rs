@@ -1,9 +1,28 @@
-//! What the tests that run ESBMC share: finding it, and running it under a time limit.
+//! What the CLI's tests share: a scratch directory, running `qicc`, finding ESBMC and running
+//! it under a time limit.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 use std::time::Duration;
+
+/// An empty directory `group/name` under the tests' temporary directory.
+pub fn scratch(group: &str, name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(group)
+        .join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("create the test directory");
+    d
+}
+
+/// Runs the `qicc` binary with `args`.
+pub fn qicc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .args(args)
+        .output()
+        .expect("run qicc")
+}
 
 /// ESBMC from `QICC_ESBMC`; `None` (skip) only when the variable is unset.
 pub fn esbmc() -> Option<PathBuf> {
