@@ -245,8 +245,8 @@ fn esbmc_counterexamples_on_the_original_file_replay_by_line() {
 }
 
 /// qicc's undefined-behaviour checks (here the reads and writes through `q`) are not ESBMC's
-/// to prove: once ESBMC has proven the assertions on the original file, qicc's own BMC settles
-/// them. A float keeps the emitted runs out, and the other members are off, so the TRUE needs
+/// to prove: once ESBMC has proven the assertions on the original file, qicc's own verifier
+/// settles them. A float keeps the emitted runs out, and the other members are off, so the TRUE needs
 /// both runs.
 #[test]
 fn after_esbmc_proves_the_assertions_qicc_settles_its_ub_checks() {
@@ -258,6 +258,45 @@ fn after_esbmc_proves_the_assertions_qicc_settles_its_ub_checks() {
          int v = __VERIFIER_nondet_int();\n  float f = 2.0f;\n  int *q = &v;\n  \
          if (v > 0 && v < 100) {\n    *q = *q + 1;\n    __VERIFIER_assert(v >= 2 && f > 1.0f);\n  \
          }\n  return 0;\n}\n",
+        &["--no-impulse", "--no-corral", "--no-invariants"],
+    );
+    assert_eq!(report["verdict"], "true", "{report}");
+    assert!(report["ub_checks"]["checks"].as_u64() > Some(0), "{report}");
+    assert_eq!(
+        report["ub_checks"]["open"],
+        serde_json::json!([]),
+        "{report}"
+    );
+}
+
+/// The same inside loops without a bound (qicc-study's pointer_alias kernel, double1): ESBMC
+/// proves the assertion on the original file in under a second, and an unwinding of the whole
+/// program cannot prove the checks; qicc's own verifier on the regions does (the inner loop's
+/// region, with its facts), so Qicc+ESBMC answers TRUE as ESBMC alone does.
+#[test]
+fn ub_checks_inside_unbounded_loops_are_settled_on_the_regions() {
+    let Some(esbmc) = esbmc() else { return };
+    let report = qicc_with_esbmc(
+        &esbmc,
+        "pointer_loops.c",
+        "extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+         int main(void) {
+  int v, w;
+  int *q;
+  for (int i = 0; i < 200; i++) {
+             while (__VERIFIER_nondet_int()) {
+      v = __VERIFIER_nondet_int();
+               __VERIFIER_assume(v >= 0 && v <= 100);
+      q = &v;
+      *q = *q + 5;
+               w = *q;
+      __VERIFIER_assert(w == v && v >= 5 && v <= 105);
+    }
+  }
+           return 0;
+}
+",
         &["--no-impulse", "--no-corral", "--no-invariants"],
     );
     assert_eq!(report["verdict"], "true", "{report}");
