@@ -13,7 +13,7 @@
 //! - Every witness is confirmed at most once per verification ([`Confirmer::check`] keeps the
 //!   answers): the portfolio asks while the engines run, the report asks again.
 
-use crate::native::{Native, NativeOutcome};
+use crate::native::{Built, Native, NativeOutcome};
 use qicc_engine::{AssertionStatus, Budget, EngineResult};
 use qicc_interp::oracle::{AllocRequest, HavocBytesRequest, HavocRequest, Oracle, WitnessOracle};
 use qicc_interp::{Outcome, Run, RunConfig};
@@ -119,6 +119,10 @@ pub(crate) struct Confirmer<'a> {
     program: &'a Program,
     sources: &'a [PathBuf],
     native: Option<Native>,
+    /// The program compiled for the native replays: built once, by the first replay or ahead
+    /// of it ([`Confirmer::prebuild`]); the lock is held while it builds, so a replay waits
+    /// for a build under way instead of starting a second one.
+    built: Mutex<Option<Arc<Built>>>,
     done: Mutex<Vec<(Witness, Arc<Confirmation>)>>,
 }
 
@@ -128,7 +132,40 @@ impl<'a> Confirmer<'a> {
             program,
             sources,
             native,
+            built: Mutex::new(None),
             done: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The program compiled for native replays (built now unless it is), or why not. A build
+    /// that `budget` stopped is not kept: the next replay builds again.
+    fn built(&self, native: &Native, budget: &Budget) -> Result<Arc<Built>, String> {
+        let mut slot = self
+            .built
+            .lock()
+            .map_err(|_| "the native build's lock is poisoned".to_string())?;
+        if let Some(b) = slot.as_ref() {
+            return Ok(Arc::clone(b));
+        }
+        let b = Arc::new(native.build(self.sources, self.program.data_model, budget)?);
+        *slot = Some(Arc::clone(&b));
+        Ok(b)
+    }
+
+    /// Compiles the program for the native replay ahead of any witness, within `budget`
+    /// (the driver does it beside an external verifier's run on the user's files, whose
+    /// counterexamples would otherwise wait for the compiler).
+    pub fn prebuild(&self, budget: &Budget) {
+        if let Some(native) = &self.native {
+            let _ = self.built(native, budget);
+        }
+    }
+
+    /// A native replay of `inputs` with the program built once.
+    fn native_replay(&self, native: &Native, inputs: &[u64], budget: &Budget) -> NativeOutcome {
+        match self.built(native, budget) {
+            Ok(b) => b.run(inputs, NATIVE_TIME, budget),
+            Err(why) => NativeOutcome::Unavailable(why),
         }
     }
 
@@ -194,13 +231,7 @@ impl<'a> Confirmer<'a> {
                 // Nor a run that stops where its result would depend on the layout (or on
                 // a dead object's address): the machine's layout decides it otherwise.
                 && !stops_at_layout_check(self.program, &run.outcome);
-            let outcome = native.replay(
-                self.sources,
-                self.program.data_model,
-                &inputs,
-                NATIVE_TIME,
-                &Budget::unlimited(),
-            );
+            let outcome = self.native_replay(native, &inputs, &Budget::unlimited());
             let assertion = assertion_at(self.program, &outcome);
             Some(NativeCheck {
                 outcome,
@@ -233,13 +264,7 @@ impl<'a> Confirmer<'a> {
             result.reason = Some("no C compiler".into());
             return result;
         };
-        let outcome = native.replay(
-            self.sources,
-            self.program.data_model,
-            &[],
-            NATIVE_TIME,
-            budget,
-        );
+        let outcome = self.native_replay(native, &[], budget);
         let Some(a) = assertion_at(self.program, &outcome).or_else(|| only_property(self.program))
         else {
             result.reason = Some(format!("native run: {outcome}"));

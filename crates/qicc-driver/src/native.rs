@@ -127,7 +127,9 @@ impl Native {
     }
 
     /// Compiles `sources` (the program's files) with the runtime feeding `inputs` and runs
-    /// it until it ends, `limit` passes or `budget` is exhausted.
+    /// it until it ends, `limit` passes or `budget` is exhausted (the driver builds once per
+    /// run, `crate::confirm`).
+    #[cfg(test)]
     pub fn replay(
         &self,
         sources: &[PathBuf],
@@ -136,41 +138,49 @@ impl Native {
         limit: Duration,
         budget: &Budget,
     ) -> NativeOutcome {
-        let dir = match scratch_dir() {
-            Ok(d) => d,
-            Err(e) => return NativeOutcome::Unavailable(format!("no scratch directory: {e}")),
-        };
-        let out = self.build_and_run(&dir, sources, data_model, inputs, limit, budget);
-        let _ = std::fs::remove_dir_all(&dir);
-        out
+        match self.build(sources, data_model, budget) {
+            Ok(built) => built.run(inputs, limit, budget),
+            Err(why) => NativeOutcome::Unavailable(why),
+        }
     }
 
-    fn build_and_run(
+    /// Compiles `sources` with the runtime: an executable that replays any witness (the
+    /// runtime reads the values when it starts), so one build serves every replay of a run.
+    pub fn build(
         &self,
-        dir: &Path,
         sources: &[PathBuf],
         data_model: DataModel,
-        inputs: &[u64],
-        limit: Duration,
         budget: &Budget,
-    ) -> NativeOutcome {
+    ) -> Result<Built, String> {
+        let dir = scratch_dir().map_err(|e| format!("no scratch directory: {e}"))?;
+        // Owns the directory from here on: removed on every way out.
+        let built = Built {
+            exe: dir.join("program"),
+            dir,
+        };
+        self.compile_program(&built, sources, data_model, budget)?;
+        Ok(built)
+    }
+
+    fn compile_program(
+        &self,
+        built: &Built,
+        sources: &[PathBuf],
+        data_model: DataModel,
+        budget: &Budget,
+    ) -> Result<(), String> {
+        let dir = built.dir.as_path();
         let mut files = Vec::new();
         for source in sources {
-            match source.canonicalize() {
-                Ok(s) => files.push(path_arg(&s)),
-                Err(e) => {
-                    return NativeOutcome::Unavailable(format!("{}: {e}", source.display()));
-                }
-            }
+            let s = source
+                .canonicalize()
+                .map_err(|e| format!("{}: {e}", source.display()))?;
+            files.push(path_arg(&s));
         }
         let header = dir.join("qicc_weak.h");
-        let exe = dir.join("program");
-        let values: String = inputs.iter().map(|v| format!("{v}\n")).collect();
-        if let Err(e) = std::fs::write(&header, WEAK_HEADER)
-            .and_then(|()| std::fs::write(dir.join(INPUTS_FILE), values))
-        {
-            return NativeOutcome::Unavailable(format!("cannot write the runtime's inputs: {e}"));
-        }
+        let exe = &built.exe;
+        std::fs::write(&header, WEAK_HEADER)
+            .map_err(|e| format!("cannot write the forced header: {e}"))?;
         // ILP32 floats are SSE's, as the README defines them (and the differential tests
         // compile): x87's excess precision would replay another program.
         let model: &[&str] = match data_model {
@@ -182,10 +192,7 @@ impl Native {
             .copied()
             .chain(["-O1", "-g", "-no-pie", "-w", "-fno-omit-frame-pointer"])
             .collect();
-        let runtime_obj = match self.runtime_object(&common, dir, budget) {
-            Ok(o) => o,
-            Err(why) => return NativeOutcome::Unavailable(why),
-        };
+        let runtime_obj = self.runtime_object(&common, dir, budget)?;
         let mut args: Vec<String> = common.iter().map(|s| s.to_string()).collect();
         args.extend(
             [
@@ -229,20 +236,9 @@ impl Native {
             "none".into(),
             path_arg(&runtime_obj),
             "-o".into(),
-            path_arg(&exe),
+            path_arg(exe),
         ]);
-        if let Err(why) = self.compile(&args, dir, budget) {
-            return NativeOutcome::Unavailable(why);
-        }
-        let run_budget = budget.child(Some(limit));
-        let out = match qicc_external::process::run_in_group(&exe, &[], dir, &run_budget) {
-            Ok(o) => o,
-            Err(e) => return NativeOutcome::Unavailable(format!("cannot run the program: {e}")),
-        };
-        if out.stopped.is_some() {
-            return NativeOutcome::Timeout;
-        }
-        read_end(&out, &exe)
+        self.compile(&args, dir, budget)
     }
 
     /// The runtime compiled with `flags`: the cached object when there is one, else compiled
@@ -302,6 +298,56 @@ impl Native {
                 out.stderr.lines().take(3).collect::<Vec<_>>().join(" | ")
             )),
         }
+    }
+}
+
+/// The program compiled with the runtime ([`Native::build`]), in a directory of its own that
+/// goes with it.
+pub struct Built {
+    dir: PathBuf,
+    exe: PathBuf,
+}
+
+impl Built {
+    /// Runs the program with the runtime feeding `inputs`, until it ends, `limit` passes or
+    /// `budget` is exhausted. Each run has a directory of its own for the inputs file the
+    /// runtime reads (runs of several witnesses may overlap).
+    pub fn run(&self, inputs: &[u64], limit: Duration, budget: &Budget) -> NativeOutcome {
+        let dir = match scratch_dir() {
+            Ok(d) => d,
+            Err(e) => return NativeOutcome::Unavailable(format!("no scratch directory: {e}")),
+        };
+        let out = self.run_in(&dir, inputs, limit, budget);
+        let _ = std::fs::remove_dir_all(&dir);
+        out
+    }
+
+    fn run_in(
+        &self,
+        dir: &Path,
+        inputs: &[u64],
+        limit: Duration,
+        budget: &Budget,
+    ) -> NativeOutcome {
+        let values: String = inputs.iter().map(|v| format!("{v}\n")).collect();
+        if let Err(e) = std::fs::write(dir.join(INPUTS_FILE), values) {
+            return NativeOutcome::Unavailable(format!("cannot write the runtime's inputs: {e}"));
+        }
+        let run_budget = budget.child(Some(limit));
+        let out = match qicc_external::process::run_in_group(&self.exe, &[], dir, &run_budget) {
+            Ok(o) => o,
+            Err(e) => return NativeOutcome::Unavailable(format!("cannot run the program: {e}")),
+        };
+        if out.stopped.is_some() {
+            return NativeOutcome::Timeout;
+        }
+        read_end(&out, &self.exe)
+    }
+}
+
+impl Drop for Built {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
