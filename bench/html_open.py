@@ -33,20 +33,30 @@ int main(void) {{
 """
 
 
-def chromium_dom(page, timeout=120):
-    cmd = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-           "--disable-extensions", "--host-resolver-rules=MAP * ~NOTFOUND",
-           "--virtual-time-budget=1000", "--dump-dom", page.as_uri()]
-    start = time.monotonic()
+def chromium(*args, timeout=120):
+    """Runs headless Chromium (CHROMIUM, default `chromium`) with `args`, in its own process
+    group, killed with it past `timeout`; its stdout (the tests/browser checks use it too)."""
+    cmd = [os.environ.get("CHROMIUM", "chromium"), "--headless", "--no-sandbox",
+           "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--host-resolver-rules=MAP * ~NOTFOUND", *args]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          start_new_session=True)
     try:
         out, _ = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, 9)
+        p.communicate()
         raise
+    return out.decode("utf-8", "replace")
+
+
+def chromium_dom(page):
+    """The page's load time (its script's `data-loaded-ms`) and the browser's wall time."""
+    start = time.monotonic()
+    out = chromium("--virtual-time-budget=1000", "--dump-dom", page.as_uri())
     wall = time.monotonic() - start
-    m = re.search(rb'data-loaded-ms="(\d+)"', out)
+    m = re.search(r'data-loaded-ms="(\d+)"', out)
     return (int(m.group(1)) if m else None), wall
 
 

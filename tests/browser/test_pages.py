@@ -14,6 +14,7 @@ Run: QICC=target/release/qicc python3 -m unittest tests/browser/test_pages.py
 import os
 import re
 import shutil
+import sys
 import subprocess
 import tempfile
 import unittest
@@ -23,8 +24,11 @@ import html5lib
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from html_open import chromium  # noqa: E402  (one runner of the browser)
+
 QICC = Path(os.environ.get("QICC", ROOT / "target/release/qicc"))
-CHROMIUM = os.environ.get("CHROMIUM", "chromium")
+CHROMIUM = os.environ.get("CHROMIUM", "chromium")  # as bench/html_open.py's chromium()
 SHARED = Path(os.environ.get("SHARED", ROOT.parent / "shared"))
 TASKS = SHARED / "benchmarks/sv-comp/c"
 
@@ -36,23 +40,6 @@ CASES = {
     # Undefined behaviour reachable: UNKNOWN with the replayed trace that reaches it.
     "unknown": "loops/verisec_NetBSD-libc_loop.yml",
 }
-
-
-def chromium(*args, timeout=60):
-    """Runs headless Chromium in its own process group, killed with it past the timeout."""
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--no-first-run", "--disable-extensions", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND",
-           *args]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         start_new_session=True)
-    try:
-        out, _ = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, 9)
-        p.communicate()
-        raise
-    return out.decode("utf-8", "replace")
 
 
 def dom(path, fragment=""):
