@@ -37,7 +37,8 @@ def chromium(*args, timeout=120):
     """Runs headless Chromium (CHROMIUM, default `chromium`) with `args`, in its own process
     group, killed with it past `timeout`; its stdout (the tests/browser checks use it too)."""
     cmd = [os.environ.get("CHROMIUM", "chromium"), "--headless", "--no-sandbox",
-           "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions",
+           "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--no-first-run",
+           "--disable-extensions",
            "--disable-background-networking", "--disable-component-update", "--disable-sync",
            "--host-resolver-rules=MAP * ~NOTFOUND", *args]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
