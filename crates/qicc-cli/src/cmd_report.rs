@@ -66,17 +66,39 @@ fn read_json(path: &Path) -> Result<serde_json::Value, String> {
 
 /// Writes the site and says where it is; the exit code.
 pub fn write_html_site(dir: &Path, title: &str, runs: Vec<SiteRun>) -> u8 {
-    match write_site(dir, title, runs, &builtin_sources()) {
+    written(dir, write_site(dir, title, runs, &builtin_sources())).map_or_else(|c| c, |()| 0)
+}
+
+/// `verify --html DIR`: this run's page as `DIR/index.html`, its command line in the summary.
+pub fn write_run_page(report: &qicc_driver::Report, dir: &Path) -> Result<(), u8> {
+    let json = serde_json::to_value(report).map_err(|e| {
+        eprintln!("qicc: internal error: cannot serialise the report: {e}");
+        crate::EXIT_INTERNAL
+    })?;
+    let sources = qicc_html::load_sources(&json, &[], &builtin_sources());
+    let command: Vec<String> = std::env::args().collect();
+    let page = qicc_html::report_page(&qicc_html::PageInput {
+        report: &json,
+        sources: &sources,
+        command: Some(&command),
+        index_link: None,
+    });
+    written(dir, qicc_html::write_page(dir, "index.html", &page))
+}
+
+/// Says where the pages went (their entry page), or why they could not be written.
+fn written(dir: &Path, r: std::io::Result<PathBuf>) -> Result<(), u8> {
+    match r {
         Ok(index) => {
             eprintln!("qicc: browsable report written: {}", index.display());
-            0
+            Ok(())
         }
         Err(e) => {
             eprintln!(
                 "qicc: cannot write the browsable report into {}: {e}",
                 dir.display()
             );
-            crate::EXIT_INPUT_ERROR
+            Err(crate::EXIT_INPUT_ERROR)
         }
     }
 }

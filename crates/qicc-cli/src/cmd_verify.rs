@@ -481,7 +481,7 @@ pub fn run(args: VerifyArgs) -> u8 {
         }
     }
     if let Some(dir) = &args.html {
-        if let Err(code) = write_html(&shown, dir) {
+        if let Err(code) = crate::cmd_report::write_run_page(&shown, dir) {
             return code;
         }
     }
@@ -514,35 +514,6 @@ pub fn run(args: VerifyArgs) -> u8 {
         Verdict::False => EXIT_FALSE,
         Verdict::Unknown => EXIT_UNKNOWN,
         Verdict::Bounded => crate::EXIT_BOUNDED,
-    }
-}
-
-/// `--html DIR`: the report's page as `DIR/index.html`.
-fn write_html(report: &Report, dir: &std::path::Path) -> Result<(), u8> {
-    let json = serde_json::to_value(report).map_err(|e| {
-        eprintln!("qicc: internal error: cannot serialise the report: {e}");
-        crate::EXIT_INTERNAL
-    })?;
-    let sources = qicc_html::load_sources(&json, &[], &crate::cmd_report::builtin_sources());
-    let command: Vec<String> = std::env::args().collect();
-    let page = qicc_html::report_page(&qicc_html::PageInput {
-        report: &json,
-        sources: &sources,
-        command: Some(&command),
-        index_link: None,
-    });
-    match qicc_html::write_page(dir, "index.html", &page) {
-        Ok(path) => {
-            eprintln!("qicc: browsable report written: {}", path.display());
-            Ok(())
-        }
-        Err(e) => {
-            eprintln!(
-                "qicc: cannot write the browsable report into {}: {e}",
-                dir.display()
-            );
-            Err(crate::EXIT_INPUT_ERROR)
-        }
     }
 }
 

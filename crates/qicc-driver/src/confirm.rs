@@ -119,10 +119,10 @@ pub(crate) struct Confirmer<'a> {
     program: &'a Program,
     sources: &'a [PathBuf],
     native: Option<Native>,
-    /// The program compiled for the native replays: built once, by the first replay or ahead
-    /// of it ([`Confirmer::prebuild`]); the lock is held while it builds, so a replay waits
-    /// for a build under way instead of starting a second one.
-    built: Mutex<Option<Arc<Built>>>,
+    /// The program compiled for the native replays, or why it cannot be: built once, by the
+    /// first replay or ahead of it ([`Confirmer::prebuild`]); the lock is held while it
+    /// builds, so a replay waits for a build under way instead of starting a second one.
+    built: Mutex<Option<Result<Arc<Built>, String>>>,
     done: Mutex<Vec<(Witness, Arc<Confirmation>)>>,
 }
 
@@ -137,19 +137,24 @@ impl<'a> Confirmer<'a> {
         }
     }
 
-    /// The program compiled for native replays (built now unless it is), or why not. A build
-    /// that `budget` stopped is not kept: the next replay builds again.
+    /// The program compiled for native replays (built now unless it was), or why not: a
+    /// program the compiler rejects is not compiled again for each witness. A build that
+    /// `budget` stopped is not kept: the next replay builds again.
     fn built(&self, native: &Native, budget: &Budget) -> Result<Arc<Built>, String> {
         let mut slot = self
             .built
             .lock()
             .map_err(|_| "the native build's lock is poisoned".to_string())?;
-        if let Some(b) = slot.as_ref() {
-            return Ok(Arc::clone(b));
+        if let Some(known) = slot.as_ref() {
+            return known.clone();
         }
-        let b = Arc::new(native.build(self.sources, self.program.data_model, budget)?);
-        *slot = Some(Arc::clone(&b));
-        Ok(b)
+        let b = native
+            .build(self.sources, self.program.data_model, budget)
+            .map(Arc::new);
+        if b.is_ok() || budget.exhausted().is_none() {
+            *slot = Some(b.clone());
+        }
+        b
     }
 
     /// Compiles the program for the native replay ahead of any witness, within `budget`

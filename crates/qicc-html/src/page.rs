@@ -46,10 +46,7 @@ pub fn report_page(input: &PageInput) -> String {
          <a href=\"#counterexample\">Counterexample</a><a href=\"#proof\">Proof</a>\
          <a href=\"#regions\">Regions</a></nav></header>\n<main>\n",
         verdict_badge(verdict, u64_of(r, "bounded")),
-        esc(str_of(r, "task")
-            .is_empty()
-            .then(|| str_of(r, "file"))
-            .unwrap_or(str_of(r, "task"))),
+        esc(r["task"].as_str().unwrap_or(str_of(r, "file"))),
         input
             .index_link
             .map(|l| format!("<a href=\"{}\">&larr; All tasks</a>", esc(l)))
