@@ -6,6 +6,7 @@
 use clap::Args;
 use qicc_batch::run::TaskResult;
 use qicc_html::{write_site, IndexRow, SiteRun};
+use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -36,7 +37,8 @@ pub fn run(args: ReportArgs) -> u8 {
             continue;
         }
         match read_json(path) {
-            Ok(v) => match serde_json::from_value::<TaskResult>(v.clone()) {
+            // Read in place: a report with a long trace is megabytes.
+            Ok(v) => match TaskResult::deserialize(&v) {
                 Ok(r) => runs.push(batch_run(r)),
                 Err(_) if v.get("verdict").is_some() && v.get("assertions").is_some() => {
                     runs.push(report_run(path, v))
