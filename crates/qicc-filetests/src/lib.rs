@@ -30,7 +30,8 @@
 //!   would assume (over every local and global);
 //! - `test invariants`: every candidate invariant of every loop head (`qicc-invariants`),
 //!   `+` where Houdini proved it and `-` where it was dropped, then the assertions the cut
-//!   program proves with them;
+//!   program proves with them (`test invariants no-sampled`: without the candidates of
+//!   observed states);
 //! - `test unroll K`: the program with ghosts and every loop unrolled for a `K`-induction
 //!   step (`qicc_analysis::unroll_for_induction`: `K - 1` peeled iterations, then `K` copies
 //!   of the body, assertions assumed in all but the last), with each loop's locations;
@@ -150,7 +151,10 @@ impl FileTest {
             }
             ["error-flag"] => run_error_flag(&p),
             ["impulse"] => Ok(run_impulse(&p)),
-            ["invariants"] => run_invariants(&p),
+            ["invariants"] => run_invariants(&p, &qicc_invariants::ProveOptions::default()),
+            ["invariants", "no-sampled"] => {
+                run_invariants(&p, &qicc_invariants::ProveOptions { sampled: false })
+            }
             ["unroll", k] => run_unroll(&p, k),
             ["verify", engine, rest @ ..] => run_verify(p, path, engine, rest),
             _ => Err(format!("unknown test `{}`", self.command.join(" "))),
@@ -177,9 +181,9 @@ fn run_extract(p: &Program, name: &str) -> Result<String, String> {
     Ok(print_program(&x.program))
 }
 
-fn run_invariants(p: &Program) -> Result<String, String> {
+fn run_invariants(p: &Program, opts: &qicc_invariants::ProveOptions) -> Result<String, String> {
     let budget = qicc_engine::Budget::with_timeout(std::time::Duration::from_secs(60));
-    let proof = qicc_invariants::prove(p, &budget)?;
+    let proof = qicc_invariants::prove_with(p, &budget, opts)?;
     let prep = &proof.invariants.prepared;
     let mut out = String::new();
     for (i, l) in prep.loops.iter().enumerate() {

@@ -7,7 +7,9 @@
 //! - **guards and assertions**: the conditions of the `assume` edges of the loop and of the
 //!   loops around it, split at `and`, the conditions of the assertions inside, and the
 //!   non-strict form of each strict comparison (`i < n` gives `i <= n`, which holds at the
-//!   head of a counting loop where `i < n` does not);
+//!   head of a counting loop where `i < n` does not); and the conditions of the function's
+//!   other assertions (not undefined-behaviour checks) that read a variable the loop changes
+//!   (a postcondition);
 //! - **interval facts** of `qicc-facts` at the head;
 //! - **against the entry values**: `x0 <= x`, `x <= x0` (signed and unsigned) for each variable
 //!   `x` the loop changes, with its ghost `x0`;
@@ -123,6 +125,30 @@ fn of_loop(
                     out.push(weaken(&part));
                     out.push(part);
                 }
+            }
+        }
+    }
+    // The assertions elsewhere in the function over a variable the loop changes: a
+    // postcondition is often an invariant, or one together with others (`k <= 100` beside
+    // `k <= i` when `i < 100` guards the loop).
+    for e in f.edges.iter().filter(|e| !in_some(e.from)) {
+        if stop() {
+            break;
+        }
+        let Op::Assume(c) = &e.op else { continue };
+        // The program's own assertions, not the undefined-behaviour checks.
+        let asserted = f.edges.iter().any(|x| {
+            x.from == e.to
+                && matches!(x.op, Op::Error(a)
+                    if p.assertions.get(a.index()).is_some_and(|a| a.kind.is_property()))
+        });
+        if !asserted || !c.vars().iter().any(|v| l.modifies(*v)) {
+            continue;
+        }
+        for part in conjuncts(&negate(c)) {
+            if part.ty(&env) == Ty::Bool {
+                out.push(weaken(&part));
+                out.push(part);
             }
         }
     }

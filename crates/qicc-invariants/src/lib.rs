@@ -3,8 +3,10 @@
 //! The pipeline (one home for each step):
 //! 1. `qicc_analysis::loop_cut::add_ghosts`: the program with a ghost of each variable a loop
 //!    changes, holding its value at loop entry.
-//! 2. [`candidates`]: conditions that may hold at each loop head; those a random run of the
-//!    program on the interpreter refutes are dropped at once (`observe`).
+//! 2. [`candidates`]: conditions that may hold at each loop head, from the program text, and
+//!    from the states runs of the program show at the heads (`sampled`: polynomial
+//!    equalities, octagon bounds); those a random run of the program on the interpreter
+//!    refutes are dropped at once (`observe`).
 //! 3. Houdini (Flanagan & Leino; Corral's paper, Sec. 4.2) in [`prove`]: the program with every
 //!    loop cut at its head (`qicc_analysis::loop_cut::cut_loops`: each candidate checked on
 //!    entry and at the end of each iteration, all of them assumed after the head's havocs)
@@ -29,6 +31,7 @@ pub mod cells;
 pub mod closed;
 pub mod kinduction;
 mod observe;
+mod sampled;
 mod vc;
 
 use qicc_analysis::{add_ghosts, cut_loops, CutMode, LoopInfo, Prepared};
@@ -38,6 +41,7 @@ use qicc_engine::{
 };
 use qicc_facts::Facts;
 use qicc_ir::{AssertionId, Expr, Program};
+use qicc_smt::Z3Mode;
 
 /// The one-VC Houdini's time when the budget has no deadline.
 const VC_TIME: std::time::Duration = std::time::Duration::from_secs(10);
@@ -157,9 +161,27 @@ pub(crate) fn retain_marked(cands: &mut [Vec<Expr>], keep: &[Vec<bool>]) -> usiz
     dropped
 }
 
+/// Which candidate sources [`prove_with`] uses beyond the program text's families.
+#[derive(Clone, Copy, Debug)]
+pub struct ProveOptions {
+    /// The candidates of observed states (`sampled`), in a stage of their own.
+    pub sampled: bool,
+}
+
+impl Default for ProveOptions {
+    fn default() -> Self {
+        ProveOptions { sampled: true }
+    }
+}
+
 /// Houdini over the candidates of every loop of `p` (see the crate docs). `Err`: why no
 /// round could finish (the budget ran out, or the program has no loop to cut).
 pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
+    prove_with(p, budget, &ProveOptions::default())
+}
+
+/// [`prove`] with the candidate sources of `opts`.
+pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<Proof, String> {
     let mut prep = add_ghosts(p);
     if prep.loops.is_empty() {
         return Err("no loop to cut".into());
@@ -184,7 +206,41 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
     }
     let mut basic = cands.basic.clone();
     observe::drop_refuted(&prep, &mut basic, budget);
-    let first = houdini(p, prep.clone(), basic, budget)?;
+    let mut first = houdini(p, prep.clone(), basic, budget)?;
+    // What the observed states propose (`sampled`), with what the first stage proved: only
+    // when that is not enough (the runs cost time, and the tasks the program text's families
+    // prove stay as fast), and as a stage of its own (its polynomial equalities are hard
+    // checks for the solver, far cheaper among a few proven invariants than among a hundred
+    // candidates).
+    let mut tried_sampled: Vec<Vec<Expr>> = vec![Vec::new(); prep.loops.len()];
+    if opts.sampled && first.safe.len() < p.assertions.len() {
+        // Only what the first stage did not try; what a random run refutes goes at once.
+        for (t, s) in tried_sampled
+            .iter_mut()
+            .zip(sampled::candidates(&prep, budget))
+        {
+            for e in s {
+                if !cands.basic.iter().flatten().any(|b| *b == e) && !t.contains(&e) {
+                    t.push(e);
+                }
+            }
+        }
+        let mut new = tried_sampled.clone();
+        observe::drop_refuted(&prep, &mut new, budget);
+        if new.iter().any(|n| !n.is_empty()) {
+            let settled: Vec<usize> = first.invariants.proven.iter().map(Vec::len).collect();
+            let mut more: Vec<Vec<Expr>> = first.invariants.proven.clone();
+            for (m, n) in more.iter_mut().zip(new) {
+                m.extend(n);
+            }
+            let mid = houdini_with(p, prep.clone(), more, &settled, budget, Z3Mode::Incremental);
+            if let Ok(mid) = mid {
+                if mid.safe.len() >= first.safe.len() {
+                    first = mid;
+                }
+            }
+        }
+    }
     let all_safe = first.safe.len() == p.assertions.len();
     // The closed forms only for the second stage: finding them costs solver time.
     let closed: Vec<closed::Closed> = if all_safe {
@@ -208,12 +264,16 @@ pub fn prove(p: &Program, budget: &Budget) -> Result<Proof, String> {
         for (m, e) in more.iter_mut().zip(extra) {
             m.extend(e);
         }
-        match houdini(p, prep, more, budget) {
+        let settled: Vec<usize> = first.invariants.proven.iter().map(Vec::len).collect();
+        match houdini_with(p, prep, more, &settled, budget, Z3Mode::Incremental) {
             Ok(second) if second.safe.len() >= first.safe.len() => second,
             _ => first,
         }
     };
     let mut all = cands.basic;
+    for (a, t) in all.iter_mut().zip(tried_sampled) {
+        a.extend(t);
+    }
     if second_stage {
         for (a, e) in all.iter_mut().zip(cands.extra) {
             a.extend(e);
@@ -238,6 +298,22 @@ pub fn houdini(
     cands: Vec<Vec<Expr>>,
     budget: &Budget,
 ) -> Result<Proof, String> {
+    houdini_with(p, prep, cands, &[], budget, Z3Mode::Incremental)
+}
+
+/// [`houdini`] where the first `settled[i]` candidates of loop `i` are known inductive
+/// together (a stage before proved them): their checks hold under any superset of their
+/// assumptions, so they are not asked again, and they stay (the next stages add candidates to
+/// the invariants proven so far; on a nested loop that halves the checks). `mode`: the one
+/// VC's solver.
+fn houdini_with(
+    p: &Program,
+    prep: Prepared,
+    cands: Vec<Vec<Expr>>,
+    settled: &[usize],
+    budget: &Budget,
+    mode: Z3Mode,
+) -> Result<Proof, String> {
     let all = cands.clone();
     // One VC with a literal per candidate first; the BMC's rounds where it cannot cover the
     // cut program (loops the cut leaves, recursion).
@@ -254,7 +330,7 @@ pub fn houdini(
         Err(vc::NoAnswer::Incomplete)
     } else {
         let b = budget.child(Some(share));
-        qicc_impulse::interrupt::watched(&b, || vc::houdini(p, &prep, &cands, &b))
+        qicc_impulse::interrupt::watched(&b, || vc::houdini(p, &prep, &cands, settled, &b, mode))
     };
     match one_vc {
         Ok(fix) => {
@@ -299,7 +375,7 @@ pub fn houdini(
         };
         let mut keep: Vec<Vec<bool>> = cands.iter().map(|c| vec![true; c.len()]).collect();
         for &(a, i, j) in &cut.checks {
-            keep[i][j] = safe(a);
+            keep[i][j] = safe(a) || j < settled.get(i).copied().unwrap_or(0);
         }
         if keep.iter().flatten().all(|k| *k) {
             let safe = (0..p.assertions.len() as u32)

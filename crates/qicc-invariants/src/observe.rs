@@ -1,5 +1,6 @@
 //! Candidates refuted by runs: before any solver work, the program runs on the interpreter
-//! (the reference semantics) with random inputs, and every candidate that is false at some
+//! (the reference semantics) with random inputs (half of the runs with inputs around the
+//! program's constants, `sampled::ProgramValues`), and every candidate that is false at some
 //! head visit of a run is dropped. A candidate refuted by a real run is no invariant, so
 //! dropping it loses nothing Houdini could prove; most wrong candidates go this way, for a
 //! few milliseconds instead of a solver check each.
@@ -37,11 +38,20 @@ pub(crate) fn drop_refuted(prep: &Prepared, cands: &mut [Vec<Expr>], budget: &Bu
     };
     let mut refuted = vec![false; flags.len()];
     let mut cut_short = false;
+    let constants = crate::sampled::program_constants(&program);
     for seed in 0..RUNS {
         if budget.exhausted().is_some() {
             break;
         }
-        let (run, globals) = interp.run_with_globals(&mut RandomOracle::new(seed), &config);
+        // Every other run with inputs around the program's constants: random ones rarely
+        // pass an assumption such as `10 <= n && n <= 10000`, and a run that stops there
+        // refutes nothing.
+        let (run, globals) = if seed % 2 == 0 {
+            interp.run_with_globals(&mut RandomOracle::new(seed), &config)
+        } else {
+            let mut o = crate::sampled::ProgramValues::new(seed, &constants);
+            interp.run_with_globals(&mut o, &config)
+        };
         cut_short |= matches!(run.outcome, Outcome::StepLimit);
         for (k, &(g, _, _)) in flags.iter().enumerate() {
             refuted[k] |= globals.get(g.index()).is_some_and(|&v| v != 0);

@@ -23,6 +23,9 @@ use std::time::Duration;
 /// How long the query over every check at once may take before the checks are asked one by
 /// one.
 const ALL_AT_ONCE: Duration = Duration::from_millis(250);
+/// Checks asked in one query in the passes one by one (a model drops every candidate whose
+/// check fails in it; an UNSAT answer passes them all).
+const CHUNK: usize = 12;
 /// How long one check may take before the one VC gives up (the BMC's rounds take over).
 const ONE_QUERY: Duration = Duration::from_secs(1);
 
@@ -45,7 +48,9 @@ pub(crate) fn houdini(
     p: &Program,
     prep: &Prepared,
     cands: &[Vec<Expr>],
+    settled: &[usize],
     budget: &Budget,
+    mode: Z3Mode,
 ) -> Result<Fixpoint, NoAnswer> {
     let cut = cut_loops(prep, cands, CutMode::Literals);
     let q = &cut.program;
@@ -85,14 +90,16 @@ pub(crate) fn houdini(
         let t = global_sym.get(&c.0).copied().ok_or(NoAnswer::Incomplete)?;
         lit[c.1].push((c.2, t));
     }
+    // The settled candidates' checks hold under any superset of their literals: not asked.
     let check_of: Vec<(usize, usize, TermId)> = cut
         .checks
         .iter()
+        .filter(|&&(_, i, j)| j >= settled.get(i).copied().unwrap_or(0))
         .map(|&(a, i, j)| (i, j, fails(&mut s, a)))
         .collect();
     // Interrupted by the watcher of `lib::houdini` once the budget is exhausted (the
     // portfolio stops this member when another has the answer).
-    let mut solver = qicc_impulse::interrupt::solver(Z3Mode::Incremental);
+    let mut solver = qicc_impulse::interrupt::solver(mode);
     let mut checks = 0u64;
     // `cap`: a limit of this check below the budget's.
     let mut ask = |solver: &mut Z3Solver, s: &TermStore, a: &[TermId], cap: Option<Duration>| {
@@ -138,41 +145,72 @@ pub(crate) fn houdini(
         };
         if matches!(verdict, CheckResult::Unknown(_)) && budget.exhausted().is_none() {
             one_by_one = true;
-            // The disjunction of every check is too hard in one query: the checks one by one
-            // (each UNSAT under the same literals is the same fixpoint). A check the solver
-            // cannot decide within `ONE_QUERY` ends the one VC: the incremental solver keeps
-            // no bit-blasting tactics, and the BMC's rounds often decide such checks at once.
+            // The disjunction of every check is too hard in one query: the checks in chunks
+            // (and one by one where a chunk is too hard), in passes. A model of a failing check drops every candidate whose check fails
+            // in it, and the pass goes on under the literals left (restarting at the first
+            // check after each drop costs a pass per drop: 1344 checks on a nested loop with
+            // a hundred candidates); a pass without a drop saw every check UNSAT under the
+            // same literals, which is the fixpoint. A check the solver cannot decide within
+            // `ONE_QUERY` ends the one VC: the incremental solver keeps no bit-blasting
+            // tactics, and the BMC's rounds often decide such checks at once.
             verdict = CheckResult::Unsat;
-            for &(i, j, g) in &check_of {
-                if !keep[i][j] {
-                    continue;
-                }
-                let mut a = lits.clone();
-                a.push(g);
-                match ask(&mut solver, &s, &a, Some(ONE_QUERY)) {
-                    CheckResult::Unsat => {}
-                    CheckResult::Unknown(_) if budget.exhausted().is_none() => {
-                        return Err(NoAnswer::Incomplete);
+            for chunk in check_of.chunks(CHUNK) {
+                // The chunk's checks in one query first (again after each drop, until it
+                // passes); one by one when that is too hard.
+                let singles: &[(usize, usize, TermId)] = loop {
+                    let goals: Vec<TermId> = (chunk.iter())
+                        .filter(|(i, j, _)| keep[*i][*j])
+                        .map(|&(_, _, g)| g)
+                        .collect();
+                    if goals.len() <= 1 {
+                        break chunk;
                     }
-                    r => {
-                        verdict = r;
-                        break;
+                    let mut a = active(&keep);
+                    a.push(s.or_all(&goals));
+                    match ask(&mut solver, &s, &a, Some(ALL_AT_ONCE)) {
+                        CheckResult::Unsat => break &[],
+                        CheckResult::Sat => {
+                            if !drop_failing(&mut solver, &s, &check_of, &mut keep) {
+                                return Err(NoAnswer::Incomplete);
+                            }
+                            verdict = CheckResult::Sat;
+                        }
+                        CheckResult::Unknown(why) if budget.exhausted().is_some() => {
+                            return Err(NoAnswer::Stopped(why))
+                        }
+                        CheckResult::Unknown(_) => break chunk,
+                    }
+                };
+                for &(i, j, g) in singles {
+                    if !keep[i][j] {
+                        continue;
+                    }
+                    let mut a = active(&keep);
+                    a.push(g);
+                    match ask(&mut solver, &s, &a, Some(ONE_QUERY)) {
+                        CheckResult::Unsat => {}
+                        CheckResult::Unknown(_) if budget.exhausted().is_none() => {
+                            return Err(NoAnswer::Incomplete);
+                        }
+                        CheckResult::Sat => {
+                            if !drop_failing(&mut solver, &s, &check_of, &mut keep) {
+                                return Err(NoAnswer::Incomplete);
+                            }
+                            verdict = CheckResult::Sat;
+                        }
+                        CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
                     }
                 }
+            }
+            if matches!(verdict, CheckResult::Sat) {
+                continue;
             }
         }
         match verdict {
             CheckResult::Unsat => break,
             CheckResult::Unknown(why) => return Err(NoAnswer::Stopped(why)),
             CheckResult::Sat => {
-                let mut dropped = false;
-                for &(i, j, g) in &check_of {
-                    if keep[i][j] && solver.value(&s, g).map(|v| v.as_u64()) == Some(1) {
-                        keep[i][j] = false;
-                        dropped = true;
-                    }
-                }
-                if !dropped {
+                if !drop_failing(&mut solver, &s, &check_of, &mut keep) {
                     return Err(NoAnswer::Incomplete);
                 }
             }
@@ -218,4 +256,22 @@ pub(crate) fn houdini(
         }
     }
     Ok(Fixpoint { keep, safe, checks })
+}
+
+/// Drops every candidate still kept whose check fails in the solver's model; whether one
+/// went (none: the model is of no check, and the one VC cannot go on).
+fn drop_failing(
+    solver: &mut Z3Solver,
+    s: &TermStore,
+    check_of: &[(usize, usize, TermId)],
+    keep: &mut [Vec<bool>],
+) -> bool {
+    let mut dropped = false;
+    for &(i, j, g) in check_of {
+        if keep[i][j] && solver.value(s, g).map(|v| v.as_u64()) == Some(1) {
+            keep[i][j] = false;
+            dropped = true;
+        }
+    }
+    dropped
 }

@@ -3,7 +3,8 @@
 //! Constant folding goes through `qicc_ir::semantics`, the same definition the interpreter
 //! uses, so a folded term means exactly what the IR operator means. Besides folding: neutral
 //! and absorbing elements, constants to the right of commutative operators and merged
-//! (`(x + 1) + 2 = x + 3`, `x - 3 = x + (-3)`), operations on an `ite` of two constants with
+//! (`(x + 1) + 2 = x + 3`, `x - 3 = x + (-3)`), a product distributed over a sum with a
+//! constant (`(x + 1) * y = x*y + y`), operations on an `ite` of two constants with
 //! a constant pushed into the branches (values merged at join points stay constant-foldable),
 //! and the extract/concat/extension normal forms that turn a multi-byte load of a stored value
 //! back into the value.
@@ -158,6 +159,22 @@ impl TermStore {
                 None
             }
             BvBinOp::Mul => {
+                if cb.is_none() {
+                    // `(x + k) * y = x*y + k*y` (a ring identity modulo 2^w): the products of
+                    // a loop's polynomial invariants meet as one term (`(i + 1)*m` against
+                    // `i*m + m`), where two multipliers would leave the SAT solver to prove
+                    // them equal.
+                    for (s, o) in [(a, b), (b, a)] {
+                        if let Node::BvBin(BvBinOp::Add, x, k) = *self.node(s) {
+                            if self.as_bv_const(k).is_some() {
+                                let xy = self.bv_bin(BvBinOp::Mul, x, o);
+                                let ky = self.bv_bin(BvBinOp::Mul, o, k);
+                                return Some(self.bv_bin(BvBinOp::Add, xy, ky));
+                            }
+                        }
+                    }
+                    return None;
+                }
                 let c = cb?;
                 if c == 0 {
                     return Some(b);

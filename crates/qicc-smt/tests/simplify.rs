@@ -242,7 +242,7 @@ fn truncation_forgets_the_terms_made_after_the_mark() {
     let len = s.len();
     let mark = s.mark();
     let y = s.symbol("y", Sort::BitVec(32));
-    let xy = s.bv_bin(BvBinOp::Mul, x1, y);
+    let xy = s.bv_bin(BvBinOp::Xor, x1, y);
     let sel = s.select(arr, xy);
     assert!(s.len() > len);
     s.truncate(mark);
@@ -255,12 +255,52 @@ fn truncation_forgets_the_terms_made_after_the_mark() {
     let y2 = s.symbol("y", Sort::BitVec(32));
     assert_eq!(y2.index(), len);
     assert_eq!(s.symbol_name(y2), Some("y"));
-    let xy2 = s.bv_bin(BvBinOp::Mul, x1, y2);
-    assert!(matches!(s.node(xy2), Node::BvBin(BvBinOp::Mul, _, _)));
+    let xy2 = s.bv_bin(BvBinOp::Xor, x1, y2);
+    assert!(matches!(s.node(xy2), Node::BvBin(BvBinOp::Xor, _, _)));
     let sel2 = s.select(arr, xy2);
     assert!(matches!(s.node(sel2), Node::Select(a, i) if *a == arr && *i == xy2));
     assert_eq!((y2, xy2, sel2), (y, xy, sel));
     // Not in the index twice: the same term again is the same id.
     assert_eq!(s.bv_bin(BvBinOp::Mul, x1, y2), xy2);
     assert_eq!(s.len(), len + 3);
+}
+
+#[test]
+fn a_product_with_a_sum_and_a_constant_is_distributed() {
+    // (i + 1) * m and i*m + m are one term: a loop's polynomial invariant `k == i*m` meets
+    // its next iteration without two multipliers for the SAT solver to prove equal.
+    let mut s = TermStore::new();
+    let i = s.symbol("i", Sort::BitVec(32));
+    let m = s.symbol("m", Sort::BitVec(32));
+    let i1 = s.add_const(i, 1);
+    let left = s.bv_bin(BvBinOp::Mul, i1, m);
+    let im = s.bv_bin(BvBinOp::Mul, i, m);
+    let right = s.bv_bin(BvBinOp::Add, im, m);
+    assert_eq!(left, right);
+    // Both orders of the operands, and the meaning kept modulo 2^32 on wrapping values.
+    assert_eq!(s.bv_bin(BvBinOp::Mul, m, i1), right);
+    let j = s.symbol("j", Sort::BitVec(32));
+    let j7 = s.add_const(j, 0xffff_fff9); // j - 7
+    let nested = s.bv_bin(BvBinOp::Mul, i1, j7); // (i + 1) * (j - 7)
+    for (iv, mv, jv) in [
+        (0xffff_ffffu64, 7u64, 3u64),
+        (0x8000_0000, 0x8000_0001, 0xffff_fff0),
+        (12, 0, 1),
+        (0x7fff_ffff, 0xffff_ffff, 0x1234_5678),
+    ] {
+        let bv = |v: u64| qicc_smt::eval::Value::Bv {
+            width: 32,
+            value: v,
+        };
+        let env: std::collections::HashMap<_, _> = [(i, bv(iv)), (m, bv(mv)), (j, bv(jv))]
+            .into_iter()
+            .collect();
+        let value = |t| qicc_smt::eval::eval(&s, t, &env).as_bv();
+        let w = |x: u64| x & 0xffff_ffff;
+        assert_eq!(value(left), Some(w(w(iv + 1) * mv)));
+        assert_eq!(
+            value(nested),
+            Some(w(w(iv + 1).wrapping_mul(w(jv.wrapping_add(0xffff_fff9)))))
+        );
+    }
 }

@@ -67,9 +67,14 @@ pub fn all() -> &'static [Kernel] {
     KERNELS
 }
 
-/// The kernel called `name`, if any.
+/// The loop kernels (the `loops` suite, [`crate::loop_kernels`]), in a fixed order.
+pub fn loops() -> &'static [Kernel] {
+    crate::loop_kernels::LOOP_KERNELS
+}
+
+/// The kernel called `name`, in either suite, if any.
 pub fn find(name: &str) -> Option<&'static Kernel> {
-    KERNELS.iter().find(|k| k.name == name)
+    KERNELS.iter().chain(loops()).find(|k| k.name == name)
 }
 
 /// The kernels named in `names` (all of them for `None`), in the order given; an unknown name
@@ -82,7 +87,7 @@ pub fn select(names: Option<&[String]>) -> Result<Vec<&'static Kernel>, String> 
         .iter()
         .map(|n| {
             find(n).ok_or_else(|| {
-                let known: Vec<&str> = KERNELS.iter().map(|k| k.name).collect();
+                let known: Vec<&str> = KERNELS.iter().chain(loops()).map(|k| k.name).collect();
                 format!("unknown kernel '{n}' (known: {})", known.join(", "))
             })
         })

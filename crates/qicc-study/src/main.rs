@@ -35,9 +35,21 @@ enum Command {
     List,
 }
 
+/// Which kernels a selection starts from.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Suite {
+    /// The paper's loop-free kernels (Table 1).
+    Paper,
+    /// The loop kernels: facts that need relational, polynomial or array invariants.
+    Loops,
+}
+
 #[derive(Args)]
 struct Selection {
-    /// Comma-separated kernel names (default: all; see `qicc-study list`).
+    /// The kernels: the paper's loop-free ones, or the loop kernels (`qicc-study list`).
+    #[arg(long, value_enum, default_value = "paper")]
+    suite: Suite,
+    /// Comma-separated kernel names of either suite (default: all of `--suite`).
     #[arg(long, value_delimiter = ',')]
     kernels: Option<Vec<String>>,
     /// Comma-separated structures: baseline, single1, single2, double1, double2, double3
@@ -115,7 +127,10 @@ fn main() -> ExitCode {
 /// The selected scenarios: kernels in the order given, the 34 shapes (filtered), kernel then
 /// twin.
 fn select(sel: &Selection) -> Result<Vec<Scenario>, String> {
-    let ks = kernels::select(sel.kernels.as_deref())?;
+    let ks = match (&sel.kernels, sel.suite) {
+        (None, Suite::Loops) => kernels::loops().iter().collect(),
+        _ => kernels::select(sel.kernels.as_deref())?,
+    };
     let mut out = Vec::new();
     for k in ks {
         for safe in [true, false] {
@@ -146,8 +161,12 @@ fn structure_columns(sel: &Selection) -> Vec<Structure> {
 }
 
 fn cmd_list() {
-    println!("Kernels:");
+    println!("Kernels (--suite paper):");
     for k in kernels::all() {
+        println!("  {:<18} {}", k.name, k.about);
+    }
+    println!("Loop kernels (--suite loops):");
+    for k in kernels::loops() {
         println!("  {:<18} {}", k.name, k.about);
     }
     println!("Structures:");

@@ -1,4 +1,5 @@
-//! Every generated scenario (all kernels × 34 shapes × kernel/twin) is a C program gcc accepts,
+//! Every generated scenario (all kernels of both suites × 34 shapes × kernel/twin) is a C
+//! program gcc accepts,
 //! and it behaves as its expected verdict says when executed against a stub environment
 //! (`tests/stub/nondet_stub.c`, seeded random `__VERIFIER_nondet_*`):
 //! - a kernel never reaches `reach_error` over 20 seeds, and its assertion is really checked;
@@ -30,8 +31,7 @@ fn fresh_dir(name: &str) -> PathBuf {
 }
 
 fn all_scenarios(safe: bool) -> Vec<Scenario> {
-    kernels::all()
-        .iter()
+    (kernels::all().iter().chain(kernels::loops()))
         .flat_map(|k| scenarios(k, safe))
         .collect()
 }
@@ -41,7 +41,10 @@ fn every_scenario_passes_gcc_syntax_check() {
     let dir = fresh_dir("syntax");
     let mut all = all_scenarios(true);
     all.extend(all_scenarios(false));
-    assert_eq!(all.len(), kernels::all().len() * 34 * 2);
+    assert_eq!(
+        all.len(),
+        (kernels::all().len() + kernels::loops().len()) * 34 * 2
+    );
     let written = task::write_all(&dir, &all).expect("write the scenarios");
     let out = Command::new("gcc")
         .args(["-fsyntax-only", "-m32", "-w"])
@@ -221,7 +224,9 @@ fn execute(exe: &Path, args: &[String]) -> Result<Runs, String> {
 
 /// The scenarios grouped by kernel (each group one executable).
 fn batches(safe: bool) -> Vec<Vec<Scenario>> {
-    kernels::all().iter().map(|k| scenarios(k, safe)).collect()
+    (kernels::all().iter().chain(kernels::loops()))
+        .map(|k| scenarios(k, safe))
+        .collect()
 }
 
 /// Builds every batch and applies `check(exe, index, scenario)` to each of its scenarios, two

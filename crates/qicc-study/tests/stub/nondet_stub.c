@@ -28,7 +28,7 @@ enum { RUN_DONE = 0, RUN_INFEASIBLE = 1, RUN_ERROR = 2 };
 
 static jmp_buf qs_env;
 static unsigned long long qs_state;
-static long long qs_witness[32];
+static long long qs_witness[128];
 static int qs_witness_len, qs_witness_pos;
 static int qs_witness_mode;
 static int qs_loop_budget;
@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
   }
   if (argv[2][0] == 'w') {
     qs_witness_mode = 1;
-    for (int i = 3; i < argc && qs_witness_len < 32; i++) qs_witness[qs_witness_len++] = strtoll(argv[i], 0, 10);
+    for (int i = 3; i < argc && qs_witness_len < 128; i++) qs_witness[qs_witness_len++] = strtoll(argv[i], 0, 10);
     int r = run_once(1, 4);
     counts[r]++;
     if (r == RUN_ERROR) error_seed = 0;
