@@ -73,6 +73,12 @@ impl Invariants {
         self.proven.iter().map(Vec::len).sum()
     }
 
+    /// Per loop, how many conditions are proven (what a later Houdini stage, given these
+    /// first, counts as settled).
+    fn counts(&self) -> Vec<usize> {
+        self.proven.iter().map(Vec::len).collect()
+    }
+
     /// Hands the proven conditions to engines running beside this one, keyed by the
     /// (function, head) of `original`, the program [`prove`] was given; returns how many the
     /// slot kept. The prepared program only appends ghost locals and locations to
@@ -228,7 +234,7 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
         let mut new = tried_sampled.clone();
         observe::drop_refuted(&prep, &mut new, budget);
         if new.iter().any(|n| !n.is_empty()) {
-            let settled: Vec<usize> = first.invariants.proven.iter().map(Vec::len).collect();
+            let settled = first.invariants.counts();
             let mut more: Vec<Vec<Expr>> = first.invariants.proven.clone();
             for (m, n) in more.iter_mut().zip(new) {
                 m.extend(n);
@@ -264,7 +270,7 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
         for (m, e) in more.iter_mut().zip(extra) {
             m.extend(e);
         }
-        let settled: Vec<usize> = first.invariants.proven.iter().map(Vec::len).collect();
+        let settled = first.invariants.counts();
         match houdini_with(p, prep, more, &settled, budget, Z3Mode::Incremental) {
             Ok(second) if second.safe.len() >= first.safe.len() => second,
             _ => first,

@@ -48,16 +48,16 @@ const MAX_BOUNDS: usize = 16;
 /// The states seen at one loop head: the variables and one row of values per visit
 /// (signed or unsigned as the variable is declared).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct HeadSamples {
-    pub vars: Vec<VarRef>,
-    pub width: u16,
-    pub rows: Vec<Vec<i128>>,
+struct HeadSamples {
+    vars: Vec<VarRef>,
+    width: u16,
+    rows: Vec<Vec<i128>>,
 }
 
 /// The candidates the observed states propose, per loop of `prep` (parallel to its loops).
 pub(crate) fn candidates(prep: &Prepared, budget: &Budget) -> Vec<Vec<Expr>> {
-    let samples = observe(prep, budget);
     let constants = program_constants(&prep.program);
+    let samples = observe(prep, &constants, budget);
     prep.loops
         .iter()
         .zip(&samples)
@@ -72,7 +72,8 @@ pub(crate) fn candidates(prep: &Prepared, budget: &Budget) -> Vec<Vec<Expr>> {
 }
 
 /// The integer variables of each loop the families look at: those it changes, those the loops
-/// around it change, then those it reads (live at the head), of the width most of them have (not ghosts or the front-end's temporaries).
+/// around it change, then those it reads (live at the head), of the width most of them have
+/// (not ghosts or the front-end's temporaries).
 fn loop_vars(p: &Program, loops: &[LoopInfo], l: &LoopInfo) -> (Vec<VarRef>, u16) {
     let f = p.function(l.func);
     let env = p.env(f);
@@ -134,7 +135,7 @@ fn loop_vars(p: &Program, loops: &[LoopInfo], l: &LoopInfo) -> (Vec<VarRef>, u16
 }
 
 /// The states at each loop head over some runs of the prepared program.
-pub(crate) fn observe(prep: &Prepared, budget: &Budget) -> Vec<HeadSamples> {
+fn observe(prep: &Prepared, constants: &[i128], budget: &Budget) -> Vec<HeadSamples> {
     let p = &prep.program;
     let mut out: Vec<HeadSamples> = prep
         .loops
@@ -169,7 +170,6 @@ pub(crate) fn observe(prep: &Prepared, budget: &Budget) -> Vec<HeadSamples> {
         })
         .collect();
     let mut seen: Vec<BTreeSet<Vec<i128>>> = vec![BTreeSet::new(); out.len()];
-    let constants = program_constants(p);
     let cap = Instant::now() + TIME;
     let deadline = budget.deadline.map_or(cap, |d| d.min(cap));
     let config = RunConfig {
@@ -196,7 +196,7 @@ pub(crate) fn observe(prep: &Prepared, budget: &Budget) -> Vec<HeadSamples> {
         if steps >= TOTAL_STEPS {
             break;
         }
-        let mut oracle = ProgramValues::new(seed, &constants);
+        let mut oracle = ProgramValues::new(seed, constants);
         let run = interp.run(&mut oracle, &config);
         steps += run.step_count;
         let mut globals = globals_init.clone();

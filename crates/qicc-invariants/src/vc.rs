@@ -146,11 +146,12 @@ pub(crate) fn houdini(
         if matches!(verdict, CheckResult::Unknown(_)) && budget.exhausted().is_none() {
             one_by_one = true;
             // The disjunction of every check is too hard in one query: the checks in chunks
-            // (and one by one where a chunk is too hard), in passes. A model of a failing check drops every candidate whose check fails
-            // in it, and the pass goes on under the literals left (restarting at the first
-            // check after each drop costs a pass per drop: 1344 checks on a nested loop with
-            // a hundred candidates); a pass without a drop saw every check UNSAT under the
-            // same literals, which is the fixpoint. A check the solver cannot decide within
+            // (and one by one where a chunk is too hard), in passes. A model of a failing
+            // check drops every candidate whose check fails in it, and the pass goes on under
+            // the literals left (restarting at the first check after each drop costs a pass
+            // per drop: 1344 checks on a nested loop with a hundred candidates); a pass
+            // without a drop saw every check UNSAT under the same literals, which is the
+            // fixpoint. A check the solver cannot decide within
             // `ONE_QUERY` ends the one VC: the incremental solver keeps no bit-blasting
             // tactics, and the BMC's rounds often decide such checks at once.
             verdict = CheckResult::Unsat;
