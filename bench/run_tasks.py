@@ -541,7 +541,41 @@ def parse_args(argv=None):
                          'noisy, and a ratio of two of them more so' % SHORT_S)
     ap.add_argument('--markdown', metavar='F', help='write the per-task table and the summary')
     ap.add_argument('--json', metavar='F', help='write every run and the summary as JSON')
+    ap.add_argument('--journal', metavar='F',
+                    help='append every task\'s runs to F (JSON lines) as they finish, and skip '
+                         'the tasks F already holds a run of every tool for: a campaign longer '
+                         'than a session goes on where it stopped')
     return ap.parse_args(argv)
+
+
+def append_journal(path, recs):
+    """One task's runs appended to the journal, on a line of their own even when the last
+    line was cut short by a kill."""
+    with open(path, 'ab+') as f:
+        f.seek(0, os.SEEK_END)
+        start = b''
+        if f.tell():
+            f.seek(-1, os.SEEK_END)
+            start = b'' if f.read(1) == b'\n' else b'\n'
+        f.write(start + ''.join(json.dumps(r) + '\n' for r in recs).encode())
+
+
+def load_journal(path, names):
+    """The runs a journal holds, by task, of the tasks it holds a run of every tool in `names`
+    for (the last one per tool, should a task have been run twice); a line cut short by a kill
+    is skipped."""
+    by_task = {}
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        for line in f:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and rec.get('tool') in names and 'task' in rec:
+                by_task.setdefault(rec['task'], {})[rec['tool']] = rec
+    return {t: [rs[n] for n in names] for t, rs in by_task.items() if all(n in rs for n in names)}
 
 
 # Tasks every tool decides faster than this are repeated under --repeat-short.
@@ -587,16 +621,24 @@ def main(argv=None):
     print('%d tasks, %d tools (%s), %g s per run' % (
         len(tasks), len(tools), ', '.join(t.name for t in tools), a.timeout), file=sys.stderr)
 
+    journal = load_journal(a.journal, [t.name for t in tools]) if a.journal else {}
+    done = sum(1 for t in tasks if t.name in journal)
+    if done:
+        print('%d of them already in the journal %s' % (done, a.journal), file=sys.stderr)
     runs, rows = [], []
     print('\n'.join(TASK_HEADER), flush=True)
     for task in tasks:
-        recs = [run_one(tool, task, a.timeout, a.grace) for tool in tools]  # interleaved
-        if a.repeat_short > 1 and all(r['wall_s'] < SHORT_S for r in recs):
-            tries = [[r] for r in recs]
-            for _ in range(a.repeat_short - 1):
-                for i, tool in enumerate(tools):
-                    tries[i].append(run_one(tool, task, a.timeout, a.grace))
-            recs = [median_run(t) for t in tries]
+        recs = journal.get(task.name)
+        if recs is None:
+            recs = [run_one(tool, task, a.timeout, a.grace) for tool in tools]  # interleaved
+            if a.repeat_short > 1 and all(r['wall_s'] < SHORT_S for r in recs):
+                tries = [[r] for r in recs]
+                for _ in range(a.repeat_short - 1):
+                    for i, tool in enumerate(tools):
+                        tries[i].append(run_one(tool, task, a.timeout, a.grace))
+                recs = [median_run(t) for t in tries]
+            if a.journal:
+                append_journal(a.journal, recs)
         for rec in recs:
             runs.append(rec)
             rows.append(task_row(rec))

@@ -245,6 +245,47 @@ class ChildRunner(unittest.TestCase):
             self.assertIn(state, ('gone', 'Z', 'X'))
 
 
+class Journal(unittest.TestCase):
+    """--journal: runs appended as tasks finish; a task the journal holds a run of every tool
+    for is not run again (the test double is a shell script standing in for qicc: plumbing)."""
+
+    def test_tasks_in_the_journal_are_not_run_again(self):
+        d = tempfile.mkdtemp()
+        for name, verdict in (('a', 'true'), ('b', 'false')):
+            with open(os.path.join(d, name + '.c'), 'w') as f:
+                f.write('int main(void) { return 0; }\n')
+            with open(os.path.join(d, name + '.yml'), 'w') as f:
+                f.write("format_version: '2.0'\ninput_files: '%s.c'\nproperties:\n"
+                        "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: %s\n"
+                        % (name, verdict))
+        count = os.path.join(d, 'count')
+        fake = os.path.join(d, 'qicc')
+        with open(fake, 'w') as f:
+            f.write('#!/bin/sh\necho run >> %s\necho \'{"verdict": "true"}\'\n' % count)
+        os.chmod(fake, 0o755)
+        journal, js = os.path.join(d, 'journal'), os.path.join(d, 'out.json')
+        args = ['--qicc', fake, '--engines', 'qicc', '--tasks', d, '--timeout', '5',
+                '--journal', journal, '--json', js]
+        with open(os.devnull, 'w') as null:
+            out = sys.stdout
+            sys.stdout = null
+            try:
+                rt.main(args + ['--select', 'a'])
+                with open(journal, 'a') as f:
+                    f.write('{"task": "b", "tool": "qicc/q')  # a line cut short by a kill
+                rt.main(args)
+            finally:
+                sys.stdout = out
+        with open(count) as f:
+            self.assertEqual(len(f.readlines()), 2)  # a once, then b once
+        with open(js) as f:
+            data = json.load(f)
+        self.assertEqual([(r['task'], r['outcome']) for r in data['runs']],
+                         [('a', 'correct-true'), ('b', 'wrong-true')])
+        self.assertEqual(sorted(rt.load_journal(journal, ['qicc/qicc'])), ['a', 'b'])
+        self.assertEqual(rt.load_journal(journal, ['qicc/qicc', 'esbmc']), {})
+
+
 class Smoke(unittest.TestCase):
     """qicc's default engine beside ESBMC on three small tasks, through the command line."""
 
