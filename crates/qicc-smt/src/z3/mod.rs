@@ -111,6 +111,9 @@ pub struct Z3Solver {
     /// later check with assumptions crashed in `mk_unsat_core`, Z3 issue #3520's kind), so
     /// the next check first rebuilds the solver from `frames`.
     cancelled: bool,
+    /// Z3's equation solving on for this solver's checks, against `qicc_defaults` (see
+    /// [`Z3Solver::solve_equations`]).
+    solve_eqs: bool,
 }
 
 /// The raw context pointer, sent to the interrupt hook (`Z3_interrupt` is the one call Z3
@@ -160,6 +163,7 @@ impl Z3Solver {
             error: None,
             last_unsat: None,
             cancelled: false,
+            solve_eqs: false,
         };
         if mode == Z3Mode::Incremental {
             // One solver for every check: no per-query choice (its checks go through Z3's
@@ -167,6 +171,22 @@ impl Z3Solver {
             s.solver = s.new_solver_for(0);
         }
         s
+    }
+
+    /// Turns Z3's equation solving (`smt.solve_eqs`, off by default: see `qicc_defaults`) on
+    /// for this solver's checks. For small queries with equalities between products: the
+    /// one-VC check of `k == i*j` at a nested loop's head (`k == j + i*m` at the inner head,
+    /// `j == m` from two inequalities) is decided in 0.28 s with it and not in 10 s without.
+    /// The caller keeps the queries small, where equation solving ends quickly even though it
+    /// does not see interrupts.
+    pub fn solve_equations(&mut self, on: bool) {
+        if self.solve_eqs == on {
+            return;
+        }
+        self.solve_eqs = on;
+        if let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) {
+            self.set_params(s);
+        }
     }
 
     /// "z3 MAJOR.MINOR.BUILD" of the linked library.
@@ -434,6 +454,11 @@ impl Z3Solver {
             // the interrupt hook's job.
             if let Some(sym) = symbol("ctrl_c") {
                 Z3_params_set_bool(ctx, p, sym, false);
+            }
+            if self.solve_eqs {
+                if let Some(sym) = symbol("smt.solve_eqs") {
+                    Z3_params_set_bool(ctx, p, sym, true);
+                }
             }
             Z3_solver_set_params(ctx, s, p);
             Z3_params_dec_ref(ctx, p);
