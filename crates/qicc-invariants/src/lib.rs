@@ -239,7 +239,14 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
             for (m, n) in more.iter_mut().zip(new) {
                 m.extend(n);
             }
-            let mid = houdini_with(p, prep.clone(), more, &settled, budget, Z3Mode::Incremental);
+            let mid = houdini_with(
+                p,
+                prep.clone(),
+                more,
+                &settled,
+                budget,
+                Z3Mode::FreshPerCheck,
+            );
             if let Ok(mid) = mid {
                 if mid.safe.len() >= first.safe.len() {
                     first = mid;

@@ -50,6 +50,8 @@ const MAX_BOUNDS: usize = 16;
 #[derive(Clone, Debug, Default)]
 struct HeadSamples {
     vars: Vec<VarRef>,
+    /// How many of `vars`, first, are basis variables (see `order_by_dependence`).
+    basis: usize,
     width: u16,
     rows: Vec<Vec<i128>>,
 }
@@ -74,7 +76,7 @@ pub(crate) fn candidates(prep: &Prepared, budget: &Budget) -> Vec<Vec<Expr>> {
 /// The integer variables of each loop the families look at: those it changes, those the loops
 /// around it change, then those it reads (live at the head), of the width most of them have
 /// (not ghosts or the front-end's temporaries).
-fn loop_vars(p: &Program, loops: &[LoopInfo], l: &LoopInfo) -> (Vec<VarRef>, u16) {
+fn loop_vars(p: &Program, loops: &[LoopInfo], l: &LoopInfo) -> (Vec<VarRef>, usize, u16) {
     let f = p.function(l.func);
     let env = p.env(f);
     // A local the loop writes before it reads it (`j` at the head of `for (i..) for (j = 0..)`)
@@ -138,11 +140,61 @@ fn loop_vars(p: &Program, loops: &[LoopInfo], l: &LoopInfo) -> (Vec<VarRef>, u16
         .max_by_key(|(w, n)| (**n, **w))
         .map(|(w, _)| *w)
     else {
-        return (Vec::new(), 0);
+        return (Vec::new(), 0, 0);
     };
     vars.retain(|v| width_of(v) == Some(w));
     vars.truncate(MAX_VARS);
-    (vars, w)
+    let basis = order_by_dependence(f, l, &mut vars);
+    (vars, basis, w)
+}
+
+/// Puts first the variables the loop does not write, then those it writes, each after the
+/// ones its new value is computed from (`z += 6; y += z; x += y`: `z`, `y`, `x`), ties in
+/// the order given; how many come first that the loop does not write or computes from
+/// themselves alone (the basis: `n`, `i`, `z`). [`equalities`] expresses the others through
+/// them: Cohen's cube then gives `x == i*i*i`, where the order of declaration gave
+/// `3*x + y == 1 + 2*i + i*y`, the same fact but a hard check for the solver (products of
+/// two changing variables).
+fn order_by_dependence(f: &qicc_ir::Function, l: &LoopInfo, vars: &mut [VarRef]) -> usize {
+    let inside = |e: &qicc_ir::Edge| l.locs.binary_search(&e.from).is_ok();
+    let mut reads: HashMap<VarRef, BTreeSet<VarRef>> = HashMap::new();
+    // The step of a variable written only as `v := v + c`: a counter, the smaller the step
+    // the more basic (`i` before `z` in Cohen's cube, so that `y` is written through `i`).
+    let mut step: HashMap<VarRef, Option<u64>> = HashMap::new();
+    for e in f.edges.iter().filter(|e| inside(e)) {
+        if let Op::Assign(v, x) = &e.op {
+            let r = reads.entry(*v).or_default();
+            r.extend(x.vars().into_iter().filter(|u| u != v));
+            let c = match x {
+                Expr::Binary(BinOp::Add, a, b) if **a == Expr::Var(*v) => b.as_const(),
+                _ => None,
+            };
+            let s = step.entry(*v).or_insert(c);
+            if *s != c {
+                *s = None;
+            }
+        }
+    }
+    // What each written variable depends on, transitively, among the variables written.
+    let rank = |v: &VarRef| -> usize {
+        let Some(direct) = reads.get(v) else {
+            return 0;
+        };
+        let mut seen: BTreeSet<VarRef> = BTreeSet::new();
+        let mut work: Vec<VarRef> = direct.iter().copied().collect();
+        while let Some(u) = work.pop() {
+            if u != *v && reads.contains_key(&u) && seen.insert(u) {
+                work.extend(reads[&u].iter().copied());
+            }
+        }
+        1 + seen.len()
+    };
+    let basis = vars.iter().filter(|v| rank(v) <= 1).count();
+    vars.sort_by_cached_key(|v| {
+        let s = step.get(v).copied().flatten();
+        (rank(v), s.map_or(u64::MAX, |c| c.min(c.wrapping_neg())))
+    });
+    basis
 }
 
 /// The states at each loop head over some runs of the prepared program.
@@ -152,9 +204,10 @@ fn observe(prep: &Prepared, constants: &[i128], budget: &Budget) -> Vec<HeadSamp
         .loops
         .iter()
         .map(|l| {
-            let (vars, width) = loop_vars(p, &prep.loops, l);
+            let (vars, basis, width) = loop_vars(p, &prep.loops, l);
             HeadSamples {
                 vars,
+                basis,
                 width,
                 rows: Vec::new(),
             }
@@ -420,6 +473,7 @@ fn equalities(s: &HeadSamples) -> Vec<Expr> {
     }
     let s = &HeadSamples {
         vars: varying.iter().map(|&i| s.vars[i]).collect(),
+        basis: varying.iter().filter(|&&i| i < s.basis).count(),
         width: w,
         rows: (s.rows.iter())
             .map(|r| varying.iter().map(|&i| r[i]).collect())
@@ -434,55 +488,91 @@ fn equalities(s: &HeadSamples) -> Vec<Expr> {
     } else {
         2
     };
-    // The relations kept, each as (coefficient, monomial) pairs.
+    // The relations kept, each as (coefficient, monomial) pairs, and the span of what they
+    // say up to degree `top`: each times every monomial that keeps it within `top`. A
+    // relation in that span says nothing new (`k*(k - i*m)` beside `k - i*m`; Cohen's
+    // `i*y == i + 3*i*i + 3*x` beside `x == i*i*i` and `y == 3*i*i + 3*i + 1`) and is a harder
+    // check for the solver.
+    let all = monomials(n, top);
+    let index: HashMap<&Vec<usize>, usize> = all.iter().enumerate().map(|(i, m)| (m, i)).collect();
     let mut kept: Vec<Vec<(i128, Vec<usize>)>> = Vec::new();
+    let mut known = Echelon::default();
+    let mut keep = |r: Vec<(i128, Vec<usize>)>| {
+        let degree = r.iter().map(|(_, m)| m.len()).max().unwrap_or(0);
+        // The relation itself first (`monomials` begins with the empty one).
+        let mut multiples = monomials(n, top - degree.min(top)).into_iter().map(|x| {
+            let mut v = vec![0u64; all.len()];
+            for (c, m) in &r {
+                let mut m = m.clone();
+                m.extend(&x);
+                m.sort_unstable();
+                if let Some(&i) = index.get(&m) {
+                    v[i] = to_field(*c);
+                }
+            }
+            v
+        });
+        if multiples.next().is_some_and(|v| known.insert(v)) {
+            multiples.for_each(|v| {
+                known.insert(v);
+            });
+            kept.push(r);
+        }
+    };
+    let matrix_of = |monos: &[Vec<usize>]| -> Vec<Vec<i128>> {
+        (s.rows.iter())
+            .filter_map(|row| {
+                (monos.iter())
+                    .map(|m| m.iter().try_fold(1i128, |acc, &i| acc.checked_mul(row[i])))
+                    .collect::<Option<Vec<i128>>>()
+            })
+            .filter(|r| r.iter().all(|x| x.unsigned_abs() < 1 << 62))
+            .collect()
+    };
+    let pairs = |v: &[i128], monos: &[Vec<usize>]| -> Vec<(i128, Vec<usize>)> {
+        (v.iter().zip(monos))
+            .filter(|(c, _)| **c != 0)
+            .map(|(c, m)| (*c, m.clone()))
+            .collect()
+    };
+    // Each variable computed from others as a polynomial of the basis variables (the first
+    // `basis`: those the loop does not write or steps from themselves alone) where the samples
+    // show one: `y == 3*i*i + 3*i + 1`, `x == i*i*i` in Cohen's cube.
+    let basis = s.basis.min(n);
+    let mut closed = vec![false; n];
+    if basis > 0 {
+        for v in basis..n {
+            let mut monos = monomials(basis, top);
+            monos.push(vec![v]);
+            if s.rows.len() < monos.len() + 4 {
+                break;
+            }
+            let relation = (null_space(&matrix_of(&monos), monos.len()).into_iter())
+                .find(|r| r.last().is_some_and(|c| *c != 0));
+            if let Some(r) = relation {
+                keep(pairs(&r, &monos));
+                closed[v] = true;
+            }
+        }
+    }
+    // Then every relation of the other variables, lowest degree first: a variable with a
+    // closed form adds nothing a substitution does not give (and its relations beyond the
+    // degree the span reaches, `y*y == 1 + 6*i*y + 9*i*x - 3*i*i`, are hard checks).
     for d in 1..=top {
-        let monos = monomials(n, d);
+        // By the last variable they contain, then by degree: a null-space vector then gives a
+        // monomial through those of the variables before its last one (see
+        // `order_by_dependence`).
+        let mut monos: Vec<Vec<usize>> = (monomials(n, d).into_iter())
+            .filter(|m| m.iter().all(|&v| !closed[v]))
+            .collect();
+        monos.sort_by_key(|m| (m.last().copied(), m.len()));
         // Enough samples to pin the relations down, else a relation is a mere accident of
         // few points.
         if s.rows.len() < monos.len() + 4 {
             break;
         }
-        let matrix: Vec<Vec<i128>> = s
-            .rows
-            .iter()
-            .filter_map(|row| {
-                monos
-                    .iter()
-                    .map(|m| m.iter().try_fold(1i128, |acc, &i| acc.checked_mul(row[i])))
-                    .collect::<Option<Vec<i128>>>()
-            })
-            .filter(|r| r.iter().all(|x| x.unsigned_abs() < 1 << 62))
-            .collect();
-        let index: HashMap<&Vec<usize>, usize> =
-            monos.iter().enumerate().map(|(i, m)| (m, i)).collect();
-        // The span of what is known: each kept relation times each monomial that keeps it
-        // within degree `d`.
-        let mut known = Echelon::default();
-        for r in &kept {
-            let degree = r.iter().map(|(_, m)| m.len()).max().unwrap_or(0);
-            for x in monomials(n, d - degree.min(d)) {
-                let mut v = vec![0u64; monos.len()];
-                for (c, m) in r {
-                    let mut m = m.clone();
-                    m.extend(&x);
-                    m.sort_unstable();
-                    if let Some(&i) = index.get(&m) {
-                        v[i] = to_field(*c);
-                    }
-                }
-                known.insert(v);
-            }
-        }
-        for v in null_space(&matrix, monos.len()) {
-            if known.insert(v.iter().map(|&c| to_field(c)).collect()) {
-                kept.push(
-                    (v.iter().zip(&monos))
-                        .filter(|(c, _)| **c != 0)
-                        .map(|(c, m)| (*c, m.clone()))
-                        .collect(),
-                );
-            }
+        for v in null_space(&matrix_of(&monos), monos.len()) {
+            keep(pairs(&v, &monos));
         }
     }
     let term = |m: &[usize]| -> Expr {

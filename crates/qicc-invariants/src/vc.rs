@@ -111,6 +111,7 @@ pub(crate) fn houdini(
     // after the checks before it).
     let mut fresh = Z3Solver::new(Z3Mode::FreshPerCheck);
     fresh.solve_equations(s.len() <= SMALL_VC);
+    solver.solve_equations(s.len() <= SMALL_VC);
     let mut checks = 0u64;
     // `cap`: a limit of this check below the budget's.
     let mut ask = |solver: &mut Z3Solver, s: &TermStore, a: &[TermId], cap: Option<Duration>| {
