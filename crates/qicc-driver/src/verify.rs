@@ -470,12 +470,13 @@ fn qicc_portfolio<'a>(
             run: Box::new(move |b: &Budget| {
                 // Its Houdini runs beside the whole-program run at normal priority (on two
                 // cores a bet's share starved it: seeds/two_sum_variable's invariants took
-                // over 10 s instead of 2), for at most a third of the time; then, and for
-                // k-induction, it is a bet.
+                // over 10 s instead of 2), for at most half of the time (its stage of sampled
+                // candidates, polynomial equalities on nested loops, ends after 3-4 s: a
+                // third starved it at 10 s); then, and for k-induction, it is a bet.
                 let finished = heads.clone();
-                let third = b.remaining().map_or(Duration::from_secs(20), |r| r / 3);
+                let half = b.remaining().map_or(Duration::from_secs(30), |r| r / 2);
                 let _demote =
-                    qicc_engine::priority::demote_later(move || finished.is_finished(), third);
+                    qicc_engine::priority::demote_later(move || finished.is_finished(), half);
                 qicc_invariants::verify_publishing(program, b, &heads)
             }),
         });

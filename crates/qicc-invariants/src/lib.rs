@@ -239,17 +239,7 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
             for (m, n) in more.iter_mut().zip(new) {
                 m.extend(n);
             }
-            // On fresh solvers: checks with products are one-shot bit-blasting queries
-            // (Cohen's cube in a loop: 4 ms each where the incremental solver did not answer
-            // within its second).
-            let mid = houdini_with(
-                p,
-                prep.clone(),
-                more,
-                &settled,
-                budget,
-                Z3Mode::FreshPerCheck,
-            );
+            let mid = houdini_with(p, prep.clone(), more, &settled, budget, Z3Mode::Incremental);
             if let Ok(mid) = mid {
                 if mid.safe.len() >= first.safe.len() {
                     first = mid;

@@ -862,6 +862,43 @@ mod tests {
             .sum()
     }
 
+    /// Cohen's cube at its head over `n`, `i`, `z` (the basis: `z` steps by itself), `y`
+    /// and `x`: each of `y` and `x` comes out alone against a polynomial of `i`, and no
+    /// candidate mixes the two (the same samples satisfy `i*y == i + 3*i*i + 3*x`).
+    #[test]
+    fn variables_computed_from_others_get_closed_forms_over_the_basis() {
+        let var = |k: u32| VarRef::Local(LocalId(k));
+        let (n, i, z, y, x) = (var(0), var(1), var(2), var(3), var(4));
+        let mut rows = Vec::new();
+        for top in [3i128, 7, 12, 20] {
+            for k in 0..=top {
+                rows.push(vec![top, k, 6 * k + 6, 3 * k * k + 3 * k + 1, k * k * k]);
+            }
+        }
+        let s = HeadSamples {
+            vars: vec![n, i, z, y, x],
+            basis: 3,
+            width: 32,
+            rows,
+        };
+        let cands = equalities(&s);
+        let reads = |e: &Expr, v: VarRef| e.vars().contains(&v);
+        let alone = |v: VarRef| {
+            cands.iter().any(|e| match e {
+                Expr::Binary(BinOp::Eq, a, b) => {
+                    let only_i = |e: &Expr| e.vars().iter().all(|u| *u == i);
+                    (**a == Expr::Var(v) && only_i(b)) || (**b == Expr::Var(v) && only_i(a))
+                }
+                _ => false,
+            })
+        };
+        assert!(alone(x) && alone(y), "{cands:?}");
+        assert!(
+            !cands.iter().any(|e| reads(e, x) && reads(e, y)),
+            "{cands:?}"
+        );
+    }
+
     #[test]
     fn null_space_finds_the_product_relation() {
         // k == i*m + j over samples of a nested counting loop.
