@@ -269,13 +269,6 @@ pub(crate) fn houdini(
     // The original assertions on the fresh solver: once the invariants are fixed, an
     // assertion's check is a one-shot query, which bit-blasting decides far faster than the
     // incremental solver (half_2: 0.05 s against 0.6 s).
-    // The original assertions' checks, and the checks the incremental solver leaves
-    // undecided, on a fresh solver each: one-shot queries, with plain assertions where the
-    // incremental solver has assumptions, which Z3 bit-blasts after solving equations
-    // (`k == i*j` on a nested loop: 0.23 s, against more than 1 s on the incremental solver
-    // after the checks before it).
-    let mut fresh = Z3Solver::new(Z3Mode::FreshPerCheck);
-    fresh.solve_equations(s.len() <= SMALL_VC);
     let mut safe = Vec::new();
     for a in (0..p.assertions.len() as u32).map(AssertionId) {
         let g = fails(&mut s, a);
