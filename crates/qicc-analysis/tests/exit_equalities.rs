@@ -48,6 +48,23 @@ fn the_exit_under_the_opposite_inequality_assumes_the_equality() {
 }
 
 #[test]
+fn the_bound_the_loop_does_not_change_takes_the_counters_term() {
+    // `n := i` after the equality: later reads of `n` are the term of `i` (a no-op on runs).
+    let text = cut(vec![le(BinOp::Sle, 1, 2)], CutMode::Check);
+    let eq = text.find("assume eq(%i, %n)").expect("the equality");
+    let set = text
+        .find("%n := %i")
+        .unwrap_or_else(|| panic!("n := i: {text}"));
+    assert!(eq < set, "the assignment after the equality: {text}");
+    // Under a literal: `n` keeps its value where the candidate is off.
+    let text = cut(vec![le(BinOp::Sle, 1, 2)], CutMode::Literals);
+    assert!(
+        text.contains("%n := ite(not($inv.lit.0.L4.0), %n, %i)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn no_equality_without_the_matching_candidate() {
     // Unsigned `i <= n` does not meet the signed exit; `n <= i` is the exit itself.
     for c in [le(BinOp::Ule, 1, 2), le(BinOp::Sle, 2, 1)] {

@@ -66,8 +66,8 @@ pub(crate) fn candidates(prep: &Prepared, budget: &Budget) -> Vec<Vec<Expr>> {
         .map(|(l, s)| {
             let f = prep.program.function(l.func);
             let unsigned = |v: VarRef| crate::candidates::is_unsigned(&prep.program, f, v);
-            let mut out = equalities(s);
-            out.extend(bounds(s, &constants, &unsigned));
+            let (mut out, grown) = equalities(s);
+            out.extend(bounds(s, &constants, &unsigned, &grown));
             out
         })
         .collect()
@@ -450,9 +450,11 @@ fn monomials(n: usize, d: usize) -> Vec<Vec<usize>> {
 /// The polynomial equalities the samples satisfy (see the module docs), lowest degree first.
 /// A relation of degree `d + 1` that is only a lower one times a variable (`k*(k - i*m)`
 /// beside `k - i*m`) is left out: it says nothing new and is harder for the solver.
-fn equalities(s: &HeadSamples) -> Vec<Expr> {
+/// The equality candidates of a head, and the variables they give as a polynomial of degree
+/// 2 or more of the basis (`x == i*i*i`: see [`bounds`]).
+fn equalities(s: &HeadSamples) -> (Vec<Expr>, Vec<VarRef>) {
     if s.vars.is_empty() || s.rows.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     // A variable with one value in every sample gives `v == c` and nothing else: left out
     // of the monomials (it would only multiply the relations: `v*x == c*x` for every `x`).
@@ -481,26 +483,35 @@ fn equalities(s: &HeadSamples) -> Vec<Expr> {
     };
     let n = s.vars.len();
     if n == 0 {
-        return out;
+        return (out, Vec::new());
     }
-    let top = if monomials(n, 3).len() <= MAX_MONOMIALS {
-        3
-    } else {
-        2
+    let degree_within = |k: usize| {
+        if monomials(k, 3).len() <= MAX_MONOMIALS {
+            3
+        } else {
+            2
+        }
     };
+    let top = degree_within(n);
+    // The closed forms over the basis reach degree 3 where the basis alone keeps the
+    // monomials few (`x == i*i*i` inside another loop, whose variables make `n` too many
+    // for degree 3 over all of them).
+    let basis = s.basis.min(n);
+    let top_basis = degree_within(basis);
     // The relations kept, each as (coefficient, monomial) pairs, and the span of what they
-    // say up to degree `top`: each times every monomial that keeps it within `top`. A
+    // say up to degree `span`: each times every monomial that keeps it within `span`. A
     // relation in that span says nothing new (`k*(k - i*m)` beside `k - i*m`; Cohen's
     // `i*y == i + 3*i*i + 3*x` beside `x == i*i*i` and `y == 3*i*i + 3*i + 1`) and is a harder
     // check for the solver.
-    let all = monomials(n, top);
+    let span = top.max(top_basis);
+    let all = monomials(n, span);
     let index: HashMap<&Vec<usize>, usize> = all.iter().enumerate().map(|(i, m)| (m, i)).collect();
     let mut kept: Vec<Vec<(i128, Vec<usize>)>> = Vec::new();
     let mut known = Echelon::default();
     let mut keep = |r: Vec<(i128, Vec<usize>)>| {
         let degree = r.iter().map(|(_, m)| m.len()).max().unwrap_or(0);
         // The relation itself first (`monomials` begins with the empty one).
-        let mut multiples = monomials(n, top - degree.min(top)).into_iter().map(|x| {
+        let mut multiples = monomials(n, span - degree.min(span)).into_iter().map(|x| {
             let mut v = vec![0u64; all.len()];
             for (c, m) in &r {
                 let mut m = m.clone();
@@ -538,11 +549,11 @@ fn equalities(s: &HeadSamples) -> Vec<Expr> {
     // Each variable computed from others as a polynomial of the basis variables (the first
     // `basis`: those the loop does not write or steps from themselves alone) where the samples
     // show one: `y == 3*i*i + 3*i + 1`, `x == i*i*i` in Cohen's cube.
-    let basis = s.basis.min(n);
     let mut closed = vec![false; n];
+    let mut grown = Vec::new();
     if basis > 0 {
         for v in basis..n {
-            let mut monos = monomials(basis, top);
+            let mut monos = monomials(basis, top_basis);
             monos.push(vec![v]);
             if s.rows.len() < monos.len() + 4 {
                 break;
@@ -550,6 +561,13 @@ fn equalities(s: &HeadSamples) -> Vec<Expr> {
             let relation = (null_space(&matrix_of(&monos), monos.len()).into_iter())
                 .find(|r| r.last().is_some_and(|c| *c != 0));
             if let Some(r) = relation {
+                let degree = (r.iter().zip(&monos))
+                    .filter(|(c, _)| **c != 0)
+                    .map(|(_, m)| m.len())
+                    .max();
+                if degree >= Some(2) {
+                    grown.push(s.vars[v]);
+                }
                 keep(pairs(&r, &monos));
                 closed[v] = true;
             }
@@ -619,7 +637,7 @@ fn equalities(s: &HeadSamples) -> Vec<Expr> {
         }
         out.push(Expr::binary(BinOp::Eq, side(&lhs), side(&rhs)));
     }
-    out
+    (out, grown)
 }
 
 /// Vectors modulo [`P`] in reduced echelon form: whether a new one is independent of those
@@ -791,15 +809,26 @@ fn gcd(a: i128, b: i128) -> i128 {
 }
 
 /// Octagon bounds `±x ± y <= c` (see the module docs).
-fn bounds(s: &HeadSamples, constants: &[i128], unsigned: &dyn Fn(VarRef) -> bool) -> Vec<Expr> {
+/// The octagon candidates of a head. Variables in `grown` (a polynomial of degree 2 or more of
+/// others) are left out: a bound on `x == i*i*i` holds only where the product does not wrap,
+/// which the solver shows by bit-blasting the multipliers over the interval facts, too slowly
+/// for a check (Cohen's cube: `1 <= x + y` undecided in 1 s, beside `x == i*i*i` proven in
+/// 0.5 s), and the bounds the program states of them come from the program text's families.
+fn bounds(
+    s: &HeadSamples,
+    constants: &[i128],
+    unsigned: &dyn Fn(VarRef) -> bool,
+    grown: &[VarRef],
+) -> Vec<Expr> {
     let mut out = Vec::new();
     let w = s.width;
     if s.rows.len() < 2 {
         return out;
     }
     let max_of = |f: &dyn Fn(&[i128]) -> i128| s.rows.iter().map(|r| f(r)).max();
-    for i in 0..s.vars.len() {
-        for j in i + 1..s.vars.len() {
+    let plain = |i: usize| !grown.contains(&s.vars[i]);
+    for i in (0..s.vars.len()).filter(|&i| plain(i)) {
+        for j in (i + 1..s.vars.len()).filter(|&j| plain(j)) {
             let (x, y) = (Expr::Var(s.vars[i]), Expr::Var(s.vars[j]));
             let (ux, uy) = (unsigned(s.vars[i]), unsigned(s.vars[j]));
             // Differences: x - y <= c as a comparison of x with y (no subtraction to wrap)
@@ -881,7 +910,9 @@ mod tests {
             width: 32,
             rows,
         };
-        let cands = equalities(&s);
+        let (cands, grown) = equalities(&s);
+        // `y` and `x` are of degree 2 and 3 in `i`; `z` is linear.
+        assert_eq!(grown, vec![y, x]);
         let reads = |e: &Expr, v: VarRef| e.vars().contains(&v);
         let alone = |v: VarRef| {
             cands.iter().any(|e| match e {
