@@ -233,6 +233,83 @@ fn loop_invariants_name_only_variables_in_scope() {
     }
 }
 
+/// A polynomial invariant found from observed states (`k == i*m` at the outer head of a
+/// nested counting loop: no family of the program text proposes it) goes into the correctness
+/// witness as C over the program's variables, the witness is schema-valid, and ESBMC reads
+/// it.
+#[test]
+fn sampled_polynomial_invariants_go_into_the_correctness_witness() {
+    let dir = tempdir("sampled");
+    let src = dir.join("product.c");
+    std::fs::write(
+        &src,
+        "extern void __VERIFIER_assume(int);\n\
+         extern int __VERIFIER_nondet_int(void);\n\
+         extern void reach_error(void);\n\
+         void __VERIFIER_assert(int c) { if (!c) { reach_error(); } }\n\
+         int main(void) {\n\
+         \x20 int n = __VERIFIER_nondet_int(), m = __VERIFIER_nondet_int(), k = 0, i, j;\n\
+         \x20 __VERIFIER_assume(10 <= n && n <= 10000);\n\
+         \x20 __VERIFIER_assume(10 <= m && m <= 10000);\n\
+         \x20 for (i = 0; i < n; i++) {\n\
+         \x20   for (j = 0; j < m; j++) {\n\
+         \x20     k++;\n\
+         \x20   }\n\
+         \x20 }\n\
+         \x20 __VERIFIER_assert(k >= 100);\n\
+         \x20 return 0;\n\
+         }\n",
+    )
+    .expect("source written");
+    let w = dir.join("product.yml");
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .args([
+            "verify",
+            "--engine",
+            "invariants",
+            "--timeout",
+            "60",
+            "-q",
+            "--witness",
+        ])
+        .arg(&w)
+        .arg(&src)
+        .output()
+        .expect("qicc runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(&w).expect("witness written");
+    let errors = schema_errors(&schema(), &text);
+    assert!(errors.is_empty(), "{errors:?}\n{text}");
+    let y: serde_yaml::Value = serde_yaml::from_str(&text).expect("witness is YAML");
+    let at_outer: Vec<String> = (y[0]["content"].as_sequence())
+        .expect("content")
+        .iter()
+        .map(|e| &e["invariant"])
+        .filter(|i| i["location"]["line"].as_u64() == Some(9))
+        .map(|i| i["value"].as_str().unwrap_or_default().to_string())
+        .collect();
+    // The product relation of `k`, `i` and `m` (written as the renderer writes it).
+    let product = at_outer.iter().any(|v| {
+        let words: Vec<&str> = v
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .collect();
+        v.contains('*') && ["k", "i", "m"].iter().all(|x| words.contains(x))
+    });
+    assert!(product, "no k == i*m at line 9: {at_outer:?}\n{text}");
+    let Some(esbmc) = esbmc() else { return };
+    let mut cmd = Command::new(&esbmc);
+    cmd.arg("--validate-correctness-witness")
+        .arg("--witness")
+        .arg(&w)
+        .arg(&src)
+        .arg("--32");
+    let out = run_limited(cmd, ESBMC_CORRECTNESS).unwrap_or_default();
+    assert!(
+        !(out.to_lowercase().contains("witness") && out.contains("ERROR")),
+        "ESBMC could not read the witness:\n{out}\n{text}"
+    );
+}
+
 /// A witness file that cannot be written: an error message and exit code 6.
 #[test]
 fn unwritable_witness_is_an_io_error() {
