@@ -162,6 +162,42 @@ fn seeds_write_schema_valid_witnesses() {
     }
 }
 
+/// `qicc verify --engine invariants` of `src` with a witness written to `w` (TRUE expected,
+/// within `timeout` seconds); the witness's text.
+fn proven_by_invariants(src: &Path, w: &Path, timeout: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
+        .args(["verify", "--engine", "invariants", "--timeout", timeout])
+        .args(["-q", "--witness"])
+        .arg(w)
+        .arg(src)
+        .output()
+        .expect("qicc runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    std::fs::read_to_string(w).expect("witness written")
+}
+
+/// The loop invariants of a correctness witness: (line, C expression).
+fn loop_invariants(text: &str) -> Vec<(u64, String)> {
+    let y: serde_yaml::Value = serde_yaml::from_str(text).expect("witness is YAML");
+    (y[0]["content"].as_sequence())
+        .expect("content")
+        .iter()
+        .map(|e| {
+            let i = &e["invariant"];
+            (
+                i["location"]["line"].as_u64().unwrap_or(0),
+                i["value"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The identifiers (and numbers) of a C expression.
+fn words(c: &str) -> Vec<&str> {
+    c.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .collect()
+}
+
 /// A correctness witness names at a loop only variables C can read there: the inner loop's
 /// `j` is out of scope at the outer loop's head, though the source names `j` above it (in a
 /// comment and in another function). ESBMC rejected such a witness as unparsable.
@@ -188,43 +224,14 @@ fn loop_invariants_name_only_variables_in_scope() {
     )
     .expect("source written");
     let w = dir.join("scope.yml");
-    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
-        .args([
-            "verify",
-            "--engine",
-            "invariants",
-            "--timeout",
-            "20",
-            "-q",
-            "--witness",
-        ])
-        .arg(&w)
-        .arg(&src)
-        .output()
-        .expect("qicc runs");
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let text = std::fs::read_to_string(&w).expect("witness written");
-    let y: serde_yaml::Value = serde_yaml::from_str(&text).expect("witness is YAML");
-    let invariants: Vec<(u64, String)> = y[0]["content"]
-        .as_sequence()
-        .expect("content")
-        .iter()
-        .map(|e| {
-            let i = &e["invariant"];
-            (
-                i["location"]["line"].as_u64().unwrap_or(0),
-                i["value"].as_str().unwrap_or_default().to_string(),
-            )
-        })
-        .collect();
+    let text = proven_by_invariants(&src, &w, "20");
+    let invariants = loop_invariants(&text);
     assert!(
         !invariants.is_empty(),
         "no loop invariant: nothing checked\n{text}"
     );
     for (line, value) in &invariants {
-        let words: Vec<&str> = value
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .collect();
+        let words = words(value);
         // Line 7 is the outer loop: neither `i` (declared by its own `for`, not yet in scope
         // at the keyword) nor `j` (declared in its body) is visible there.
         if *line == 7 {
@@ -262,37 +269,16 @@ fn sampled_polynomial_invariants_go_into_the_correctness_witness() {
     )
     .expect("source written");
     let w = dir.join("product.yml");
-    let out = Command::new(env!("CARGO_BIN_EXE_qicc"))
-        .args([
-            "verify",
-            "--engine",
-            "invariants",
-            "--timeout",
-            "60",
-            "-q",
-            "--witness",
-        ])
-        .arg(&w)
-        .arg(&src)
-        .output()
-        .expect("qicc runs");
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let text = std::fs::read_to_string(&w).expect("witness written");
+    let text = proven_by_invariants(&src, &w, "60");
     let errors = schema_errors(&schema(), &text);
     assert!(errors.is_empty(), "{errors:?}\n{text}");
-    let y: serde_yaml::Value = serde_yaml::from_str(&text).expect("witness is YAML");
-    let at_outer: Vec<String> = (y[0]["content"].as_sequence())
-        .expect("content")
-        .iter()
-        .map(|e| &e["invariant"])
-        .filter(|i| i["location"]["line"].as_u64() == Some(9))
-        .map(|i| i["value"].as_str().unwrap_or_default().to_string())
+    let at_outer: Vec<String> = (loop_invariants(&text).into_iter())
+        .filter(|(line, _)| *line == 9)
+        .map(|(_, value)| value)
         .collect();
     // The product relation of `k`, `i` and `m` (written as the renderer writes it).
     let product = at_outer.iter().any(|v| {
-        let words: Vec<&str> = v
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .collect();
+        let words = words(v);
         v.contains('*') && ["k", "i", "m"].iter().all(|x| words.contains(x))
     });
     assert!(product, "no k == i*m at line 9: {at_outer:?}\n{text}");

@@ -41,7 +41,6 @@ use qicc_engine::{
 };
 use qicc_facts::Facts;
 use qicc_ir::{AssertionId, Expr, Program};
-use qicc_smt::Z3Mode;
 
 /// The one-VC Houdini's time when the budget has no deadline.
 const VC_TIME: std::time::Duration = std::time::Duration::from_secs(10);
@@ -343,9 +342,7 @@ fn houdini_with(
         Err(vc::NoAnswer::Incomplete)
     } else {
         let b = budget.child(Some(share));
-        qicc_impulse::interrupt::watched(&b, || {
-            vc::houdini(p, &prep, &cands, settled, &b, Z3Mode::Incremental)
-        })
+        qicc_impulse::interrupt::watched(&b, || vc::houdini(p, &prep, &cands, settled, &b))
     };
     match one_vc {
         Ok(fix) => {

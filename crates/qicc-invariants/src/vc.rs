@@ -60,7 +60,6 @@ pub(crate) fn houdini(
     cands: &[Vec<Expr>],
     settled: &[usize],
     budget: &Budget,
-    mode: Z3Mode,
 ) -> Result<Fixpoint, NoAnswer> {
     let cut = cut_loops(prep, cands, CutMode::Literals);
     let q = &cut.program;
@@ -109,7 +108,7 @@ pub(crate) fn houdini(
         .collect();
     // Interrupted by the watcher of `lib::houdini` once the budget is exhausted (the
     // portfolio stops this member when another has the answer).
-    let mut solver = qicc_impulse::interrupt::solver(mode);
+    let mut solver = qicc_impulse::interrupt::solver(Z3Mode::Incremental);
     // The original assertions' checks, and the checks the incremental solver leaves
     // undecided, on a fresh solver each: one-shot queries, with plain assertions where the
     // incremental solver has assumptions, which Z3 bit-blasts after solving equations
