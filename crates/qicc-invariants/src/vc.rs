@@ -14,7 +14,7 @@
 
 use qicc_analysis::{cut_loops, CutMode, Prepared};
 use qicc_engine::Budget;
-use qicc_ir::{AssertionId, Expr, GlobalId, Program};
+use qicc_ir::{AssertionId, BinOp, Expr, GlobalId, Program};
 use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Mode, Z3Solver};
 use qicc_symex::{Bounds, FnInfo, MemModel};
 use std::collections::{BTreeMap, HashMap};
@@ -139,9 +139,6 @@ pub(crate) fn houdini(
             .flat_map(|(i, ls)| ls.iter().filter(move |(j, _)| keep[i][*j]).map(|(_, t)| *t))
             .collect()
     };
-    // Once the disjunction of the checks was too hard, later rounds (fewer literals, a
-    // harder query) go straight to the checks one by one.
-    let mut one_by_one = false;
     // A check left undecided within `ONE_QUERY` drops its candidate; should the fixpoint then
     // not prove every assertion, the BMC's rounds (whose fresh solvers often decide such
     // checks at once) get their turn with every candidate.
@@ -151,7 +148,21 @@ pub(crate) fn houdini(
     // and stay out of the chunks' disjunctions, which they would only make time out (a
     // nested product's sampled stage: two such checks cost 0.25 s in a chunk and 0.3 s
     // alone in each pass, and 5 ms on the fresh solver).
-    let mut hard: Vec<Vec<bool>> = cands.iter().map(|c| vec![false; c.len()]).collect();
+    // A candidate with a product of two variables starts out hard: its check is one the
+    // incremental solver rarely decides in time, and asking it there first cost a nested
+    // product's sampled stage 0.8 s of timeouts (the disjunction of every check, its chunk's,
+    // its own) before the fresh solver proved it in 5 ms.
+    let mut hard: Vec<Vec<bool>> = (cands.iter())
+        .map(|c| c.iter().map(has_product).collect())
+        .collect();
+    // The chunks whose disjunction was too hard once: in later passes their checks are asked
+    // one by one at once (a pass after a drop asks them under fewer literals, which makes
+    // the disjunction no easier; a nested product's sampled stage lost 0.25 s a pass).
+    let mut slow_chunk = vec![false; check_of.len().div_ceil(CHUNK)];
+    // Once the disjunction of the checks was too hard, later rounds (fewer literals, a
+    // harder query) go straight to the checks one by one; so does the first round when a
+    // check is hard (the disjunction of every check would hold it).
+    let mut one_by_one = check_of.iter().any(|&(i, j, _)| hard[i][j]);
     loop {
         let goals: Vec<TermId> = check_of
             .iter()
@@ -183,7 +194,7 @@ pub(crate) fn houdini(
             // needs `j == m` from two inequalities before the products agree, which
             // bit-blasting does not find in 20 s, while `k == i*m` beside it proves at once.
             verdict = CheckResult::Unsat;
-            for chunk in check_of.chunks(CHUNK) {
+            for (c, chunk) in check_of.chunks(CHUNK).enumerate() {
                 // The chunk's checks in one query first (again after each drop, until it
                 // passes); one by one when that is too hard.
                 let singles: Vec<(usize, usize, TermId)> = loop {
@@ -191,7 +202,7 @@ pub(crate) fn houdini(
                         .filter(|(i, j, _)| keep[*i][*j] && !hard[*i][*j])
                         .map(|&(_, _, g)| g)
                         .collect();
-                    if goals.len() <= 1 {
+                    if goals.len() <= 1 || slow_chunk[c] {
                         break chunk.to_vec();
                     }
                     let mut a = active(&keep);
@@ -212,7 +223,10 @@ pub(crate) fn houdini(
                         CheckResult::Unknown(why) if budget.exhausted().is_some() => {
                             return Err(NoAnswer::Stopped(why))
                         }
-                        CheckResult::Unknown(_) => break chunk.to_vec(),
+                        CheckResult::Unknown(_) => {
+                            slow_chunk[c] = true;
+                            break chunk.to_vec();
+                        }
                     }
                 };
                 for (i, j, g) in singles {
@@ -325,4 +339,15 @@ fn drop_failing(
         }
     }
     dropped
+}
+
+/// Whether `e` multiplies two non-constant terms (`k == m*i + j`, not `k == 4*i`).
+fn has_product(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| {
+        if let Expr::Binary(BinOp::Mul, a, b) = x {
+            found |= a.as_const().is_none() && b.as_const().is_none();
+        }
+    });
+    found
 }
