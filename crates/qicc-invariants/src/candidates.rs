@@ -53,6 +53,9 @@ pub struct Candidates {
     /// The variables with one constant step (variable, step, width) of each loop: what the
     /// closed forms ([`crate::closed`]) count iterations with.
     pub stepped: Vec<Vec<(VarRef, i128, u16)>>,
+    /// How many of each loop's `basic` candidates, first, are the guards' and assertions'
+    /// conditions (the program's own statements of what holds).
+    pub stated: Vec<usize>,
 }
 
 /// The candidates of every loop of the prepared program `p` (parallel to `loops`).
@@ -75,17 +78,20 @@ pub fn candidates(
         basic: Vec::new(),
         extra: Vec::new(),
         stepped: Vec::new(),
+        stated: Vec::new(),
     };
     for l in loops {
         if stop() {
             out.basic.push(Vec::new());
             out.extra.push(Vec::new());
             out.stepped.push(Vec::new());
+            out.stated.push(0);
             continue;
         }
         let g = &graphs[&l.func];
         let nl = g.natural_loops.iter().find(|n| n.head == l.head);
-        let (basic, extra, stepped) = of_loop(p, loops, l, nl, facts, stop);
+        let (basic, extra, stepped, stated) = of_loop(p, loops, l, nl, facts, stop);
+        out.stated.push(stated.min(basic.len()));
         out.basic.push(basic);
         out.extra.push(extra);
         out.stepped.push(stepped);
@@ -100,7 +106,7 @@ fn of_loop(
     nl: Option<&NaturalLoop>,
     facts: &Facts,
     stop: &dyn Fn() -> bool,
-) -> (Vec<Expr>, Vec<Expr>, Vec<(VarRef, i128, u16)>) {
+) -> (Vec<Expr>, Vec<Expr>, Vec<(VarRef, i128, u16)>, usize) {
     let f = p.function(l.func);
     let env = p.env(f);
     let mut out = Cands::default();
@@ -152,6 +158,7 @@ fn of_loop(
             }
         }
     }
+    let stated = out.list.len();
     // Interval facts at the head.
     let vars = int_vars(p, f);
     if let Some(c) = facts.condition(p, l.func, l.head, &vars) {
@@ -315,7 +322,7 @@ fn of_loop(
         }
     }
     out.list.truncate(MAX_PER_LOOP);
-    (basic, out.list, stepped)
+    (basic, out.list, stepped, stated)
 }
 
 /// Candidates without repetition, in the order found; `guards` are the comparisons among

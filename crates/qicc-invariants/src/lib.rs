@@ -233,6 +233,18 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
         let mut new = tried_sampled.clone();
         observe::drop_refuted(&prep, &mut new, budget);
         if new.iter().any(|n| !n.is_empty()) {
+            // Again, the guards' and assertions' conditions the first stage dropped (no run
+            // refuted them): such a condition is often inductive only beside a relation the
+            // samples propose (`k <= 101` beside `k <= i + 1`, where `i` steps by at least 1
+            // while `i < 100`). Those that are no invariant cost a check each.
+            for (i, n) in new.iter_mut().enumerate() {
+                let stated = &cands.basic[i][..cands.stated[i]];
+                n.extend(
+                    (first.candidates[i].iter())
+                        .filter(|e| stated.contains(e) && !first.invariants.proven[i].contains(e))
+                        .cloned(),
+                );
+            }
             let settled = first.invariants.counts();
             let mut more: Vec<Vec<Expr>> = first.invariants.proven.clone();
             for (m, n) in more.iter_mut().zip(new) {
