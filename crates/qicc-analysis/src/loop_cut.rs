@@ -79,7 +79,30 @@ impl LoopInfo {
             VarRef::Global(g) => self.globals.contains(&g),
         }
     }
+
+    /// The locals of `f` (the prepared function of this loop) live at the head: read on some
+    /// path from it before any write, not counting the ghosts' copies. Those copy every
+    /// variable a loop changes where it is entered, and so would make `j` live at the head
+    /// of `for (i..) for (j = 0..)`, where every iteration writes `j` before it reads it. A
+    /// condition over a local that is not live says nothing any later step can use.
+    pub fn live_locals(&self, f: &Function) -> Vec<LocalId> {
+        let mut real = f.clone();
+        for e in &mut real.edges {
+            if matches!(&e.op, Op::Assign(VarRef::Local(g), _) if is_ghost(f, *g)) {
+                e.op = Op::Skip;
+            }
+        }
+        crate::liveness::live_locals_at(&real, self.head)
+    }
 }
+
+/// Whether `l` is a ghost [`add_ghosts`] added.
+pub fn is_ghost(f: &Function, l: LocalId) -> bool {
+    f.local(l).name.starts_with(GHOST_PREFIX)
+}
+
+/// The name prefix of the ghosts (`ghost.L<h>.<name>`).
+const GHOST_PREFIX: &str = "ghost.";
 
 /// The program with ghosts (see the module docs) and its loops that can be cut.
 #[derive(Clone, Debug)]
@@ -174,7 +197,7 @@ fn add_loop_ghosts(p: &Program, f: &mut Function, info: &mut LoopInfo) {
         return;
     }
     for (v, ty, name) in &vars {
-        let g = f.add_local(format!("ghost.L{}.{name}", info.head.0), *ty);
+        let g = f.add_local(format!("{GHOST_PREFIX}L{}.{name}", info.head.0), *ty);
         info.ghosts.push((*v, g));
     }
     let inside = |x: Loc| info.locs.binary_search(&x).is_ok();

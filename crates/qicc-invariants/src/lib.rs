@@ -210,7 +210,7 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
         b.extend(c);
     }
     let mut basic = cands.basic.clone();
-    observe::drop_refuted(&prep, &mut basic, budget);
+    observe::drop_refuted(&prep, &mut basic, budget, observe::Depth::Deep);
     let mut first = houdini(p, prep.clone(), basic, budget)?;
     // What the observed states propose (`sampled`), with what the first stage proved: only
     // when that is not enough (the runs cost time, and the tasks the program text's families
@@ -231,7 +231,7 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
             }
         }
         let mut new = tried_sampled.clone();
-        observe::drop_refuted(&prep, &mut new, budget);
+        observe::drop_refuted(&prep, &mut new, budget, observe::Depth::Short);
         if new.iter().any(|n| !n.is_empty()) {
             // Again, the guards' and assertions' conditions the first stage dropped (no run
             // refuted them): such a condition is often inductive only beside a relation the
@@ -281,7 +281,7 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
         // The second stage: what the first proved, and the extra families.
         let mut more: Vec<Vec<Expr>> = first.invariants.proven.clone();
         let mut extra = cands.extra.clone();
-        observe::drop_refuted(&prep, &mut extra, budget);
+        observe::drop_refuted(&prep, &mut extra, budget, observe::Depth::Deep);
         for (m, e) in more.iter_mut().zip(extra) {
             m.extend(e);
         }

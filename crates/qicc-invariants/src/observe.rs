@@ -24,8 +24,24 @@ const LONG_MAX_STEPS: u64 = 10_000_000;
 const SAMPLED_VISITS: u32 = 64;
 const LONG_TIME: std::time::Duration = std::time::Duration::from_millis(150);
 
+/// How far [`drop_refuted`] runs the program.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Depth {
+    /// The short runs, and the long ones when a short run hit its step limit.
+    Deep,
+    /// The short runs only: for candidates proposed from states runs already showed
+    /// (`sampled`), at heads the short runs reach; the long runs cost 0.3 s on a nested
+    /// product inside two loops, a tenth of its proof.
+    Short,
+}
+
 /// `cands` (parallel to `prep.loops`) without those a random run refutes; how many went.
-pub(crate) fn drop_refuted(prep: &Prepared, cands: &mut [Vec<Expr>], budget: &Budget) -> usize {
+pub(crate) fn drop_refuted(
+    prep: &Prepared,
+    cands: &mut [Vec<Expr>],
+    budget: &Budget,
+    depth: Depth,
+) -> usize {
     let (program, flags) = record_at_heads(prep, cands, None);
     let Ok(interp) = Interpreter::new(&program) else {
         return 0;
@@ -57,7 +73,7 @@ pub(crate) fn drop_refuted(prep: &Prepared, cands: &mut [Vec<Expr>], budget: &Bu
             refuted[k] |= globals.get(g.index()).is_some_and(|&v| v != 0);
         }
     }
-    if cut_short {
+    if cut_short && depth == Depth::Deep {
         // The same flags in the same order: `record_at_heads` numbers them alike.
         let (sampled, long_flags) = record_at_heads(prep, cands, Some(SAMPLED_VISITS));
         if let Ok(interp) = Interpreter::new(&sampled) {

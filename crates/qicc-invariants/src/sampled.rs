@@ -80,23 +80,14 @@ fn loop_vars(p: &Program, loops: &[LoopInfo], l: &LoopInfo) -> (Vec<VarRef>, usi
     let f = p.function(l.func);
     let env = p.env(f);
     // A local the loop writes before it reads it (`j` at the head of `for (i..) for (j = 0..)`)
-    // plays no part in the state of the head.
-    // The cut's ghost copies (`ghost.L23.j := j` where the outer loop enters the inner one's
-    // surrounding loop) read every variable a loop changes; they are no use of it (else `j`
-    // is live at `for (i..)`'s head, and `k == i*j` a candidate beside `k == i*m`: a check
-    // the solver needs `j == m` from two inequalities for, which it does not find in 20 s).
-    let mut real = f.clone();
-    for e in &mut real.edges {
-        if matches!(&e.op, Op::Assign(VarRef::Local(g), _) if f.local(*g).name.starts_with("ghost."))
-        {
-            e.op = Op::Skip;
-        }
-    }
-    let live = qicc_analysis::liveness::live_locals_at(&real, l.head);
+    // plays no part in the state of the head; the ghosts' copies are no reads (else `j` is
+    // live at `for (i..)`'s head, and `k == i*j` a candidate beside `k == i*m`: a check the
+    // solver needs `j == m` from two inequalities for, which it does not find in 20 s).
+    let live = l.live_locals(f);
     let plain = |v: &VarRef| match v {
         VarRef::Local(x) => {
             let name = &f.local(*x).name;
-            !name.starts_with("ghost.")
+            !qicc_analysis::loop_cut::is_ghost(f, *x)
                 && !name.starts_with("tmp.")
                 && name != "ret.val"
                 && live.contains(x)
