@@ -32,7 +32,9 @@
 //! - **order**: `x <= y` and `y <= x` for a variable `x` the loop changes and any variable `y`
 //!   of the same width the loop reads (signed or unsigned as the variables are declared).
 //!
-//! The list is cut at [`MAX_PER_LOOP`] candidates per loop, guards first.
+//! The list is cut at [`MAX_PER_LOOP`] candidates per loop, guards first. A candidate over a
+//! local that is not live at the head (`LoopInfo::live_locals`: every path from the head
+//! writes it before reading it) is left out: no check can use it.
 
 use qicc_analysis::loops::topo_order;
 use qicc_analysis::{FunctionGraph, LoopInfo, NaturalLoop};
