@@ -152,9 +152,13 @@ impl FileTest {
             ["error-flag"] => run_error_flag(&p),
             ["impulse"] => Ok(run_impulse(&p)),
             ["invariants"] => run_invariants(&p, &qicc_invariants::ProveOptions::default()),
-            ["invariants", "no-sampled"] => {
-                run_invariants(&p, &qicc_invariants::ProveOptions { sampled: false })
-            }
+            ["invariants", "no-sampled"] => run_invariants(
+                &p,
+                &qicc_invariants::ProveOptions {
+                    sampled: false,
+                    ..Default::default()
+                },
+            ),
             ["unroll", k] => run_unroll(&p, k),
             ["verify", engine, rest @ ..] => run_verify(p, path, engine, rest),
             _ => Err(format!("unknown test `{}`", self.command.join(" "))),

@@ -643,3 +643,121 @@ fn step_of(x: &Expr, v: VarRef, env: &dyn qicc_ir::TypeEnv) -> Option<i128> {
         _ => None,
     }
 }
+
+/// **Sums of bounded terms**: where loop `l` adds a term `e` to a variable `s` (`s := s + e`,
+/// outside the loops inside it) and the conditions `known` at its head bound `e` by
+/// constants (`lo <= e`, `e <= hi`: the element bounds [`crate::cells::instances`] gives at
+/// the elements the loop reads), for each variable `v` with one constant step `d`
+/// (`stepped`): `|d|*(s - s0) <= hi*n` and `lo*n <= |d|*(s - s0)`, over the steps `v` took
+/// (`n = v - v0`, or `v0 - v` stepping down). Also with 0 in place of a bound of the other
+/// sign: a path that adds nothing. Houdini proves or drops each, in the bit-precise
+/// semantics (a sum that can wrap is no invariant there, and goes).
+pub fn sums(
+    p: &Program,
+    loops: &[LoopInfo],
+    l: &LoopInfo,
+    stepped: &[(VarRef, i128, u16)],
+    known: &[Expr],
+) -> Vec<Expr> {
+    let f = p.function(l.func);
+    let env = p.env(f);
+    let inner: Vec<&LoopInfo> = loops
+        .iter()
+        .filter(|o| o.func == l.func && o.head != l.head && l.locs.binary_search(&o.head).is_ok())
+        .collect();
+    let here = |x| {
+        l.locs.binary_search(&x).is_ok() && !inner.iter().any(|o| o.locs.binary_search(&x).is_ok())
+    };
+    let mut out = Vec::new();
+    for e in f.edges.iter().filter(|e| here(e.from)) {
+        let Op::Assign(s, Expr::Binary(BinOp::Add, a, b)) = &e.op else {
+            continue;
+        };
+        let term = match (&**a, &**b) {
+            (Expr::Var(x), t) | (t, Expr::Var(x)) if x == s => t,
+            _ => continue,
+        };
+        let (Ty::Int(w), Some(s0)) = (env.var_ty(*s), l.ghost_of(*s)) else {
+            continue;
+        };
+        if term.as_const().is_some() || is_unsigned(p, f, *s) {
+            continue;
+        }
+        let (lo, hi) = constant_bounds(term, known, w);
+        let done = Expr::binary(BinOp::Sub, Expr::Var(*s), Expr::local(s0));
+        for &(v, d, wv) in stepped {
+            let Some(v0) = l.ghost_of(v) else { continue };
+            if v == *s || wv != w {
+                continue;
+            }
+            let n = if d > 0 {
+                Expr::binary(BinOp::Sub, Expr::Var(v), Expr::local(v0))
+            } else {
+                Expr::binary(BinOp::Sub, Expr::local(v0), Expr::Var(v))
+            };
+            let scaled = Expr::binary(
+                BinOp::Mul,
+                Expr::int(w, d.unsigned_abs() as u64),
+                done.clone(),
+            );
+            let times = |c: i128| Expr::binary(BinOp::Mul, Expr::int(w, c as u64), n.clone());
+            let mut push = |c: Expr| {
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            };
+            if let Some(hi) = hi {
+                for c in [hi, hi.max(0)] {
+                    push(Expr::binary(BinOp::Sle, scaled.clone(), times(c)));
+                }
+            }
+            if let Some(lo) = lo {
+                for c in [lo, lo.min(0)] {
+                    push(Expr::binary(BinOp::Sle, times(c), scaled.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The tightest constant bounds (signed, width `w`) that the comparisons in `known` put on
+/// `e`: a fact that is a comparison of `e` with a constant, or one guarded by a condition
+/// not over `e` (`!(0 <= i < 50) || e <= 10`; the candidates built on the bound are checked,
+/// so the guard need not be known to hold).
+fn constant_bounds(e: &Expr, known: &[Expr], w: u16) -> (Option<i128>, Option<i128>) {
+    let (mut lo, mut hi): (Option<i128>, Option<i128>) = (None, None);
+    let signed = |c: &Expr| {
+        c.as_const()
+            .map(|v| qicc_ir::semantics::to_signed(v, w) as i128)
+    };
+    let mentions = |x: &Expr| {
+        let mut found = false;
+        x.visit(&mut |y| found |= y == e);
+        found
+    };
+    for k in known {
+        let fact = match k {
+            Expr::Binary(BinOp::Or, g, v)
+                if matches!(&**g, Expr::Unary(UnOp::Not, _)) && !mentions(g) =>
+            {
+                &**v
+            }
+            _ => k,
+        };
+        let Expr::Binary(op @ (BinOp::Sle | BinOp::Slt), a, b) = fact else {
+            continue;
+        };
+        let strict = i128::from(*op == BinOp::Slt);
+        if **b == *e {
+            if let Some(c) = signed(a) {
+                lo = Some(lo.map_or(c + strict, |l| l.max(c + strict)));
+            }
+        } else if **a == *e {
+            if let Some(c) = signed(b) {
+                hi = Some(hi.map_or(c - strict, |h| h.min(c - strict)));
+            }
+        }
+    }
+    (lo, hi)
+}

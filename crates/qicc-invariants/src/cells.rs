@@ -224,6 +224,23 @@ struct FnCells {
 /// the module docs), and returns the cell candidates of every loop (parallel to
 /// `prep.loops`).
 pub fn add_cells(prep: &mut Prepared) -> Vec<Vec<Expr>> {
+    add_cells_with(prep, Ghosted::ByAssertions)
+}
+
+/// Which functions [`add_cells_with`] gives the cell ghost.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ghosted {
+    /// Those with an assertion that reads an array element (restricted to the ghost).
+    ByAssertions,
+    /// Those without the ghost yet whose loops store at an indexed address: facts about
+    /// every element, for the loops that read the elements later ([`instances`]); no
+    /// assertion is restricted.
+    ByStores,
+}
+
+/// [`add_cells`] for the functions `which` names; the cell candidates of every loop
+/// (parallel to `prep.loops`, empty for the loops of the other functions).
+pub fn add_cells_with(prep: &mut Prepared, which: Ghosted) -> Vec<Vec<Expr>> {
     let mut out = vec![Vec::new(); prep.loops.len()];
     for fi in 0..prep.program.functions.len() {
         let fid = FuncId(fi as u32);
@@ -233,25 +250,62 @@ pub fn add_cells(prep: &mut Prepared) -> Vec<Vec<Expr>> {
         if loops.is_empty() {
             continue;
         }
-        let Some(fc) = restrict(prep, fid) else {
+        let fc = match which {
+            Ghosted::ByAssertions => restrict(prep, fid),
+            Ghosted::ByStores if ghost_of(prep.program.function(fid)).is_none() => {
+                stored_width(prep, fid)
+                    .and_then(|w| ghost_and_values(prep, fid, w, &[], Vec::new()))
+            }
+            Ghosted::ByStores => None,
+        };
+        let Some(fc) = fc else {
             continue;
         };
         let p = &prep.program;
         let f = p.function(fid);
         let graph = FunctionGraph::new(f);
         let k = Expr::local(fc.ghost);
-        // What each loop head reaches, once for the function.
+        // What each loop head reaches, once for the function; and within each loop around
+        // it, without passing that loop's head (one iteration of the loop around).
         let succ = f.successors();
-        let reach: BTreeMap<Loc, BTreeSet<Loc>> = loops
+        let reach: BTreeMap<(Loc, Option<Loc>), BTreeSet<Loc>> = loops
             .iter()
-            .map(|&li| {
-                (
-                    prep.loops[li].head,
-                    reachable(f, &succ, prep.loops[li].head),
-                )
+            .flat_map(|&li| {
+                let h = prep.loops[li].head;
+                let around = loops
+                    .iter()
+                    .map(|&o| &prep.loops[o])
+                    .filter(move |o| o.head != h && o.locs.binary_search(&h).is_ok())
+                    .map(|o| Some(o.head));
+                std::iter::once(None)
+                    .chain(around)
+                    .map(move |avoid| (h, avoid))
             })
+            .map(|(h, avoid)| ((h, avoid), reachable(f, &succ, h, avoid)))
             .collect();
-        let reaches = |a: Loc, b: Loc| reach.get(&a).is_some_and(|r| r.contains(&b));
+        let reaches_in = |a: Loc, b: Loc, avoid: Option<Loc>| {
+            reach.get(&(a, avoid)).is_some_and(|r| r.contains(&b))
+        };
+        // The innermost loop around both heads.
+        let around_both = |a: Loc, b: Loc| {
+            loops
+                .iter()
+                .map(|&o| &prep.loops[o])
+                .filter(|o| {
+                    o.head != a
+                        && o.head != b
+                        && o.locs.binary_search(&a).is_ok()
+                        && o.locs.binary_search(&b).is_ok()
+                })
+                .min_by_key(|o| o.locs.len())
+                .map(|o| o.head)
+        };
+        // `a` comes before `b`: it reaches `b`, which does not reach it (within one
+        // iteration of the innermost loop around both, if any).
+        let reaches = |a: Loc, b: Loc| {
+            let avoid = around_both(a, b);
+            reaches_in(a, b, avoid) && !reaches_in(b, a, avoid)
+        };
         for &li in &loops {
             let l = &prep.loops[li];
             let mut ranges = Vec::new();
@@ -261,7 +315,7 @@ pub fn add_cells(prep: &mut Prepared) -> Vec<Vec<Expr>> {
             }
             // A loop's walk or stores say something at this head only if that loop comes
             // first (it reaches this head, which does not reach it) or is this one.
-            let before = |m: Loc| m == l.head || (reaches(m, l.head) && !reaches(l.head, m));
+            let before = |m: Loc| m == l.head || reaches(m, l.head);
             ranges.extend(
                 fc.walks
                     .iter()
@@ -349,6 +403,52 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
     }
     // Set exactly when an assertion was restricted.
     let width = width?;
+    ghost_and_values(prep, fid, width, &restricted, asserted)
+}
+
+/// The width of the first index of a store at an indexed address in a loop of `fid` (made
+/// of one variable): the cell ghost's width where no assertion sets it.
+fn stored_width(prep: &Prepared, fid: FuncId) -> Option<u16> {
+    let p = &prep.program;
+    let f = p.function(fid);
+    let env = p.env(f);
+    prep.loops
+        .iter()
+        .filter(|l| l.func == fid)
+        .flat_map(|l| {
+            f.edges
+                .iter()
+                .filter(|e| l.locs.binary_search(&e.from).is_ok())
+        })
+        .find_map(|e| match &e.op {
+            Op::Store { addr, .. } => {
+                let (_, index, ..) = split_address(addr)?;
+                index_var(p, f, &index)?;
+                match index.ty(&env) {
+                    Ty::Int(w) => Some(w),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+}
+
+/// The cell ghost of `f`, if it has one.
+fn ghost_of(f: &Function) -> Option<LocalId> {
+    (0..f.locals.len())
+        .map(|i| LocalId(i as u32))
+        .find(|l| f.local(*l).name == GHOST)
+}
+
+/// Adds the ghost (of width `width`) to `fid`, restricts the assertions of `restricted`
+/// (edge, index, loads at fixed addresses), and collects the values and walks.
+fn ghost_and_values(
+    prep: &mut Prepared,
+    fid: FuncId,
+    width: u16,
+    restricted: &[(usize, Expr, Vec<(Expr, Cell)>)],
+    asserted: Vec<Cell>,
+) -> Option<FnCells> {
     let stable = |x: &Expr| {
         x.vars()
             .iter()
@@ -356,6 +456,7 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
     };
     let mut cells: Vec<Cell> = Vec::new();
     let mut values: Vec<(Option<Loc>, Expr)> = Vec::new();
+    let mut tested: Vec<(Option<Loc>, Expr)> = Vec::new();
     let mut walks: Vec<(Loc, Expr)> = Vec::new();
     let f_mut = &mut prep.program.functions[fid.index()];
     let ghost = f_mut.add_local(GHOST, Ty::Int(width));
@@ -370,7 +471,7 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
         span,
     );
     f_mut.entry = entry;
-    for (i, index, fixed) in &restricted {
+    for (i, index, fixed) in restricted {
         let Op::Assume(c) = &f_mut.edges[*i].op else {
             continue;
         };
@@ -458,6 +559,26 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
                                 }
                                 values.push((Some(l.head), eq));
                             }
+                            // What the loop tests of the element it stores (`a[i] < 0 ||
+                            // a[i] > 10` around `a[i] = 0`): each such condition and its
+                            // negation at k. After an iteration the element meets one of
+                            // them, often the same one on every path (`0 <= a[k]`).
+                            for b in &branches {
+                                let loads = indexed_loads(b);
+                                if loads.is_empty()
+                                    || loads.iter().any(|(c, i)| *c != cell || *i != index)
+                                {
+                                    continue;
+                                }
+                                for c in [(*b).clone(), negate(b)] {
+                                    let c = at_cell(&c, &index, var, &k, width);
+                                    if c.vars().iter().all(|u| {
+                                        *u == VarRef::Local(ghost) || stable(&Expr::Var(*u))
+                                    }) {
+                                        tested.push((Some(l.head), c));
+                                    }
+                                }
+                            }
                         }
                     }
                     accessed.push((cell, index));
@@ -492,6 +613,11 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
     let mut seen = BTreeSet::new();
     values.retain(|v| seen.insert(format!("{v:?}")));
     values.truncate(24);
+    // Cut on their own: the loops around a store see it too, each with its branches, and
+    // the families above fill the cut before the tests of an inner loop's store.
+    tested.retain(|v| seen.insert(format!("{v:?}")));
+    tested.truncate(24);
+    values.extend(tested);
     let mut seen = BTreeSet::new();
     walks.retain(|v| seen.insert(format!("{v:?}")));
     Some(FnCells {
@@ -657,11 +783,20 @@ fn has_valid(e: &Expr) -> bool {
     found
 }
 
-/// The locations some path of `f` leads to from `from` (`succ`: `f.successors()`).
-fn reachable(f: &Function, succ: &[Vec<qicc_ir::EdgeId>], from: Loc) -> BTreeSet<Loc> {
+/// The locations some path of `f` leads to from `from` (`succ`: `f.successors()`), not
+/// passing `avoid` (which is reached but not left).
+fn reachable(
+    f: &Function,
+    succ: &[Vec<qicc_ir::EdgeId>],
+    from: Loc,
+    avoid: Option<Loc>,
+) -> BTreeSet<Loc> {
     let mut seen = BTreeSet::from([from]);
     let mut work = vec![from];
     while let Some(x) = work.pop() {
+        if Some(x) == avoid {
+            continue;
+        }
         for &e in succ.get(x.index()).map_or(&[][..], |v| v.as_slice()) {
             let to = f.edge(e).to;
             if seen.insert(to) {
@@ -670,4 +805,67 @@ fn reachable(f: &Function, succ: &[Vec<qicc_ir::EdgeId>], from: Loc) -> BTreeSet
         }
     }
     seen
+}
+
+/// At most this many instances per loop head.
+const MAX_INSTANCES: usize = 32;
+
+/// The proven cell conditions of each loop head at the elements the loop reads: for a
+/// condition `P(k)` of `proven[i]` over the ghost, and each index `I` of a load in loop `i`
+/// (not over the ghost), `P(I)`.
+///
+/// Why each holds at every visit of the head (of the runs before the first violation):
+/// Houdini proved `P(k)` at the head for a ghost havocked once at the function's entry and
+/// read by no edge but the restricted assertions' failure edges, whose other edge is
+/// unchanged. So the runs that reach a state with one value of the ghost reach it with every
+/// other value too (up to the violation), and `P(v)` holds there for every `v`; in
+/// particular for the value of `I` in that state. The instances are no new candidates but
+/// consequences of proven ones: a later Houdini stage assumes them as settled, and the
+/// conditions over the elements a loop reads (`0 <= a[i] <= 10` where `s += a[i]`) become
+/// usable by the scalar candidates (`s <= 10*i`, [`crate::candidates::sums`]).
+pub fn instances(prep: &Prepared, proven: &[Vec<Expr>]) -> Vec<Vec<Expr>> {
+    let p = &prep.program;
+    prep.loops
+        .iter()
+        .zip(proven)
+        .map(|(l, conds)| {
+            let f = p.function(l.func);
+            let env = p.env(f);
+            let Some(ghost) = ghost_of(f) else {
+                return Vec::new();
+            };
+            let Ty::Int(w) = f.local(ghost).ty else {
+                return Vec::new();
+            };
+            let over_ghost = |e: &Expr| e.vars().contains(&VarRef::Local(ghost));
+            let mut indices: Vec<Expr> = Vec::new();
+            for e in f
+                .edges
+                .iter()
+                .filter(|e| l.locs.binary_search(&e.from).is_ok())
+            {
+                e.op.exprs(&mut |x| {
+                    for (_, i) in indexed_loads(x) {
+                        if i.ty(&env) == Ty::Int(w) && !over_ghost(&i) && !indices.contains(&i) {
+                            indices.push(i);
+                        }
+                    }
+                });
+            }
+            let mut out: Vec<Expr> = Vec::new();
+            'all: for c in conds.iter().filter(|c| over_ghost(c)) {
+                for i in &indices {
+                    let inst =
+                        c.substitute(&mut |u| (u == VarRef::Local(ghost)).then(|| i.clone()));
+                    if !out.contains(&inst) {
+                        out.push(inst);
+                        if out.len() >= MAX_INSTANCES {
+                            break 'all;
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect()
 }

@@ -171,11 +171,100 @@ pub(crate) fn retain_marked(cands: &mut [Vec<Expr>], keep: &[Vec<bool>]) -> usiz
 pub struct ProveOptions {
     /// The candidates of observed states (`sampled`), in a stage of their own.
     pub sampled: bool,
+    /// The stage of arrays that later loops read ([`elements`]).
+    pub elements: bool,
 }
 
 impl Default for ProveOptions {
     fn default() -> Self {
-        ProveOptions { sampled: true }
+        ProveOptions {
+            sampled: true,
+            elements: true,
+        }
+    }
+}
+
+/// The stage of arrays that later loops read, after `first`: where a loop stores into an
+/// array and no assertion reads an element (so the first stage had no cell ghost), the
+/// cells' candidates of those functions (`cells::Ghosted::ByStores`) beside what `first`
+/// proved; then every proven cell condition at the elements each loop reads
+/// (`cells::instances`), assumed as settled, with the sums of bounded terms over them
+/// (`candidates::sums`) as candidates. The proof when it proves at least what `first` did
+/// (its invariants: the scalar ones, the instances, the cell conditions), and every
+/// candidate tried (parallel to the loops).
+fn elements(
+    p: &Program,
+    prep: &Prepared,
+    stepped: &[Vec<(qicc_ir::VarRef, i128, u16)>],
+    first: &Proof,
+    budget: &Budget,
+) -> (Option<Proof>, Vec<Vec<Expr>>) {
+    let mut tried: Vec<Vec<Expr>> = vec![Vec::new(); prep.loops.len()];
+    let mut prep2 = prep.clone();
+    let mut new = cells::add_cells_with(&mut prep2, cells::Ghosted::ByStores);
+    let mut cell_proof = None;
+    if new.iter().any(|n| !n.is_empty()) {
+        for (t, n) in tried.iter_mut().zip(&new) {
+            t.extend(n.iter().cloned());
+        }
+        observe::drop_refuted(&prep2, &mut new, budget, observe::Depth::Short);
+        let settled = first.invariants.counts();
+        let mut more = first.invariants.proven.clone();
+        for (m, n) in more.iter_mut().zip(new) {
+            m.extend(n);
+        }
+        match houdini_with(p, prep2.clone(), more, &settled, budget, 2) {
+            Ok(c) => cell_proof = Some(c),
+            Err(_) => return (None, tried),
+        }
+    }
+    let proven = cell_proof
+        .as_ref()
+        .map_or(&first.invariants.proven, |c| &c.invariants.proven);
+    let instances = cells::instances(&prep2, proven);
+    let mut sums: Vec<Vec<Expr>> = (prep2.loops.iter().enumerate())
+        .map(|(i, l)| {
+            let st = stepped.get(i).map_or(&[][..], |s| s.as_slice());
+            candidates::sums(&prep2.program, &prep2.loops, l, st, &instances[i])
+        })
+        .collect();
+    for (t, s) in tried.iter_mut().zip(&sums) {
+        t.extend(s.iter().cloned());
+    }
+    observe::drop_refuted(&prep2, &mut sums, budget, observe::Depth::Short);
+    let better = |c: Proof| (c.safe.len() > first.safe.len()).then_some(c);
+    if sums.iter().all(Vec::is_empty) {
+        return (cell_proof.and_then(better), tried);
+    }
+    // The scalar invariants and the instances, settled; the cell conditions stay out (the
+    // instances say what the loops use of them), so that the one VC takes the stage.
+    let over =
+        |i: usize, e: &Expr| cells::over_cell(prep2.program.function(prep2.loops[i].func), e);
+    let mut base: Vec<Vec<Expr>> = (proven.iter().enumerate())
+        .map(|(i, c)| c.iter().filter(|e| !over(i, e)).cloned().collect())
+        .collect();
+    for (b, n) in base.iter_mut().zip(instances) {
+        for e in n {
+            if !b.contains(&e) {
+                b.push(e);
+            }
+        }
+    }
+    let settled: Vec<usize> = base.iter().map(Vec::len).collect();
+    for (b, s) in base.iter_mut().zip(sums) {
+        b.extend(s);
+    }
+    let cells_proven: Vec<Vec<Expr>> = (proven.iter().enumerate())
+        .map(|(i, c)| c.iter().filter(|e| over(i, e)).cloned().collect())
+        .collect();
+    match houdini_with(p, prep2, base, &settled, budget, 2) {
+        Ok(mut d) if d.safe.len() >= first.safe.len() => {
+            for (pr, c) in d.invariants.proven.iter_mut().zip(cells_proven) {
+                pr.extend(c);
+            }
+            (better(d), tried)
+        }
+        _ => (cell_proof.and_then(better), tried),
     }
 }
 
@@ -262,6 +351,18 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
             }
         }
     }
+    // Arrays that later loops read (`s += a[i]`): what holds of every element, then of the
+    // elements each loop reads, and the sums over them (`elements`). Only where the stages
+    // above leave an assertion open: its cell candidates go to the BMC's rounds.
+    let mut tried_elements: Vec<Vec<Expr>> = vec![Vec::new(); prep.loops.len()];
+    if opts.elements && first.safe.len() < p.assertions.len() {
+        let (better, tried) = elements(p, &prep, &cands.stepped, &first, budget);
+        tried_elements = tried;
+        if let Some(better) = better {
+            prep = better.invariants.prepared.clone();
+            first = better;
+        }
+    }
     let all_safe = first.safe.len() == p.assertions.len();
     // The closed forms only for the second stage: finding them costs solver time.
     let closed: Vec<closed::Closed> = if all_safe {
@@ -293,6 +394,9 @@ pub fn prove_with(p: &Program, budget: &Budget, opts: &ProveOptions) -> Result<P
     };
     let mut all = cands.basic;
     for (a, t) in all.iter_mut().zip(tried_sampled) {
+        a.extend(t);
+    }
+    for (a, t) in all.iter_mut().zip(tried_elements) {
         a.extend(t);
     }
     if second_stage {
