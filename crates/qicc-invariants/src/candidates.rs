@@ -30,7 +30,10 @@
 //!   `x == f_x(j)` for Impulse's closed form `f_x` of a path of the loop, over the iterations
 //!   done `j` (exact acceleration as invariants);
 //! - **order**: `x <= y` and `y <= x` for a variable `x` the loop changes and any variable `y`
-//!   of the same width the loop reads (signed or unsigned as the variables are declared).
+//!   of the same width the loop reads (signed or unsigned as the variables are declared);
+//! - **sums of bounded terms** (the elements stage of [`crate::prove`], [`sums`]): where the
+//!   loop adds a term with known constant bounds to a variable, the variable's bounds over
+//!   the steps of a counter (`s - s0 <= 10*(i - i0)` for `s += a[i]` with `a[i] <= 10`).
 //!
 //! The list is cut at [`MAX_PER_LOOP`] candidates per loop, guards first. A candidate over a
 //! local that is not live at the head (`LoopInfo::live_locals`: every path from the head

@@ -18,8 +18,12 @@
 //! So if no restricted assertion can fail, no original one can. This holds for any
 //! expression `I`; which one is chosen only decides what can be proven.
 //!
-//! This module owns the ghost, the restriction, and the candidates over cells
-//! ([`add_cells`]). The families, each from what the function itself does:
+//! This module owns the ghost, the restriction, the candidates over cells ([`add_cells`]),
+//! and their instances at the elements a loop reads ([`instances`]). The ghost goes to the
+//! functions with an assertion that reads an element ([`Ghosted::ByAssertions`], the first
+//! stage) or, in the elements stage, to those whose loops store at an indexed address
+//! ([`Ghosted::ByStores`]: no assertion is restricted; the facts serve the loops that read
+//! the elements later, `s += a[i]`). The families, each from what the function itself does:
 //! - **ranges** of `k`: the part of the array a loop has passed (`[I(i0), I(i))` for a loop
 //!   whose index `i` steps up, `(I(i), I(i0)]` when it steps down, with the step's residue
 //!   when the step is not 1), and each whole walk of an array loop, `[I(c), I(n))` for a
@@ -27,8 +31,11 @@
 //! - **values**: for each store `a[I] = e` in a loop, `a[k] == e(k)`, also under each branch
 //!   condition of the loop (`c(k) ⇒ a[k] == e(k)`); each restricted assertion's condition at
 //!   `k`; and `a[k] == b[k]` for the arrays of the same element type the function reads or
-//!   writes with an index;
-//! - every range implies every value.
+//!   writes with an index; and what a loop tests of the element it stores (its branch and
+//!   assume conditions over `a[i]`, and their negations, at `k`: `0 <= a[k]`);
+//! - every range implies every value. A loop's walk and stores count at the heads of the
+//!   loops after it: those it reaches and that do not reach it, within one iteration of the
+//!   innermost loop around both (two loops in a loop body run one after the other).
 
 use crate::candidates::{is_unsigned, negate, residue, steps};
 use qicc_analysis::{FunctionGraph, LoopInfo, Prepared};

@@ -14,6 +14,11 @@
 //!    not proven safe are dropped, and the rest are cut again, until a round drops nothing.
 //!    That round proves every remaining candidate at once (the induction of `loop_cut`'s
 //!    docs), and with them every original assertion the same round proved safe.
+//! 4. Stages after the first, each only while an assertion is open, each over what the
+//!    stages before proved (settled, not asked again): the observed states' candidates; the
+//!    elements stage (arrays that later loops read: cell conditions for every element, their
+//!    instances at the elements each loop reads, and sums over them); phases, constants and
+//!    closed forms.
 //!
 //! Answers are sound one way only: an assertion is `Safe` when the final round proved it;
 //! everything else is `Unknown` (a violation of the cut program need not be one of the
