@@ -7,7 +7,8 @@
 //! asserted frames and the assumptions, in incremental mode too), so it replays without
 //! qicc. The file is written before the check (a run cut off by its time cap keeps the
 //! query it was stuck in, usually the most interesting one) and the answer and time qicc saw
-//! are appended after it as a comment.
+//! are appended after it as a comment. The first line names the solver's mode and whether
+//! Z3's equation solving was on, which the replay (`Z3Solver::check_script`) sets the same.
 //!
 //! Writing is best-effort: a full disk or a vanished directory makes the corpus incomplete,
 //! never the verification wrong.

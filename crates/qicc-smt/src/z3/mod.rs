@@ -220,9 +220,15 @@ impl Z3Solver {
         text: &str,
         timeout: Option<Duration>,
     ) -> Result<(String, Duration), String> {
+        // Equation solving as the check had it (the corpus's first line says so).
+        let solve_eqs = text
+            .lines()
+            .next()
+            .is_some_and(|l| l.starts_with("; qicc query:") && l.contains("equation solving"));
         let text = CString::new(text).map_err(|_| "the script contains a NUL byte".to_string())?;
         let mut z = Z3Solver::new(Z3Mode::FreshPerCheck);
         z.timeout = timeout;
+        z.solve_eqs = solve_eqs;
         // Parsed into the context, then asserted into a fresh solver made as `check` makes
         // it, so that only the check is timed and it runs as qicc's would.
         // SAFETY: the string outlives the call; the vector is inc_ref'ed while read.
@@ -695,9 +701,11 @@ impl Solver for Z3Solver {
         let recorded = crate::corpus::enabled()
             .then(|| {
                 let query: Vec<TermId> = self.query(assumptions).collect();
-                let mode = match self.mode {
-                    Z3Mode::Incremental => "incremental",
-                    Z3Mode::FreshPerCheck => "fresh",
+                let mode = match (self.mode, self.solve_eqs) {
+                    (Z3Mode::Incremental, false) => "incremental",
+                    (Z3Mode::Incremental, true) => "incremental, equation solving",
+                    (Z3Mode::FreshPerCheck, false) => "fresh",
+                    (Z3Mode::FreshPerCheck, true) => "fresh, equation solving",
                 };
                 crate::corpus::record(store, &query, mode, self.timeout)
             })
