@@ -341,7 +341,7 @@ pub(crate) fn houdini(
 struct Fresh {
     solver: Z3Solver,
     small: bool,
-    /// Whether equation solving decided the last check decided (`None`: none yet).
+    /// Whether the last check decided was decided with equation solving (`None`: none yet).
     prefer: Option<bool>,
 }
 
