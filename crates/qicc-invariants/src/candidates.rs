@@ -529,10 +529,7 @@ pub(crate) fn steps(
     nl: &NaturalLoop,
 ) -> BTreeMap<VarRef, BTreeSet<i128>> {
     let env = p.env(f);
-    let inner: Vec<&LoopInfo> = loops
-        .iter()
-        .filter(|o| o.func == l.func && o.head != l.head && l.locs.binary_search(&o.head).is_ok())
-        .collect();
+    let inner = inner_loops(loops, l);
     let in_inner = |x| inner.iter().any(|o| o.locs.binary_search(&x).is_ok());
     let mods = qicc_analysis::mod_sets(p);
     let Some(order) = topo_order(f, l.head, &nl.body) else {
@@ -647,6 +644,14 @@ fn step_of(x: &Expr, v: VarRef, env: &dyn qicc_ir::TypeEnv) -> Option<i128> {
     }
 }
 
+/// The loops inside `l` (its head excluded).
+fn inner_loops<'a>(loops: &'a [LoopInfo], l: &LoopInfo) -> Vec<&'a LoopInfo> {
+    loops
+        .iter()
+        .filter(|o| o.func == l.func && o.head != l.head && l.locs.binary_search(&o.head).is_ok())
+        .collect()
+}
+
 /// **Sums of bounded terms**: where loop `l` adds a term `e` to a variable `s` (`s := s + e`,
 /// outside the loops inside it) and the conditions `known` at its head bound `e` by
 /// constants (`lo <= e`, `e <= hi`: the element bounds [`crate::cells::instances`] gives at
@@ -664,10 +669,7 @@ pub fn sums(
 ) -> Vec<Expr> {
     let f = p.function(l.func);
     let env = p.env(f);
-    let inner: Vec<&LoopInfo> = loops
-        .iter()
-        .filter(|o| o.func == l.func && o.head != l.head && l.locs.binary_search(&o.head).is_ok())
-        .collect();
+    let inner = inner_loops(loops, l);
     let here = |x| {
         l.locs.binary_search(&x).is_ok() && !inner.iter().any(|o| o.locs.binary_search(&x).is_ok())
     };

@@ -76,9 +76,7 @@ const GHOST: &str = "ghost.cell";
 
 /// Whether `e` (a condition in `f`) speaks of the cell ghost.
 pub fn over_cell(f: &Function, e: &Expr) -> bool {
-    e.vars()
-        .iter()
-        .any(|v| matches!(v, VarRef::Local(l) if f.local(*l).name == GHOST))
+    ghost_of(f).is_some_and(|g| e.vars().contains(&VarRef::Local(g)))
 }
 
 /// An address `base + index * stride (+ offset)`, split.
@@ -260,8 +258,7 @@ pub fn add_cells_with(prep: &mut Prepared, which: Ghosted) -> Vec<Vec<Expr>> {
         let fc = match which {
             Ghosted::ByAssertions => restrict(prep, fid),
             Ghosted::ByStores if ghost_of(prep.program.function(fid)).is_none() => {
-                stored_width(prep, fid)
-                    .and_then(|w| ghost_and_values(prep, fid, w, &[], Vec::new()))
+                stored_width(prep, fid).map(|w| ghost_and_values(prep, fid, w, &[], Vec::new()))
             }
             Ghosted::ByStores => None,
         };
@@ -410,7 +407,7 @@ fn restrict(prep: &mut Prepared, fid: FuncId) -> Option<FnCells> {
     }
     // Set exactly when an assertion was restricted.
     let width = width?;
-    ghost_and_values(prep, fid, width, &restricted, asserted)
+    Some(ghost_and_values(prep, fid, width, &restricted, asserted))
 }
 
 /// The width of the first index of a store at an indexed address in a loop of `fid` (made
@@ -455,7 +452,7 @@ fn ghost_and_values(
     width: u16,
     restricted: &[(usize, Expr, Vec<(Expr, Cell)>)],
     asserted: Vec<Cell>,
-) -> Option<FnCells> {
+) -> FnCells {
     let stable = |x: &Expr| {
         x.vars()
             .iter()
@@ -627,12 +624,12 @@ fn ghost_and_values(
     values.extend(tested);
     let mut seen = BTreeSet::new();
     walks.retain(|v| seen.insert(format!("{v:?}")));
-    Some(FnCells {
+    FnCells {
         ghost,
         width,
         values,
         walks,
-    })
+    }
 }
 
 /// The part of the array loop `l` has passed, for each index variable with a constant step.
@@ -844,7 +841,6 @@ pub fn instances(prep: &Prepared, proven: &[Vec<Expr>]) -> Vec<Vec<Expr>> {
             let Ty::Int(w) = f.local(ghost).ty else {
                 return Vec::new();
             };
-            let over_ghost = |e: &Expr| e.vars().contains(&VarRef::Local(ghost));
             let mut indices: Vec<Expr> = Vec::new();
             for e in f
                 .edges
@@ -853,14 +849,14 @@ pub fn instances(prep: &Prepared, proven: &[Vec<Expr>]) -> Vec<Vec<Expr>> {
             {
                 e.op.exprs(&mut |x| {
                     for (_, i) in indexed_loads(x) {
-                        if i.ty(&env) == Ty::Int(w) && !over_ghost(&i) && !indices.contains(&i) {
+                        if i.ty(&env) == Ty::Int(w) && !over_cell(f, &i) && !indices.contains(&i) {
                             indices.push(i);
                         }
                     }
                 });
             }
             let mut out: Vec<Expr> = Vec::new();
-            'all: for c in conds.iter().filter(|c| over_ghost(c)) {
+            'all: for c in conds.iter().filter(|c| over_cell(f, c)) {
                 for i in &indices {
                     let inst =
                         c.substitute(&mut |u| (u == VarRef::Local(ghost)).then(|| i.clone()));

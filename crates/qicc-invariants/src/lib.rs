@@ -262,15 +262,19 @@ fn elements(
     let cells_proven: Vec<Vec<Expr>> = (proven.iter().enumerate())
         .map(|(i, c)| c.iter().filter(|e| over(i, e)).cloned().collect())
         .collect();
-    match houdini_with(p, prep2, base, &settled, budget, 2) {
-        Ok(mut d) if d.safe.len() >= first.safe.len() => {
+    let sums_proof = houdini_with(p, prep2, base, &settled, budget, 2)
+        .ok()
+        .map(|mut d| {
             for (pr, c) in d.invariants.proven.iter_mut().zip(cells_proven) {
                 pr.extend(c);
             }
-            (better(d), tried)
-        }
-        _ => (cell_proof.and_then(better), tried),
-    }
+            d
+        });
+    let best = [cell_proof, sums_proof]
+        .into_iter()
+        .flatten()
+        .max_by_key(|c| c.safe.len());
+    (best.and_then(better), tried)
 }
 
 /// Houdini over the candidates of every loop of `p` (see the crate docs). `Err`: why no

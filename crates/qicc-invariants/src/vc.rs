@@ -367,11 +367,9 @@ impl Fresh {
             FIRST_WAY
         };
         let mut way = first;
-        let mut left = ONE_QUERY;
         for limit in [cap, ONE_QUERY - cap] {
             self.solver.solve_equations(way);
-            let answer = ask(&mut self.solver, s, a, Some(limit.min(left)));
-            left = left.saturating_sub(limit);
+            let answer = ask(&mut self.solver, s, a, Some(limit));
             if !matches!(answer, CheckResult::Unknown(_)) {
                 self.prefer = Some(way);
                 return answer;
