@@ -16,7 +16,7 @@
 use crate::BmcOptions;
 use qicc_engine::{Budget, EngineResult, StopReason};
 use qicc_ir::{AssertionId, FuncId, Program};
-use qicc_smt::{catch_stop, CheckResult, InterruptHandle, TermId, Z3Mode};
+use qicc_smt::{catch_stop, CheckMode, CheckResult, InterruptHandle, TermId};
 use qicc_symex::symex;
 use qicc_symex::{Bounds, CutReason, Encoding, FnInfo, Solving, SolvingOptions, SymexError};
 use std::collections::HashMap;
@@ -53,7 +53,7 @@ impl<'a> Engine<'a> {
             p,
             budget,
             SolvingOptions {
-                mode: Z3Mode::FreshPerCheck,
+                mode: CheckMode::FreshPerCheck,
                 check_timeout: opts.check_timeout,
                 progress: opts.progress.as_ref(),
                 dump: opts.dump_smt.as_deref(),

@@ -27,7 +27,7 @@
 //!   irreducible `goto` loops are bounded too.
 //! - Calls are inlined and states are merged at join points (CBMC's goto-symex); values are
 //!   terms, not SSA equations, so everything constant folds while it is built.
-//! - Each query goes to a fresh Z3 solver in one shared context (`qicc_smt::Z3Mode`):
+//! - Each query goes to a fresh Z3 solver in one shared context (`qicc_smt::CheckMode`):
 //!   bit-blasting tactics beat the incremental core by one to two orders of magnitude here,
 //!   and translations are still shared between bounds.
 //! - A deeper bound is executed from scratch into the same term store: hash-consing returns

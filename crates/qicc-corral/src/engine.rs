@@ -13,7 +13,7 @@ use crate::CorralOptions;
 use qicc_engine::{Budget, EngineResult, Stats, StopReason};
 use qicc_facts::Facts;
 use qicc_ir::{FuncId, Op, Program};
-use qicc_smt::{CheckResult, InterruptHandle, Solver, Sort, TermId, Z3Mode};
+use qicc_smt::{CheckMode, CheckResult, InterruptHandle, Solver, Sort, TermId};
 use qicc_symex::replay::first_open_call;
 use qicc_symex::symex::{inline_open, run_with};
 use qicc_symex::{
@@ -65,7 +65,7 @@ impl<'a> Engine<'a> {
             p,
             budget,
             SolvingOptions {
-                mode: Z3Mode::Incremental,
+                mode: CheckMode::Incremental,
                 check_timeout: opts.check_timeout,
                 progress: opts.progress.as_ref(),
                 dump: None,

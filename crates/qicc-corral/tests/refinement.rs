@@ -11,7 +11,7 @@ use qicc_corral::abstraction::abstract_globals;
 use qicc_corral::refine::{hierarchical, one_at_a_time};
 use qicc_engine::Budget;
 use qicc_ir::{parse_program, verify_program, GlobalId, Program};
-use qicc_smt::{CheckResult, Solver, Sort, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_smt::{CheckMode, CheckResult, Solver, Sort, TermId, TermStore, Z3Solver};
 use qicc_symex::symex::{run, run_with};
 use qicc_symex::{Bounds, CallMode, FnInfo, MemModel};
 use std::collections::{BTreeSet, HashMap};
@@ -82,7 +82,7 @@ fn safe(p: &Program) -> bool {
     let enc = run(p, &mut s, &info, &mm, &bounds, &Budget::unlimited()).expect("symex");
     let guards: Vec<TermId> = enc.errors.iter().map(|h| h.guard).collect();
     let goal = s.or_all(&guards);
-    let mut solver = Z3Solver::new(Z3Mode::FreshPerCheck);
+    let mut solver = Z3Solver::new(CheckMode::FreshPerCheck);
     match solver.check(&s, &[goal]) {
         CheckResult::Unsat => true,
         CheckResult::Sat => false,
@@ -125,7 +125,7 @@ impl Parameterized {
         assert!(tracked.iter().all(|&b| s.sort(b) == Sort::Bool));
         Parameterized {
             s,
-            solver: Z3Solver::new(Z3Mode::Incremental),
+            solver: Z3Solver::new(CheckMode::Incremental),
             goal,
             tracked,
         }

@@ -25,7 +25,7 @@ use crate::smt::Encoder;
 use crate::summary::Summary;
 use qicc_ir::semantics::{eval_binop, eval_cast, eval_unop};
 use qicc_ir::{BinOp, Expr, MemoryLayout, TypeEnv, UnOp, VarRef};
-use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Mode};
+use qicc_smt::{CheckMode, CheckResult, Solver, TermId, TermStore};
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
@@ -417,7 +417,7 @@ fn prove(
     let all_claims: Vec<TermId> = claims.iter().map(|(_, c)| *c).collect();
     let goal = store.and_all(&all_claims);
     let negated = store.not(goal);
-    let mut solver = crate::interrupt::solver(Z3Mode::FreshPerCheck);
+    let mut solver = crate::interrupt::solver(CheckMode::FreshPerCheck);
     let remaining = inp
         .deadline
         .map(|d| d.saturating_duration_since(Instant::now()));

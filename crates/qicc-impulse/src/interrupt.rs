@@ -8,7 +8,7 @@
 //! as the budget is exhausted; an interrupted check answers unknown, as at a timeout.
 
 use qicc_engine::Budget;
-use qicc_smt::{InterruptHandle, Solver, Z3Mode, Z3Solver};
+use qicc_smt::{CheckMode, InterruptHandle, Solver, Z3Solver};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,7 +24,7 @@ thread_local! {
 const WATCH_PERIOD: Duration = Duration::from_millis(20);
 
 /// A new solver, interrupted by the watcher of the enclosing [`watched`] call (if any).
-pub fn solver(mode: Z3Mode) -> Z3Solver {
+pub fn solver(mode: CheckMode) -> Z3Solver {
     let s = Z3Solver::new(mode);
     CURRENT.with(|c| {
         if let Some(slot) = c.borrow().as_ref() {

@@ -18,7 +18,7 @@
 use crate::loops::LoopInfo;
 use crate::smt::{sort_of, Encoder};
 use qicc_ir::{EdgeId, Function, Loc, Op, Program, TypeEnv, VarRef};
-use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_smt::{CheckMode, CheckResult, Solver, TermId, TermStore, Z3Solver};
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
@@ -63,7 +63,7 @@ pub(crate) fn select_paths(
     }
     let mut store = TermStore::new();
     let mut sel = HashMap::new();
-    let mut solver = crate::interrupt::solver(Z3Mode::Incremental);
+    let mut solver = crate::interrupt::solver(CheckMode::Incremental);
     for l in &lp.topo {
         let edges = &out[l.index()];
         if edges.len() < 2 {

@@ -15,7 +15,7 @@
 use qicc_analysis::{cut_loops, CutMode, Prepared};
 use qicc_engine::Budget;
 use qicc_ir::{AssertionId, BinOp, Expr, GlobalId, Program};
-use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_smt::{CheckMode, CheckResult, Solver, TermId, TermStore, Z3Solver};
 use qicc_symex::{Bounds, FnInfo, MemModel};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
@@ -113,14 +113,14 @@ pub(crate) fn houdini(
         .collect();
     // Interrupted by the watcher of `lib::houdini` once the budget is exhausted (the
     // portfolio stops this member when another has the answer).
-    let mut solver = qicc_impulse::interrupt::solver(Z3Mode::Incremental);
+    let mut solver = qicc_impulse::interrupt::solver(CheckMode::Incremental);
     // The original assertions' checks, and the checks the incremental solver leaves
     // undecided, on a fresh solver each: one-shot queries, with plain assertions where the
     // incremental solver has assumptions, which Z3 bit-blasts after solving equations
     // (`k == i*j` on a nested loop: 0.23 s, against more than 1 s on the incremental solver
     // after the checks before it).
     let mut fresh = Fresh {
-        solver: Z3Solver::new(Z3Mode::FreshPerCheck),
+        solver: Z3Solver::new(CheckMode::FreshPerCheck),
         small: s.len() <= SMALL_VC,
         prefer: None,
     };

@@ -9,7 +9,7 @@
 
 use qicc_ir::semantics::float::eval_fp;
 use qicc_ir::{FpOp, RoundingMode, Ty};
-use qicc_smt::{CheckResult, Solver, Sort, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_smt::{CheckMode, CheckResult, Solver, Sort, TermId, TermStore, Z3Solver};
 use std::time::{Duration, Instant};
 
 const RNE: RoundingMode = RoundingMode::Rne;
@@ -113,7 +113,7 @@ fn main() {
                     let c = s.bv_const(opw, v);
                     q.push(s.eq(x, c));
                 }
-                let mut z = Z3Solver::new(Z3Mode::FreshPerCheck);
+                let mut z = Z3Solver::new(CheckMode::FreshPerCheck);
                 z.set_timeout(Some(timeout));
                 let t0 = Instant::now();
                 let r = z.check(&s, &q);
@@ -139,7 +139,7 @@ fn main() {
                 let top = s.bv_const(w, eval_fp(op, ty, &corner));
                 let le = s.fp(FpOp::Le, &[t, top]);
                 q.push(s.not(le));
-                let mut z = Z3Solver::new(Z3Mode::FreshPerCheck);
+                let mut z = Z3Solver::new(CheckMode::FreshPerCheck);
                 z.set_timeout(Some(timeout));
                 let t0 = Instant::now();
                 let r = z.check(&s, &q);

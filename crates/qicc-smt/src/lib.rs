@@ -19,7 +19,7 @@
 //!
 //! A [`Solver`] checks satisfiability of terms; [`Z3Solver`] is the Z3 back-end and the only
 //! code that names Z3. A solver caches translations by term id, so one solver serves one
-//! store for its whole life. [`Z3Mode::FreshPerCheck`] (a new Z3 solver per check, sharing
+//! store for its whole life. [`CheckMode::FreshPerCheck`] (a new Z3 solver per check, sharing
 //! translations) is what bounded model checking wants: Z3 then bit-blasts each query with its
 //! non-incremental tactics, which on the seed benchmarks answered 10–100× faster than one
 //! incremental solver.
@@ -36,12 +36,15 @@
 //! through the same trait. [`eval()`](eval::eval) is the reference evaluator the tests hold
 //! the simplifier and the back-end to.
 
+mod backend;
+mod bitwuzla;
 mod build_array;
 mod build_bool;
 mod build_bv;
 mod build_fp;
 pub mod corpus;
 pub mod eval;
+mod fp_encode;
 pub mod ir;
 pub mod smtlib;
 mod solver;
@@ -49,8 +52,12 @@ mod store;
 mod term;
 mod z3;
 
+pub use backend::{
+    checks_answered, set_solver_kind, solver_kind, CheckMode, SmtSolver, SolverKind,
+};
+pub use bitwuzla::BitwuzlaSolver;
 pub use build_bv::{eval_bv_bin, eval_bv_cmp, eval_bv_un};
 pub use solver::{CheckResult, InterruptHandle, ModelValue, Solver};
 pub use store::{catch_stop, Stopped, StoreMark, TermStore};
 pub use term::{BvBinOp, BvCmpOp, BvUnOp, Node, Sort, TermId};
-pub use z3::{Z3Mode, Z3Solver};
+pub use z3::Z3Solver;

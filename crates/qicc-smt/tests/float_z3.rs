@@ -19,7 +19,7 @@
 use qicc_ir::semantics::float::eval_fp;
 use qicc_ir::{FpOp, RoundingMode, Ty};
 use qicc_smt::eval::{eval, Value};
-use qicc_smt::{smtlib, CheckResult, Solver, Sort, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_smt::{smtlib, CheckMode, CheckResult, Solver, Sort, TermId, TermStore, Z3Solver};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -257,9 +257,9 @@ fn bit_blast(op: FpOp, w: u16, case: usize) -> bool {
 fn check_op(w: u16, int_w: u16, op: FpOp, n: usize, rng: &mut Rng, scripts: &mut usize) -> usize {
     let mut s = TermStore::new();
     // A solver serves one store.
-    let mut fresh = Z3Solver::new(Z3Mode::FreshPerCheck);
+    let mut fresh = Z3Solver::new(CheckMode::FreshPerCheck);
     // One solver per operation for the bit-blasted path (its circuit is built once).
-    let mut inc = Z3Solver::new(Z3Mode::Incremental);
+    let mut inc = Z3Solver::new(CheckMode::Incremental);
     let specials = if w == 32 { specials32() } else { specials64() };
     let is_int_operand = matches!(op, FpOp::FromSInt { .. } | FpOp::FromUInt { .. });
     let ow = if is_int_operand { int_w } else { w };
@@ -433,7 +433,7 @@ fn models_of_float_operations_replay() {
         // 51 s) is too slow for a unit test; `fdiv` stands for the big circuits.
         for op in ops {
             let mut s = TermStore::new();
-            let mut z = Z3Solver::new(Z3Mode::FreshPerCheck);
+            let mut z = Z3Solver::new(CheckMode::FreshPerCheck);
             let ty = Ty::Float(w);
             let syms: Vec<TermId> = (0..op.arity())
                 .map(|i| s.symbol(&format!("a{i}"), Sort::BitVec(w)))

@@ -7,7 +7,7 @@ use qicc_ir::semantics::{eval_binop, eval_unop, to_signed};
 use qicc_ir::{BinOp, Ty, UnOp};
 use qicc_smt::eval::{eval, Value};
 use qicc_smt::{BvBinOp, BvCmpOp, BvUnOp, CheckResult, Solver, Sort, TermId, TermStore};
-use qicc_smt::{Z3Mode, Z3Solver};
+use qicc_smt::{CheckMode, Z3Solver};
 use std::collections::HashMap;
 
 const W: u16 = 8;
@@ -344,7 +344,7 @@ proptest! {
         prop_assert_eq!(eval(&s, t, &env).as_bv(), Some(want));
 
         // Z3 agrees: with the variables fixed, the term cannot differ from `want`.
-        let mut z = Z3Solver::new(Z3Mode::Incremental);
+        let mut z = Z3Solver::new(CheckMode::Incremental);
         let mut assumptions = Vec::new();
         for (&v, &x) in vars.iter().zip(&vals) {
             let c = s.bv_const(W, x);

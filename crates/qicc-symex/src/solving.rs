@@ -11,7 +11,7 @@ use crate::symex::Encoding;
 use crate::worker::SolverSlot;
 use qicc_engine::Budget;
 use qicc_ir::{AssertionId, Program, Witness};
-use qicc_smt::{CheckResult, Solver, TermId, TermStore, Z3Mode, Z3Solver};
+use qicc_smt::{CheckMode, CheckResult, Solver, TermId, TermStore, Z3Solver};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -43,7 +43,7 @@ pub type Replayed = (AssertionId, Witness, bool);
 
 /// How an engine wants its solver.
 pub struct SolvingOptions<'a> {
-    pub mode: Z3Mode,
+    pub mode: CheckMode,
     pub check_timeout: Option<Duration>,
     pub progress: Option<&'a ProgressFn>,
     /// Write every query as SMT-LIB 2 to this file.

@@ -19,23 +19,11 @@ mod translate;
 use crate::solver::{CheckResult, InterruptHandle, ModelValue, Solver};
 use crate::store::TermStore;
 use crate::term::{Sort, TermId};
+use crate::CheckMode;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use std::time::Duration;
 use z3_sys::*;
-
-/// How the back-end runs checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Z3Mode {
-    /// One incremental Z3 solver for every check (assumptions, push/pop): learned facts are
-    /// kept between checks.
-    Incremental,
-    /// A fresh Z3 solver for every check, given the current assertions and the assumptions
-    /// as plain assertions: Z3 then picks its non-incremental tactics (for bit-vectors:
-    /// simplify, bit-blast, SAT), usually much faster on one-shot bounded model checking
-    /// queries. Translations are still shared through the context.
-    FreshPerCheck,
-}
 
 /// Z3's global parameters as qicc wants them, set once before the first context is made.
 ///
@@ -83,7 +71,7 @@ static LOGIC: std::sync::Mutex<Option<CString>> = std::sync::Mutex::new(None);
 /// A Z3 context, its solver, and the translations of terms seen so far.
 pub struct Z3Solver {
     ctx: Z3_context,
-    mode: Z3Mode,
+    mode: CheckMode,
     solver: Option<Z3_solver>,
     model: Option<Z3_model>,
     /// Translation of each term, by term index (`inc_ref`ed).
@@ -97,7 +85,7 @@ pub struct Z3Solver {
     sorts: HashMap<Sort, Z3_sort>,
     /// The floating-point sorts by width (32, 64), inc_ref'ed like `sorts`.
     fp_sorts: HashMap<u16, Z3_sort>,
-    /// Assertions per push level (for [`Z3Mode::FreshPerCheck`], which replays them).
+    /// Assertions per push level (for [`CheckMode::FreshPerCheck`], which replays them).
     frames: Vec<Vec<TermId>>,
     timeout: Option<Duration>,
     interrupt: InterruptHandle,
@@ -106,7 +94,7 @@ pub struct Z3Solver {
     /// The last check's assumptions with their translations, while its answer is Unsat (for
     /// the unsat core).
     last_unsat: Option<Vec<(TermId, Option<Z3_ast>)>>,
-    /// [`Z3Mode::Incremental`]: the last check ended undecided (a timeout, an interrupt).
+    /// [`CheckMode::Incremental`]: the last check ended undecided (a timeout, an interrupt).
     /// Z3 4.8's incremental core can keep inconsistent scopes after a cancelled check (a
     /// later check with assumptions crashed in `mk_unsat_core`, Z3 issue #3520's kind), so
     /// the next check first rebuilds the solver from `frames`.
@@ -124,7 +112,7 @@ struct SendCtx(Z3_context);
 unsafe impl Send for SendCtx {}
 
 impl Z3Solver {
-    pub fn new(mode: Z3Mode) -> Z3Solver {
+    pub fn new(mode: CheckMode) -> Z3Solver {
         qicc_defaults();
         // SAFETY: plain constructor calls; the config is deleted right after use.
         // Z3 answers no configuration or context only when it cannot allocate one: the
@@ -165,7 +153,7 @@ impl Z3Solver {
             cancelled: false,
             solve_eqs: false,
         };
-        if mode == Z3Mode::Incremental {
+        if mode == CheckMode::Incremental {
             // One solver for every check: no per-query choice (its checks go through Z3's
             // incremental core, which does not probe).
             s.solver = s.new_solver_for(0);
@@ -184,7 +172,7 @@ impl Z3Solver {
             return;
         }
         self.solve_eqs = on;
-        if let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) {
+        if let (CheckMode::Incremental, Some(s)) = (self.mode, self.solver) {
             self.set_params(s);
         }
     }
@@ -213,7 +201,7 @@ impl Z3Solver {
 
     /// Checks an SMT-LIB 2 script (declarations and assertions; its commands other than
     /// those are ignored) on a fresh context with the solver settings of
-    /// [`Z3Mode::FreshPerCheck`]: the answer ("sat", "unsat", "unknown (reason)") and the
+    /// [`CheckMode::FreshPerCheck`]: the answer ("sat", "unsat", "unknown (reason)") and the
     /// time of the check alone, parsing excluded. This is the solver-query benchmark's
     /// measurement, so it must set up Z3 exactly as [`Solver::check`] does.
     pub fn check_script(
@@ -226,7 +214,7 @@ impl Z3Solver {
             .next()
             .is_some_and(|l| l.starts_with("; qicc query:") && l.contains("equation solving"));
         let text = CString::new(text).map_err(|_| "the script contains a NUL byte".to_string())?;
-        let mut z = Z3Solver::new(Z3Mode::FreshPerCheck);
+        let mut z = Z3Solver::new(CheckMode::FreshPerCheck);
         z.timeout = timeout;
         z.solve_eqs = solve_eqs;
         // Parsed into the context, then asserted into a fresh solver made as `check` makes
@@ -598,7 +586,7 @@ impl Solver for Z3Solver {
         }
         let Some(a) = self.ast(store, t) else { return };
         if let Some(s) = self.solver {
-            if self.mode == Z3Mode::Incremental {
+            if self.mode == CheckMode::Incremental {
                 // SAFETY: solver and AST are alive.
                 unsafe { Z3_solver_assert(self.ctx, s, a) };
                 if let Some(e) = self.take_error() {
@@ -610,7 +598,7 @@ impl Solver for Z3Solver {
 
     fn push(&mut self) {
         self.frames.push(Vec::new());
-        if let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) {
+        if let (CheckMode::Incremental, Some(s)) = (self.mode, self.solver) {
             // SAFETY: solver alive.
             unsafe { Z3_solver_push(self.ctx, s) };
         }
@@ -622,7 +610,7 @@ impl Solver for Z3Solver {
             return;
         }
         self.frames.pop();
-        if let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) {
+        if let (CheckMode::Incremental, Some(s)) = (self.mode, self.solver) {
             // SAFETY: solver alive; one level was pushed.
             unsafe { Z3_solver_pop(self.ctx, s, 1) };
         }
@@ -648,17 +636,17 @@ impl Solver for Z3Solver {
         if asts.len() < assumptions.len() || self.interrupt.is_interrupted() {
             return CheckResult::Unknown("interrupted".to_string());
         }
-        if self.mode == Z3Mode::Incremental && self.cancelled {
+        if self.mode == CheckMode::Incremental && self.cancelled {
             if let Err(e) = self.rebuild_incremental(store) {
                 return CheckResult::Unknown(e);
             }
         }
         let solver = match self.mode {
-            Z3Mode::Incremental => match self.solver {
+            CheckMode::Incremental => match self.solver {
                 Some(s) => s,
                 None => return CheckResult::Unknown("no solver".to_string()),
             },
-            Z3Mode::FreshPerCheck => {
+            CheckMode::FreshPerCheck => {
                 self.drop_solver();
                 let shape = self.query(assumptions).fold(0, |acc, t| {
                     acc | self.shape_below.get(t.index()).copied().unwrap_or(0)
@@ -702,10 +690,10 @@ impl Solver for Z3Solver {
             .then(|| {
                 let query: Vec<TermId> = self.query(assumptions).collect();
                 let mode = match (self.mode, self.solve_eqs) {
-                    (Z3Mode::Incremental, false) => "incremental",
-                    (Z3Mode::Incremental, true) => "incremental, equation solving",
-                    (Z3Mode::FreshPerCheck, false) => "fresh",
-                    (Z3Mode::FreshPerCheck, true) => "fresh, equation solving",
+                    (CheckMode::Incremental, false) => "incremental",
+                    (CheckMode::Incremental, true) => "incremental, equation solving",
+                    (CheckMode::FreshPerCheck, false) => "fresh",
+                    (CheckMode::FreshPerCheck, true) => "fresh, equation solving",
                 };
                 crate::corpus::record(store, &query, mode, self.timeout)
             })
@@ -737,13 +725,13 @@ impl Solver for Z3Solver {
             Z3_L_FALSE => {
                 // The translations are kept alive by `memo` (every term's, inc_ref'ed).
                 self.last_unsat = Some(match self.mode {
-                    Z3Mode::Incremental => assumptions
+                    CheckMode::Incremental => assumptions
                         .iter()
                         .copied()
                         .zip(asts.iter().copied().map(Some))
                         .collect(),
                     // The assumptions were asserted: all of them are the core.
-                    Z3Mode::FreshPerCheck => assumptions.iter().map(|&t| (t, None)).collect(),
+                    CheckMode::FreshPerCheck => assumptions.iter().map(|&t| (t, None)).collect(),
                 });
                 CheckResult::Unsat
             }
@@ -798,7 +786,7 @@ impl Solver for Z3Solver {
 
     fn unsat_core(&mut self) -> Option<Vec<TermId>> {
         let last = self.last_unsat.clone()?;
-        let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) else {
+        let (CheckMode::Incremental, Some(s)) = (self.mode, self.solver) else {
             return Some(last.iter().map(|(t, _)| *t).collect());
         };
         // SAFETY: the solver is alive and its last check answered Unsat; the vector is
@@ -830,7 +818,7 @@ impl Solver for Z3Solver {
             return;
         }
         self.timeout = timeout;
-        if let (Z3Mode::Incremental, Some(s)) = (self.mode, self.solver) {
+        if let (CheckMode::Incremental, Some(s)) = (self.mode, self.solver) {
             self.set_params(s);
         }
     }

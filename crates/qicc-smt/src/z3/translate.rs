@@ -2,9 +2,9 @@
 //! than the thread stack). See the parent module for the reference-counting invariants.
 
 use super::{Shape, Z3Solver};
+use crate::fp_encode::{self, Fp, FpTheory, From};
 use crate::store::TermStore;
 use crate::term::{BvBinOp, BvCmpOp, BvUnOp, Node, Sort, TermId};
-use qicc_ir::semantics::float::default_nan;
 use qicc_ir::types::mask;
 use qicc_ir::{FpOp, RoundingMode};
 use std::ffi::CString;
@@ -275,6 +275,10 @@ impl FpBuilder<'_> {
         self.z.fp_sorts.insert(w, s);
         Ok(s)
     }
+}
+
+impl FpTheory for FpBuilder<'_> {
+    type T = Z3_ast;
 
     fn rm(&mut self, m: RoundingMode) -> Result<Z3_ast, String> {
         let c = self.z.ctx;
@@ -291,7 +295,6 @@ impl FpBuilder<'_> {
         self.keep(a)
     }
 
-    /// The bit-vector constant `v` of width `w`.
     fn bv(&mut self, w: u16, v: u64) -> Result<Z3_ast, String> {
         let s = sort_of(self.z, Sort::BitVec(w))?;
         // SAFETY: the sort is cached (alive).
@@ -299,7 +302,6 @@ impl FpBuilder<'_> {
         self.keep(a)
     }
 
-    /// The float whose IEEE bits (width `w`) are `bits`.
     fn float_of_bits(&mut self, w: u16, bits: Z3_ast) -> Result<Z3_ast, String> {
         let s = self.sort(w)?;
         // SAFETY: live AST and sort.
@@ -307,64 +309,84 @@ impl FpBuilder<'_> {
         self.keep(a)
     }
 
-    /// The float constant with IEEE bits `v`.
-    fn float_const(&mut self, w: u16, v: u64) -> Result<Z3_ast, String> {
-        let b = self.bv(w, v)?;
-        self.float_of_bits(w, b)
+    fn ieee_bits(&mut self, _w: u16, r: Z3_ast) -> Result<Z3_ast, String> {
+        // SAFETY: a live AST of this context.
+        let bits = unsafe { Z3_mk_fpa_to_ieee_bv(self.z.ctx, r) };
+        self.keep(bits)
     }
 
-    /// The IEEE bits of the float `r` of width `w`, a NaN as the IR's default NaN (SMT-LIB
-    /// leaves the bits of a NaN unspecified; `qicc_ir::semantics::float` fixes them).
-    fn bits_of_float(&mut self, w: u16, r: Z3_ast) -> Result<Z3_ast, String> {
+    fn op(&mut self, op: Fp, a: &[Z3_ast]) -> Result<Z3_ast, String> {
         let c = self.z.ctx;
-        let nan = self.bv(w, default_nan(w))?;
+        let n = match op {
+            Fp::Sqrt | Fp::RoundToIntegral => 2,
+            Fp::Add | Fp::Sub | Fp::Mul | Fp::Div | Fp::Ite => 3,
+            Fp::Fma => 4,
+            Fp::IsNan | Fp::IsZero | Fp::IsNegative | Fp::Abs | Fp::Neg | Fp::Not => 1,
+            Fp::Rem | Fp::Lt | Fp::Leq | Fp::Geq | Fp::Eq | Fp::And | Fp::Xor => 2,
+        };
+        if a.len() != n {
+            return Err(format!("internal error: {op:?} with {} operands", a.len()));
+        }
+        // SAFETY: `a` holds live ASTs of this context (checked count above); the array of
+        // `Z3_mk_and` is a live local.
+        let r = unsafe {
+            match op {
+                Fp::Add => Z3_mk_fpa_add(c, a[0], a[1], a[2]),
+                Fp::Sub => Z3_mk_fpa_sub(c, a[0], a[1], a[2]),
+                Fp::Mul => Z3_mk_fpa_mul(c, a[0], a[1], a[2]),
+                Fp::Div => Z3_mk_fpa_div(c, a[0], a[1], a[2]),
+                Fp::Sqrt => Z3_mk_fpa_sqrt(c, a[0], a[1]),
+                Fp::RoundToIntegral => Z3_mk_fpa_round_to_integral(c, a[0], a[1]),
+                Fp::Fma => Z3_mk_fpa_fma(c, a[0], a[1], a[2], a[3]),
+                Fp::Rem => Z3_mk_fpa_rem(c, a[0], a[1]),
+                Fp::IsNan => Z3_mk_fpa_is_nan(c, a[0]),
+                Fp::IsZero => Z3_mk_fpa_is_zero(c, a[0]),
+                Fp::IsNegative => Z3_mk_fpa_is_negative(c, a[0]),
+                Fp::Abs => Z3_mk_fpa_abs(c, a[0]),
+                Fp::Neg => Z3_mk_fpa_neg(c, a[0]),
+                Fp::Lt => Z3_mk_fpa_lt(c, a[0], a[1]),
+                Fp::Leq => Z3_mk_fpa_leq(c, a[0], a[1]),
+                Fp::Geq => Z3_mk_fpa_geq(c, a[0], a[1]),
+                Fp::Eq => Z3_mk_fpa_eq(c, a[0], a[1]),
+                Fp::Ite => Z3_mk_ite(c, a[0], a[1], a[2]),
+                Fp::And => Z3_mk_and(c, 2, [a[0], a[1]].as_ptr()),
+                Fp::Not => Z3_mk_not(c, a[0]),
+                Fp::Xor => Z3_mk_xor(c, a[0], a[1]),
+            }
+        };
+        self.keep(r)
+    }
+
+    fn to_float(&mut self, from: From, rm: Z3_ast, x: Z3_ast, to: u16) -> Result<Z3_ast, String> {
+        let s = self.sort(to)?;
+        let c = self.z.ctx;
+        // SAFETY: live ASTs and sort of this context.
+        let r = unsafe {
+            match from {
+                From::Float => Z3_mk_fpa_to_fp_float(c, rm, x, s),
+                From::SInt => Z3_mk_fpa_to_fp_signed(c, rm, x, s),
+                From::UInt => Z3_mk_fpa_to_fp_unsigned(c, rm, x, s),
+            }
+        };
+        self.keep(r)
+    }
+
+    fn to_int(&mut self, signed: bool, rm: Z3_ast, x: Z3_ast, to: u16) -> Result<Z3_ast, String> {
+        let c = self.z.ctx;
         // SAFETY: live ASTs of this context.
-        let is_nan = unsafe { Z3_mk_fpa_is_nan(c, r) };
-        let is_nan = self.keep(is_nan)?;
-        // SAFETY: as above.
-        let bits = unsafe { Z3_mk_fpa_to_ieee_bv(c, r) };
-        let bits = self.keep(bits)?;
-        self.ite(is_nan, nan, bits)
-    }
-
-    fn ite(&mut self, c: Z3_ast, a: Z3_ast, b: Z3_ast) -> Result<Z3_ast, String> {
-        // SAFETY: live ASTs of this context.
-        let r = unsafe { Z3_mk_ite(self.z.ctx, c, a, b) };
-        self.keep(r)
-    }
-
-    /// A one-argument Z3 function of the context.
-    fn un(
-        &mut self,
-        f: unsafe extern "C" fn(Z3_context, Z3_ast) -> Option<Z3_ast>,
-        a: Z3_ast,
-    ) -> Result<Z3_ast, String> {
-        // SAFETY: `f` is a Z3 constructor; `a` is alive.
-        let r = unsafe { f(self.z.ctx, a) };
-        self.keep(r)
-    }
-
-    fn bin(
-        &mut self,
-        f: unsafe extern "C" fn(Z3_context, Z3_ast, Z3_ast) -> Option<Z3_ast>,
-        a: Z3_ast,
-        b: Z3_ast,
-    ) -> Result<Z3_ast, String> {
-        // SAFETY: `f` is a Z3 constructor; `a` and `b` are alive.
-        let r = unsafe { f(self.z.ctx, a, b) };
-        self.keep(r)
-    }
-
-    fn and(&mut self, a: Z3_ast, b: Z3_ast) -> Result<Z3_ast, String> {
-        // SAFETY: live ASTs; the array is a live local.
-        let r = unsafe { Z3_mk_and(self.z.ctx, 2, [a, b].as_ptr()) };
+        let r = unsafe {
+            if signed {
+                Z3_mk_fpa_to_sbv(c, rm, x, u32::from(to))
+            } else {
+                Z3_mk_fpa_to_ubv(c, rm, x, u32::from(to))
+            }
+        };
         self.keep(r)
     }
 }
 
-/// The owned (inc_ref'ed) AST of the float node `t`, whose operands are translated: Z3's
-/// floating-point theory between conversions from and to IEEE bits, with every choice
-/// SMT-LIB leaves open fixed as `qicc_ir::semantics::float` fixes it.
+/// The owned (inc_ref'ed) AST of the float node `t`, whose operands are translated: the
+/// shared encoding (`crate::fp_encode`) over Z3's floating-point theory.
 fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3_ast, String> {
     let mut args: Vec<TermId> = Vec::with_capacity(3);
     store.node(t).for_each_child(|c| args.push(c));
@@ -375,175 +397,17 @@ fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3
             None => return Err("internal error: child translated after its parent".to_string()),
         }
     }
-    if k.len() != op.arity() {
-        return Err(format!(
-            "internal error: {} with {} operands",
-            op.name(),
-            k.len()
-        ));
-    }
-    let w = store.width(args[0]);
+    let Some(&first) = args.first() else {
+        return Err(format!("internal error: {} with no operands", op.name()));
+    };
+    let w = store.width(first);
     let mut b = FpBuilder {
         z,
         held: Vec::new(),
     };
-    let c = b.z.ctx;
-    // The operands as floats (not for the int-to-float conversions, whose operand is an int).
-    let mut f: Vec<Z3_ast> = Vec::with_capacity(3);
-    if !matches!(op, FpOp::FromSInt { .. } | FpOp::FromUInt { .. }) {
-        for &x in &k {
-            f.push(b.float_of_bits(w, x)?);
-        }
-    }
-    let r = match op {
-        FpOp::Add(m) | FpOp::Sub(m) | FpOp::Mul(m) | FpOp::Div(m) => {
-            let rm = b.rm(m)?;
-            let g = match op {
-                FpOp::Add(_) => Z3_mk_fpa_add,
-                FpOp::Sub(_) => Z3_mk_fpa_sub,
-                FpOp::Mul(_) => Z3_mk_fpa_mul,
-                _ => Z3_mk_fpa_div,
-            };
-            // SAFETY: live ASTs of this context.
-            let r = unsafe { g(c, rm, f[0], f[1]) };
-            let r = b.keep(r)?;
-            b.bits_of_float(w, r)?
-        }
-        FpOp::Sqrt(m) | FpOp::RoundToIntegral(m) => {
-            let rm = b.rm(m)?;
-            let g = if matches!(op, FpOp::Sqrt(_)) {
-                Z3_mk_fpa_sqrt
-            } else {
-                Z3_mk_fpa_round_to_integral
-            };
-            // SAFETY: live ASTs of this context.
-            let r = unsafe { g(c, rm, f[0]) };
-            let r = b.keep(r)?;
-            b.bits_of_float(w, r)?
-        }
-        FpOp::Fma(m) => {
-            let rm = b.rm(m)?;
-            // SAFETY: live ASTs of this context.
-            let r = unsafe { Z3_mk_fpa_fma(c, rm, f[0], f[1], f[2]) };
-            let r = b.keep(r)?;
-            b.bits_of_float(w, r)?
-        }
-        FpOp::Fmod => {
-            // C's fmod is x - n*y with n = x/y truncated; IEEE's remainder (fp.rem) rounds
-            // n to nearest instead, so its result m lies in [-|y|/2, |y|/2] and may have the
-            // sign opposite to x. Then fmod = m + |y| (x positive) or m - |y| (x negative):
-            // the two differ by exactly |y|, and fmod's result is representable (fmod is
-            // always exact), so the addition rounds nothing. A zero m already has x's sign
-            // (IEEE), as fmod's zero has; NaN, infinite x and zero y give NaN either way,
-            // and infinite y gives m = x, as fmod does.
-            let (x, y) = (f[0], f[1]);
-            let m = b.bin(Z3_mk_fpa_rem, x, y)?;
-            let m_zero = b.un(Z3_mk_fpa_is_zero, m)?;
-            let m_nonzero = b.un(Z3_mk_not, m_zero)?;
-            let m_neg = b.un(Z3_mk_fpa_is_negative, m)?;
-            let x_neg = b.un(Z3_mk_fpa_is_negative, x)?;
-            let differ = b.bin(Z3_mk_xor, m_neg, x_neg)?;
-            let fix = b.and(m_nonzero, differ)?;
-            let ay = b.un(Z3_mk_fpa_abs, y)?;
-            let nay = b.un(Z3_mk_fpa_neg, ay)?;
-            let step = b.ite(x_neg, nay, ay)?;
-            let rne = b.rm(RoundingMode::Rne)?;
-            // SAFETY: live ASTs of this context.
-            let fixed = unsafe { Z3_mk_fpa_add(c, rne, m, step) };
-            let fixed = b.keep(fixed)?;
-            let r = b.ite(fix, fixed, m)?;
-            b.bits_of_float(w, r)?
-        }
-        FpOp::Min | FpOp::Max => {
-            // C's fmin/fmax on the bits (SMT-LIB's fp.min/fp.max leave min(-0, +0) open):
-            // a NaN operand is ignored (two give the default NaN), -0 < +0, and otherwise
-            // min picks x iff x < y, max picks x iff not x < y (`semantics::float::min_max`).
-            let (x, y) = (f[0], f[1]);
-            let (xb, yb) = (k[0], k[1]);
-            let nan = b.bv(w, default_nan(w))?;
-            let x_nan = b.un(Z3_mk_fpa_is_nan, x)?;
-            let y_nan = b.un(Z3_mk_fpa_is_nan, y)?;
-            let x_zero = b.un(Z3_mk_fpa_is_zero, x)?;
-            let y_zero = b.un(Z3_mk_fpa_is_zero, y)?;
-            let zeros = b.and(x_zero, y_zero)?;
-            let x_neg = b.un(Z3_mk_fpa_is_negative, x)?;
-            let lt = b.bin(Z3_mk_fpa_lt, x, y)?;
-            let (on_zeros, on_lt) = if op == FpOp::Min {
-                (b.ite(x_neg, xb, yb)?, b.ite(lt, xb, yb)?)
-            } else {
-                (b.ite(x_neg, yb, xb)?, b.ite(lt, yb, xb)?)
-            };
-            let numbers = b.ite(zeros, on_zeros, on_lt)?;
-            let x_num = b.ite(y_nan, xb, numbers)?;
-            let x_is_nan = b.ite(y_nan, nan, yb)?;
-            b.ite(x_nan, x_is_nan, x_num)?
-        }
-        FpOp::Eq => b.bin(Z3_mk_fpa_eq, f[0], f[1])?,
-        FpOp::Lt => b.bin(Z3_mk_fpa_lt, f[0], f[1])?,
-        FpOp::Le => b.bin(Z3_mk_fpa_leq, f[0], f[1])?,
-        FpOp::Convert { to, rm: m } => {
-            let rm = b.rm(m)?;
-            let s = b.sort(to)?;
-            // SAFETY: live ASTs and sort of this context.
-            let r = unsafe { Z3_mk_fpa_to_fp_float(c, rm, f[0], s) };
-            let r = b.keep(r)?;
-            b.bits_of_float(to, r)?
-        }
-        FpOp::FromSInt { to, rm: m } | FpOp::FromUInt { to, rm: m } => {
-            let rm = b.rm(m)?;
-            let s = b.sort(to)?;
-            let g = if matches!(op, FpOp::FromSInt { .. }) {
-                Z3_mk_fpa_to_fp_signed
-            } else {
-                Z3_mk_fpa_to_fp_unsigned
-            };
-            // SAFETY: live ASTs and sort of this context.
-            let r = unsafe { g(c, rm, k[0], s) };
-            let r = b.keep(r)?;
-            b.bits_of_float(to, r)?
-        }
-        FpOp::ToSInt { to } | FpOp::ToUInt { to } => {
-            // Truncation toward zero (RTZ), with SMT-LIB's unspecified cases fixed as the IR
-            // fixes them: NaN gives 0, values below / at or above the range saturate.
-            let x = f[0];
-            let signed = matches!(op, FpOp::ToSInt { .. });
-            let to32 = u32::from(to);
-            let (low, min, high, max) = if signed {
-                let lim = crate::build_fp::pow2_bits(w, to - 1);
-                let hi = b.float_const(w, lim)?;
-                let lo = b.un(Z3_mk_fpa_neg, hi)?;
-                (lo, 1u64 << (to - 1), hi, mask(to) >> 1)
-            } else {
-                // Below 0 is (-1, 0), which truncates to 0, or less, which saturates to 0.
-                let lo = b.float_const(w, 0)?;
-                let hi = b.float_const(w, crate::build_fp::pow2_bits(w, to))?;
-                (lo, 0, hi, mask(to))
-            };
-            let rtz = b.rm(RoundingMode::Rtz)?;
-            // SAFETY: live ASTs of this context.
-            let conv = unsafe {
-                if signed {
-                    Z3_mk_fpa_to_sbv(c, rtz, x, to32)
-                } else {
-                    Z3_mk_fpa_to_ubv(c, rtz, x, to32)
-                }
-            };
-            let conv = b.keep(conv)?;
-            let zero = b.bv(to, 0)?;
-            let min = b.bv(to, min)?;
-            let max = b.bv(to, max)?;
-            let is_nan = b.un(Z3_mk_fpa_is_nan, x)?;
-            let below = b.bin(Z3_mk_fpa_lt, x, low)?;
-            let above = b.bin(Z3_mk_fpa_geq, x, high)?;
-            let r = b.ite(above, max, conv)?;
-            let r = b.ite(below, min, r)?;
-            b.ite(is_nan, zero, r)?
-        }
-        // `TermStore::fp` builds these from bit-vector operators: never nodes.
-        _ => return Err(format!("internal error: {} as a float node", op.name())),
-    };
+    let r = fp_encode::encode(&mut b, op, w, &k)?;
     // SAFETY: handed to the caller, which keeps it in the memo (the builder's own reference
     // is released when it is dropped).
-    unsafe { Z3_inc_ref(c, r) };
+    unsafe { Z3_inc_ref(b.z.ctx, r) };
     Ok(r)
 }

@@ -1,0 +1,191 @@
+//! Which solver the engines get: [`SmtSolver`], one of the back-ends behind the [`Solver`]
+//! trait, chosen for the whole process (`qicc --solver`, [`set_solver_kind`]) or per solver.
+//!
+//! Engines make every solver through [`SmtSolver::new`] and never name a back-end, so the
+//! choice of solver is one setting, and the stats can say which solver answered each check.
+
+use crate::bitwuzla::BitwuzlaSolver;
+use crate::solver::{CheckResult, InterruptHandle, ModelValue, Solver};
+use crate::store::TermStore;
+use crate::term::TermId;
+use crate::z3::Z3Solver;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::time::Duration;
+
+/// How a back-end runs checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckMode {
+    /// One incremental solver for every check (assumptions, push/pop): learned facts are
+    /// kept between checks.
+    Incremental,
+    /// A fresh solver for every check, given the current assertions and the assumptions as
+    /// plain assertions: the solver then preprocesses and bit-blasts each query whole,
+    /// usually much faster on one-shot bounded model checking queries. Translations are still
+    /// shared between checks.
+    FreshPerCheck,
+}
+
+/// A back-end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolverKind {
+    Z3,
+    Bitwuzla,
+}
+
+impl SolverKind {
+    pub const ALL: [SolverKind; 2] = [SolverKind::Z3, SolverKind::Bitwuzla];
+
+    /// The name on the command line and in the stats (`z3`, `bitwuzla`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::Z3 => "z3",
+            SolverKind::Bitwuzla => "bitwuzla",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<SolverKind> {
+        SolverKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The back-end's name and version ("z3 5.4.1", "bitwuzla 0.8.0").
+    pub fn version(self) -> String {
+        match self {
+            SolverKind::Z3 => Z3Solver::version(),
+            SolverKind::Bitwuzla => BitwuzlaSolver::version(),
+        }
+    }
+}
+
+/// The process's choice (an index into [`SolverKind::ALL`]); Z3 until set.
+static KIND: AtomicU8 = AtomicU8::new(0);
+
+/// Makes every [`SmtSolver::new`] afterwards a solver of `kind`.
+pub fn set_solver_kind(kind: SolverKind) {
+    let i = SolverKind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
+    KIND.store(i as u8, Ordering::SeqCst);
+}
+
+/// The back-end [`SmtSolver::new`] makes.
+pub fn solver_kind() -> SolverKind {
+    SolverKind::ALL
+        .get(KIND.load(Ordering::SeqCst) as usize)
+        .copied()
+        .unwrap_or(SolverKind::Z3)
+}
+
+/// Checks answered Sat or Unsat, per back-end (by [`SolverKind::ALL`] index), in this
+/// process: what the stats report as "which solver answered".
+static ANSWERED: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+
+/// How many checks each back-end has decided (Sat or Unsat) in this process so far.
+pub fn checks_answered() -> Vec<(SolverKind, u64)> {
+    SolverKind::ALL
+        .iter()
+        .zip(&ANSWERED)
+        .map(|(&k, n)| (k, n.load(Ordering::Relaxed)))
+        .collect()
+}
+
+enum Inner {
+    Z3(Z3Solver),
+    Bitwuzla(BitwuzlaSolver),
+}
+
+/// The solver engines use: the back-end of [`solver_kind`] (or one named).
+pub struct SmtSolver {
+    inner: Inner,
+}
+
+impl SmtSolver {
+    /// A solver of the process's back-end ([`set_solver_kind`]).
+    pub fn new(mode: CheckMode) -> SmtSolver {
+        SmtSolver::of(solver_kind(), mode)
+    }
+
+    pub fn of(kind: SolverKind, mode: CheckMode) -> SmtSolver {
+        let inner = match kind {
+            SolverKind::Z3 => Inner::Z3(Z3Solver::new(mode)),
+            SolverKind::Bitwuzla => Inner::Bitwuzla(BitwuzlaSolver::new(mode)),
+        };
+        SmtSolver { inner }
+    }
+
+    pub fn kind(&self) -> SolverKind {
+        match self.inner {
+            Inner::Z3(_) => SolverKind::Z3,
+            Inner::Bitwuzla(_) => SolverKind::Bitwuzla,
+        }
+    }
+
+    /// Z3's equation solving for this solver's checks ([`Z3Solver::solve_equations`]); other
+    /// back-ends have no such switch and ignore it.
+    pub fn solve_equations(&mut self, on: bool) {
+        if let Inner::Z3(z) = &mut self.inner {
+            z.solve_equations(on);
+        }
+    }
+
+    /// Drops the solver on a thread of its own (freeing a large one takes seconds).
+    pub fn drop_in_background(self) {
+        match self.inner {
+            Inner::Z3(z) => z.drop_in_background(),
+            Inner::Bitwuzla(b) => b.drop_in_background(),
+        }
+    }
+
+    fn solver(&mut self) -> &mut dyn Solver {
+        match &mut self.inner {
+            Inner::Z3(z) => z,
+            Inner::Bitwuzla(b) => b,
+        }
+    }
+}
+
+impl Solver for SmtSolver {
+    fn name(&self) -> String {
+        self.kind().version()
+    }
+
+    fn assert(&mut self, store: &TermStore, t: TermId) {
+        self.solver().assert(store, t)
+    }
+
+    fn push(&mut self) {
+        self.solver().push()
+    }
+
+    fn pop(&mut self) {
+        self.solver().pop()
+    }
+
+    fn check(&mut self, store: &TermStore, assumptions: &[TermId]) -> CheckResult {
+        let r = self.solver().check(store, assumptions);
+        if matches!(r, CheckResult::Sat | CheckResult::Unsat) {
+            let i = SolverKind::ALL
+                .iter()
+                .position(|&k| k == self.kind())
+                .unwrap_or(0);
+            ANSWERED[i].fetch_add(1, Ordering::Relaxed);
+        }
+        r
+    }
+
+    fn value(&mut self, store: &TermStore, t: TermId) -> Option<ModelValue> {
+        self.solver().value(store, t)
+    }
+
+    fn unsat_core(&mut self) -> Option<Vec<TermId>> {
+        self.solver().unsat_core()
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.solver().set_timeout(timeout)
+    }
+
+    fn interrupt_handle(&self) -> InterruptHandle {
+        match &self.inner {
+            Inner::Z3(z) => z.interrupt_handle(),
+            Inner::Bitwuzla(b) => b.interrupt_handle(),
+        }
+    }
+}

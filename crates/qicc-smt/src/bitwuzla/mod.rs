@@ -1,0 +1,516 @@
+//! The Bitwuzla back-end (through the C API of Bitwuzla 0.8, crate `bitwuzla-sys`).
+//!
+//! This module and its `translate` are the only code in qicc that names Bitwuzla. One
+//! [`BitwuzlaSolver`] owns one Bitwuzla term manager (not thread-safe, like a Z3 context),
+//! translates each term of the caller's [`TermStore`] once and keeps the translation for
+//! later checks, and runs checks on Bitwuzla instances of that term manager: one for every
+//! check ([`CheckMode::FreshPerCheck`]) or one for the solver's life
+//! ([`CheckMode::Incremental`]).
+//!
+//! What differs from Z3, and how the back-end keeps the IR's semantics:
+//! - Bitwuzla has no operator from a float to its IEEE bits. The translation of such a
+//!   conversion is a fresh bit-vector `b` with the *definition* `to_fp(b) = r` (see
+//!   `translate`); a check asserts the definitions of every float conversion its query
+//!   contains. A definition only names a value, so it is satisfiable whatever else holds and
+//!   adding it changes no answer.
+//! - Bitwuzla's arrays have no lambdas. An array term with a lambda below it (qicc's initial
+//!   memory, memory after `memset`) is translated as a Bitwuzla *function* from indices to
+//!   elements; reads of it are applications, stores and `ite`s over it are lambdas again.
+//! - Checks are stopped by Bitwuzla's termination callback, which reads the interrupt flag and
+//!   the check's deadline (the per-check time limit).
+//!
+//! Safety invariants of the raw API use:
+//! - terms and sorts are handles owned by the term manager, alive until it is deleted; the
+//!   manager outlives every instance (`Drop` deletes instances first);
+//! - the termination callback's state is a `Box` owned by the solver, which outlives every
+//!   instance that points to it;
+//! - API errors do not exit the process: a thread-local abort callback records the message
+//!   and the failed call returns a null handle; the message is taken after every batch of
+//!   calls and makes the check answer `Unknown`, never a wrong `Sat`/`Unsat`.
+
+mod translate;
+
+use crate::solver::{CheckResult, InterruptHandle, ModelValue, Solver};
+use crate::store::TermStore;
+use crate::term::{Sort, TermId};
+use crate::CheckMode;
+use bitwuzla_sys::*;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
+use std::ffi::{c_char, c_void, CStr};
+use std::time::{Duration, Instant};
+
+thread_local! {
+    /// The message of the last Bitwuzla API error on this thread (see the module docs).
+    static ERROR: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Bitwuzla's abort callback: records the error instead of exiting the process. The failed
+/// call then returns a null handle.
+unsafe extern "C" fn on_abort(msg: *const c_char) {
+    let text = if msg.is_null() {
+        "bitwuzla error".to_string()
+    } else {
+        // SAFETY: Bitwuzla passes a NUL-terminated message alive during the call.
+        unsafe { CStr::from_ptr(msg) }
+            .to_string_lossy()
+            .trim()
+            .to_string()
+    };
+    ERROR.with(|e| {
+        if let Ok(mut e) = e.try_borrow_mut() {
+            e.get_or_insert(text);
+        }
+    });
+}
+
+/// The error recorded since the last call, if any (and clears it).
+fn take_error() -> Option<String> {
+    ERROR.with(|e| e.try_borrow_mut().ok().and_then(|mut e| e.take()))
+}
+
+/// What the termination callback reads: the solver's interrupt flag and the running check's
+/// deadline. Read only on the solver's thread (Bitwuzla calls back from the check).
+struct Termination {
+    interrupt: InterruptHandle,
+    deadline: Cell<Option<Instant>>,
+}
+
+unsafe extern "C" fn terminate(state: *mut c_void) -> i32 {
+    // SAFETY: the state is the solver's boxed `Termination`, alive while any instance is.
+    let t = unsafe { &*(state as *const Termination) };
+    let over = t.deadline.get().is_some_and(|d| Instant::now() >= d);
+    i32::from(over || t.interrupt.is_interrupted())
+}
+
+/// A Bitwuzla term manager, the instance of the running or last check, and the translations
+/// of terms seen so far.
+pub struct BitwuzlaSolver {
+    tm: *mut BitwuzlaTermManager,
+    mode: CheckMode,
+    /// [`CheckMode::Incremental`]: the one instance. [`CheckMode::FreshPerCheck`]: the
+    /// instance of the last check (its model), or none.
+    instance: Option<*mut Bitwuzla>,
+    termination: Box<Termination>,
+    /// Translation of each term, by term index.
+    memo: Vec<Option<BitwuzlaTerm>>,
+    /// By term index: an array term translated as a Bitwuzla function (a lambda below it).
+    fun: Vec<bool>,
+    /// By term index: the term or one below it has float-to-bits definitions.
+    defs_below: Vec<bool>,
+    /// The definitions each float node made (by term index).
+    defs: HashMap<usize, Vec<BitwuzlaTerm>>,
+    sorts: HashMap<Sort, BitwuzlaSort>,
+    /// Function sorts (lambda arrays) by (index, element) width.
+    fun_sorts: HashMap<(u16, u16), BitwuzlaSort>,
+    /// Float sorts by width.
+    fp_sorts: HashMap<u16, BitwuzlaSort>,
+    /// Assertions per push level.
+    frames: Vec<Vec<TermId>>,
+    /// [`CheckMode::Incremental`]: the float nodes whose definitions are asserted, per push
+    /// level (popped with it).
+    def_frames: Vec<HashSet<usize>>,
+    /// The float nodes whose definitions the last check had (values of terms needing others
+    /// are not given: the model leaves their bits free).
+    defs_checked: HashSet<usize>,
+    timeout: Option<Duration>,
+    /// The first error the back-end met; every later check answers `Unknown` with it.
+    error: Option<String>,
+    /// After an Unsat answer: the assumptions and (incremental) their translations.
+    last_unsat: Option<Vec<(TermId, Option<BitwuzlaTerm>)>>,
+    model: bool,
+}
+
+impl BitwuzlaSolver {
+    pub fn new(mode: CheckMode) -> BitwuzlaSolver {
+        // SAFETY: installs a function for this thread; it only records the message.
+        unsafe { bitwuzla_set_abort_callback(Some(on_abort)) };
+        // SAFETY: plain constructor; deleted in `Drop`.
+        let tm = unsafe { bitwuzla_term_manager_new() };
+        let interrupt = InterruptHandle::new();
+        let mut s = BitwuzlaSolver {
+            tm,
+            mode,
+            instance: None,
+            termination: Box::new(Termination {
+                interrupt,
+                deadline: Cell::new(None),
+            }),
+            memo: Vec::new(),
+            fun: Vec::new(),
+            defs_below: Vec::new(),
+            defs: HashMap::new(),
+            sorts: HashMap::new(),
+            fun_sorts: HashMap::new(),
+            fp_sorts: HashMap::new(),
+            frames: vec![Vec::new()],
+            def_frames: vec![HashSet::new()],
+            defs_checked: HashSet::new(),
+            timeout: None,
+            error: None,
+            last_unsat: None,
+            model: false,
+        };
+        if mode == CheckMode::Incremental {
+            s.instance = s.new_instance();
+        }
+        s
+    }
+
+    /// "bitwuzla VERSION" of the linked library.
+    pub fn version() -> String {
+        // SAFETY: a static NUL-terminated string.
+        let v = unsafe { CStr::from_ptr(bitwuzla_version()) };
+        format!("bitwuzla {}", v.to_string_lossy())
+    }
+
+    /// A new instance of the term manager, with models, unsat assumptions and the
+    /// termination callback.
+    fn new_instance(&mut self) -> Option<*mut Bitwuzla> {
+        // SAFETY: the options are deleted right after use (Bitwuzla copies them); the
+        // termination state outlives the instance (module docs).
+        let b = unsafe {
+            let opts = bitwuzla_options_new();
+            bitwuzla_set_option(opts, BITWUZLA_OPT_PRODUCE_MODELS, 1);
+            bitwuzla_set_option(opts, BITWUZLA_OPT_PRODUCE_UNSAT_ASSUMPTIONS, 1);
+            let b = bitwuzla_new(self.tm, opts);
+            bitwuzla_options_delete(opts);
+            if !b.is_null() {
+                let state = &*self.termination as *const Termination as *mut c_void;
+                bitwuzla_set_termination_callback(b, Some(terminate), state);
+            }
+            b
+        };
+        if let Some(e) = take_error() {
+            self.record_error(e);
+        }
+        (!b.is_null()).then_some(b)
+    }
+
+    fn drop_instance(&mut self) {
+        self.model = false;
+        if let Some(b) = self.instance.take() {
+            // SAFETY: made by `new_instance`, deleted once.
+            unsafe { bitwuzla_delete(b) };
+        }
+    }
+
+    fn record_error(&mut self, e: String) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    /// The translation of `t` (translating what is new), or `None` after an error.
+    fn term(&mut self, store: &TermStore, t: TermId) -> Option<BitwuzlaTerm> {
+        if self.error.is_some() {
+            return None;
+        }
+        match translate::translate(self, store, t) {
+            Ok(a) => Some(a),
+            Err(e) if e == translate::INTERRUPTED => None,
+            Err(e) => {
+                self.record_error(e);
+                None
+            }
+        }
+    }
+
+    /// The float nodes with definitions in the DAGs of `roots` (all translated).
+    fn defs_of(&self, store: &TermStore, roots: impl Iterator<Item = TermId>) -> Vec<usize> {
+        let mut seen: HashSet<usize> = HashSet::new();
+        let mut out = Vec::new();
+        let mut stack: Vec<TermId> = roots
+            .filter(|t| self.defs_below.get(t.index()).copied().unwrap_or(false))
+            .collect();
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t.index()) {
+                continue;
+            }
+            if self.defs.contains_key(&t.index()) {
+                out.push(t.index());
+            }
+            store.node(t).for_each_child(|c| {
+                if self.defs_below.get(c.index()).copied().unwrap_or(false) {
+                    stack.push(c);
+                }
+            });
+        }
+        out
+    }
+
+    fn reason_unknown(&self) -> String {
+        if self.termination.interrupt.is_interrupted() {
+            "interrupted".to_string()
+        } else if self
+            .termination
+            .deadline
+            .get()
+            .is_some_and(|d| Instant::now() >= d)
+        {
+            "timeout".to_string()
+        } else {
+            "unknown".to_string()
+        }
+    }
+}
+
+impl Solver for BitwuzlaSolver {
+    fn name(&self) -> String {
+        BitwuzlaSolver::version()
+    }
+
+    fn assert(&mut self, store: &TermStore, t: TermId) {
+        store.expect_bool(t);
+        // Recorded first: whatever happens to the translation, later checks must see it.
+        if let Some(frame) = self.frames.last_mut() {
+            frame.push(t);
+        }
+        let Some(a) = self.term(store, t) else { return };
+        if let (CheckMode::Incremental, Some(b)) = (self.mode, self.instance) {
+            // SAFETY: instance and term alive.
+            unsafe { bitwuzla_assert(b, a) };
+            if let Some(e) = take_error() {
+                self.record_error(e);
+            }
+        }
+    }
+
+    fn push(&mut self) {
+        self.frames.push(Vec::new());
+        self.def_frames.push(HashSet::new());
+        if let (CheckMode::Incremental, Some(b)) = (self.mode, self.instance) {
+            // SAFETY: instance alive.
+            unsafe { bitwuzla_push(b, 1) };
+        }
+    }
+
+    fn pop(&mut self) {
+        if self.frames.len() <= 1 {
+            self.record_error("pop without push".to_string());
+            return;
+        }
+        self.frames.pop();
+        self.def_frames.pop();
+        if let (CheckMode::Incremental, Some(b)) = (self.mode, self.instance) {
+            // SAFETY: instance alive; one level was pushed.
+            unsafe { bitwuzla_pop(b, 1) };
+        }
+    }
+
+    fn check(&mut self, store: &TermStore, assumptions: &[TermId]) -> CheckResult {
+        self.model = false;
+        self.last_unsat = None;
+        if self.termination.interrupt.is_interrupted() {
+            return CheckResult::Unknown("interrupted".to_string());
+        }
+        let mut terms = Vec::with_capacity(assumptions.len());
+        for &t in assumptions {
+            store.expect_bool(t);
+            match self.term(store, t) {
+                Some(a) => terms.push(a),
+                None => break,
+            }
+        }
+        if let Some(e) = &self.error {
+            return CheckResult::Unknown(e.clone());
+        }
+        if terms.len() < assumptions.len() || self.termination.interrupt.is_interrupted() {
+            return CheckResult::Unknown("interrupted".to_string());
+        }
+        let all: Vec<TermId> = self.frames.iter().flatten().copied().collect();
+        let needed = self.defs_of(store, all.iter().chain(assumptions).copied());
+        let b = match self.mode {
+            CheckMode::Incremental => {
+                let Some(b) = self.instance else {
+                    return CheckResult::Unknown("no bitwuzla instance".to_string());
+                };
+                // Definitions not asserted at a live level yet go on the current one.
+                let live: HashSet<usize> = self.def_frames.iter().flatten().copied().collect();
+                for d in needed.iter().filter(|d| !live.contains(d)) {
+                    for &def in self.defs.get(d).into_iter().flatten() {
+                        // SAFETY: instance and term alive.
+                        unsafe { bitwuzla_assert(b, def) };
+                    }
+                    if let Some(level) = self.def_frames.last_mut() {
+                        level.insert(*d);
+                    }
+                }
+                b
+            }
+            CheckMode::FreshPerCheck => {
+                self.drop_instance();
+                let Some(b) = self.new_instance() else {
+                    return CheckResult::Unknown(
+                        self.error
+                            .clone()
+                            .unwrap_or_else(|| "no bitwuzla instance".into()),
+                    );
+                };
+                self.instance = Some(b);
+                for t in all {
+                    // Every assertion or no answer: a missing one could make a SAT wrong.
+                    let Some(a) = self.term(store, t) else {
+                        return CheckResult::Unknown(
+                            self.error.clone().unwrap_or_else(|| "interrupted".into()),
+                        );
+                    };
+                    // SAFETY: instance and term alive.
+                    unsafe { bitwuzla_assert(b, a) };
+                }
+                for d in &needed {
+                    for &def in self.defs.get(d).into_iter().flatten() {
+                        // SAFETY: instance and term alive.
+                        unsafe { bitwuzla_assert(b, def) };
+                    }
+                }
+                // As Z3's fresh checks: the assumptions are plain assertions (preprocessing
+                // may substitute them), and all of them are the core.
+                for &a in &terms {
+                    // SAFETY: instance and term alive.
+                    unsafe { bitwuzla_assert(b, a) };
+                }
+                terms.clear();
+                b
+            }
+        };
+        if let Some(e) = take_error() {
+            self.record_error(e);
+        }
+        if let Some(e) = &self.error {
+            return CheckResult::Unknown(e.clone());
+        }
+        self.defs_checked = needed.into_iter().collect();
+        self.termination
+            .deadline
+            .set(self.timeout.map(|t| Instant::now() + t));
+        // SAFETY: instance alive; the pointer/length pair is a live Vec of live terms.
+        let r = unsafe { bitwuzla_check_sat_assuming(b, terms.len() as u32, terms.as_mut_ptr()) };
+        let reason = self.reason_unknown();
+        self.termination.deadline.set(None);
+        if let Some(e) = take_error() {
+            self.record_error(e.clone());
+            return CheckResult::Unknown(e);
+        }
+        match r {
+            BITWUZLA_SAT => {
+                self.model = true;
+                CheckResult::Sat
+            }
+            BITWUZLA_UNSAT => {
+                self.last_unsat = Some(match self.mode {
+                    CheckMode::Incremental => assumptions
+                        .iter()
+                        .copied()
+                        .zip(terms.iter().copied().map(Some))
+                        .collect(),
+                    CheckMode::FreshPerCheck => assumptions.iter().map(|&t| (t, None)).collect(),
+                });
+                CheckResult::Unsat
+            }
+            _ => CheckResult::Unknown(reason),
+        }
+    }
+
+    fn value(&mut self, store: &TermStore, t: TermId) -> Option<ModelValue> {
+        if !self.model {
+            return None;
+        }
+        let b = self.instance?;
+        let a = self.term(store, t)?;
+        // A float conversion the check did not define has free bits in the model.
+        let needed = self.defs_of(store, std::iter::once(t));
+        if needed.iter().any(|d| !self.defs_checked.contains(d)) {
+            return None;
+        }
+        // SAFETY: instance (after a Sat answer) and term alive; the string is copied before
+        // the next call.
+        let v = unsafe {
+            let v = bitwuzla_get_value(b, a);
+            if v == 0 {
+                None
+            } else {
+                match store.sort(t) {
+                    Sort::Bool => Some(ModelValue::Bool(bitwuzla_term_value_get_bool(v))),
+                    Sort::BitVec(width) => {
+                        let s = bitwuzla_term_value_get_str_fmt(v, 2);
+                        if s.is_null() {
+                            None
+                        } else {
+                            let text = CStr::from_ptr(s).to_string_lossy();
+                            u64::from_str_radix(&text, 2)
+                                .ok()
+                                .map(|value| ModelValue::Bv { width, value })
+                        }
+                    }
+                    Sort::Array { .. } => None,
+                }
+            }
+        };
+        take_error().map_or(v, |_| None)
+    }
+
+    fn unsat_core(&mut self) -> Option<Vec<TermId>> {
+        let last = self.last_unsat.clone()?;
+        let (CheckMode::Incremental, Some(b)) = (self.mode, self.instance) else {
+            return Some(last.iter().map(|(t, _)| *t).collect());
+        };
+        // SAFETY: the instance's last check answered Unsat with these assumptions; the array
+        // is Bitwuzla's, read before the next call.
+        let core: HashSet<BitwuzlaTerm> = unsafe {
+            let mut n = 0usize;
+            let p = bitwuzla_get_unsat_assumptions(b, &mut n);
+            if p.is_null() {
+                HashSet::new()
+            } else {
+                std::slice::from_raw_parts(p, n).iter().copied().collect()
+            }
+        };
+        if take_error().is_some() {
+            return None;
+        }
+        // Bitwuzla shares equal terms, so an assumption is in the core iff its term is.
+        Some(
+            last.iter()
+                .filter(|(_, a)| a.is_some_and(|a| core.contains(&a)))
+                .map(|(t, _)| *t)
+                .collect(),
+        )
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
+    }
+
+    fn interrupt_handle(&self) -> InterruptHandle {
+        self.termination.interrupt.clone()
+    }
+}
+
+/// A solver on its way to being dropped on another thread.
+struct Retired {
+    _solver: BitwuzlaSolver,
+}
+// SAFETY: the solver is moved whole, so nothing refers to its term manager afterwards.
+// Bitwuzla's objects are not tied to the thread that made them; they only must not be used by
+// two threads at once.
+unsafe impl Send for Retired {}
+
+impl BitwuzlaSolver {
+    /// Drops the solver on a thread of its own (freeing a large term manager takes time).
+    pub fn drop_in_background(self) {
+        let retired = Retired { _solver: self };
+        let _ = std::thread::Builder::new()
+            .name("qicc-bitwuzla-drop".into())
+            .spawn(move || drop(retired));
+    }
+}
+
+impl Drop for BitwuzlaSolver {
+    fn drop(&mut self) {
+        // Instances first, then the manager that owns their terms (module docs).
+        self.drop_instance();
+        // SAFETY: made in `new`, deleted once, after every instance.
+        unsafe { bitwuzla_term_manager_delete(self.tm) };
+    }
+}
