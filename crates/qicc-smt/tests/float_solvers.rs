@@ -1,5 +1,6 @@
-//! Float operations through Z3's floating-point theory, differentially against
-//! `qicc_ir::semantics::float::eval_fp` (the one definition of their meaning).
+//! Float operations through every back-end's floating-point theory (Z3 and Bitwuzla),
+//! differentially against `qicc_ir::semantics::float::eval_fp` (the one definition of their
+//! meaning), and so against each other.
 //!
 //! For each float operation, both widths and every rounding mode, operand bit patterns from
 //! a generator biased to special values (signed zeros, infinities, NaNs with various payloads
@@ -19,7 +20,10 @@
 use qicc_ir::semantics::float::eval_fp;
 use qicc_ir::{FpOp, RoundingMode, Ty};
 use qicc_smt::eval::{eval, Value};
-use qicc_smt::{smtlib, CheckMode, CheckResult, Solver, Sort, TermId, TermStore, Z3Solver};
+use qicc_smt::{
+    smtlib, CheckMode, CheckResult, SmtSolver, Solver, SolverKind, Sort, TermId, TermStore,
+    Z3Solver,
+};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -253,13 +257,20 @@ fn bit_blast(op: FpOp, w: u16, case: usize) -> bool {
     }
 }
 
-/// Checks `n` cases of `op`; returns `n`.
-fn check_op(w: u16, int_w: u16, op: FpOp, n: usize, rng: &mut Rng, scripts: &mut usize) -> usize {
+/// Checks `n` cases of `op` on the back-end `kind`; returns `n`.
+fn check_op(
+    kind: SolverKind,
+    (w, int_w): (u16, u16),
+    op: FpOp,
+    n: usize,
+    rng: &mut Rng,
+    scripts: &mut usize,
+) -> usize {
     let mut s = TermStore::new();
     // A solver serves one store.
-    let mut fresh = Z3Solver::new(CheckMode::FreshPerCheck);
+    let mut fresh = SmtSolver::of(kind, CheckMode::FreshPerCheck);
     // One solver per operation for the bit-blasted path (its circuit is built once).
-    let mut inc = Z3Solver::new(CheckMode::Incremental);
+    let mut inc = SmtSolver::of(kind, CheckMode::Incremental);
     let specials = if w == 32 { specials32() } else { specials64() };
     let is_int_operand = matches!(op, FpOp::FromSInt { .. } | FpOp::FromUInt { .. });
     let ow = if is_int_operand { int_w } else { w };
@@ -342,10 +353,10 @@ fn check_op(w: u16, int_w: u16, op: FpOp, n: usize, rng: &mut Rng, scripts: &mut
         assert_eq!(
             fresh.check(&s, &query),
             CheckResult::Unsat,
-            "fresh solver: {what}"
+            "{kind:?} fresh solver: {what}"
         );
-        // The printed script means the same.
-        if case % 5 == 0 {
+        // The printed script means the same (to Z3, which reads it).
+        if kind == SolverKind::Z3 && case % 5 == 0 {
             let text = smtlib::script(&s, &query);
             let (answer, _) = Z3Solver::check_script(&text, None).expect("z3 parses the script");
             assert_eq!(answer, "unsat", "SMT-LIB script: {what}\n{text}");
@@ -357,7 +368,7 @@ fn check_op(w: u16, int_w: u16, op: FpOp, n: usize, rng: &mut Rng, scripts: &mut
         assert_eq!(
             inc.check(&s, &query),
             CheckResult::Unsat,
-            "incremental solver: {what}"
+            "{kind:?} incremental solver: {what}"
         );
         // And the sanity of the query: it is satisfiable with the semantics' result.
         if case % 4 == 0 {
@@ -365,7 +376,11 @@ fn check_op(w: u16, int_w: u16, op: FpOp, n: usize, rng: &mut Rng, scripts: &mut
             let mut q = query.clone();
             q.pop();
             q.push(eq);
-            assert_eq!(inc.check(&s, &q), CheckResult::Sat, "satisfiable: {what}");
+            assert_eq!(
+                inc.check(&s, &q),
+                CheckResult::Sat,
+                "{kind:?} satisfiable: {what}"
+            );
         }
     }
     n
@@ -373,6 +388,17 @@ fn check_op(w: u16, int_w: u16, op: FpOp, n: usize, rng: &mut Rng, scripts: &mut
 
 #[test]
 fn float_operations_match_the_ir_semantics_in_z3() {
+    float_operations_match_the_ir_semantics(SolverKind::Z3);
+}
+
+#[test]
+fn float_operations_match_the_ir_semantics_in_bitwuzla() {
+    float_operations_match_the_ir_semantics(SolverKind::Bitwuzla);
+}
+
+/// The same cases (the same seed) for every back-end: each agrees with the semantics, so
+/// with the others, on every case.
+fn float_operations_match_the_ir_semantics(kind: SolverKind) {
     let t0 = Instant::now();
     let n = cases();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -395,76 +421,83 @@ fn float_operations_match_the_ir_semantics_in_z3() {
             };
             for &iw in int_widths {
                 let per = (n / int_widths.len()).max(1);
-                total += check_op(w, iw, op, per, &mut rng, &mut scripts);
+                total += check_op(kind, (w, iw), op, per, &mut rng, &mut scripts);
             }
             if std::env::var_os("QICC_FP_TIMES").is_some() {
-                eprintln!("{op:?} f{w}: {:?}", t1.elapsed());
+                eprintln!("{kind:?} {op:?} f{w}: {:?}", t1.elapsed());
             }
         }
     }
     eprintln!(
-        "{total} cases ({scripts} also as SMT-LIB scripts) in {:?}",
+        "{kind:?}: {total} cases ({scripts} also as SMT-LIB scripts) in {:?}",
         t0.elapsed()
     );
 }
 
-/// Models replay: with the result fixed and one operand free, Z3's model for the operand
-/// gives that result under the semantics (the circuit is searched, not only evaluated).
+/// Models replay: with the result fixed and one operand free, each back-end's model for the
+/// operand gives that result under the semantics (the circuit is searched, not only
+/// evaluated), on the same queries.
 #[test]
 fn models_of_float_operations_replay() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
-    for w in [32u16, 64] {
-        let specials = if w == 32 { specials32() } else { specials64() };
-        let ops = [
-            FpOp::Add(RoundingMode::Rne),
-            FpOp::Mul(RoundingMode::Rtz),
-            FpOp::Div(RoundingMode::Rtp),
-            FpOp::Min,
-            FpOp::Max,
-            FpOp::RoundToIntegral(RoundingMode::Rna),
-            FpOp::ToSInt { to: 32 },
-            FpOp::ToUInt { to: 16 },
-            FpOp::Convert {
-                to: 96 - w,
-                rm: RoundingMode::Rne,
-            },
-        ];
-        // Searching through `fsqrt` (binary64: 10 s for four models) and `fmod` (binary32:
-        // 51 s) is too slow for a unit test; `fdiv` stands for the big circuits.
-        for op in ops {
-            let mut s = TermStore::new();
-            let mut z = Z3Solver::new(CheckMode::FreshPerCheck);
-            let ty = Ty::Float(w);
-            let syms: Vec<TermId> = (0..op.arity())
-                .map(|i| s.symbol(&format!("a{i}"), Sort::BitVec(w)))
-                .collect();
-            let t = s.fp(op, &syms);
-            let t1 = Instant::now();
-            for _ in 0..4 {
-                let vals: Vec<u64> = (0..op.arity())
-                    .map(|_| float_operand(&mut rng, w, &specials))
+    for kind in SolverKind::ALL {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for w in [32u16, 64] {
+            let specials = if w == 32 { specials32() } else { specials64() };
+            let ops = [
+                FpOp::Add(RoundingMode::Rne),
+                FpOp::Mul(RoundingMode::Rtz),
+                FpOp::Div(RoundingMode::Rtp),
+                FpOp::Min,
+                FpOp::Max,
+                FpOp::RoundToIntegral(RoundingMode::Rna),
+                FpOp::ToSInt { to: 32 },
+                FpOp::ToUInt { to: 16 },
+                FpOp::Convert {
+                    to: 96 - w,
+                    rm: RoundingMode::Rne,
+                },
+            ];
+            // Searching through `fsqrt` (binary64: 10 s for four models) and `fmod` (binary32:
+            // 51 s) is too slow for a unit test; `fdiv` stands for the big circuits.
+            for op in ops {
+                let mut s = TermStore::new();
+                let mut z = SmtSolver::of(kind, CheckMode::FreshPerCheck);
+                let ty = Ty::Float(w);
+                let syms: Vec<TermId> = (0..op.arity())
+                    .map(|i| s.symbol(&format!("a{i}"), Sort::BitVec(w)))
                     .collect();
-                let want = eval_fp(op, ty, &vals);
-                let want_t = s.bv_const(op.result_ty(ty).bits(), want);
-                let mut q = vec![s.eq(t, want_t)];
-                // The second operand fixed, the first free.
-                if let Some(&b) = syms.get(1) {
-                    let c = s.bv_const(w, vals[1]);
-                    q.push(s.eq(b, c));
+                let t = s.fp(op, &syms);
+                let t1 = Instant::now();
+                for _ in 0..4 {
+                    let vals: Vec<u64> = (0..op.arity())
+                        .map(|_| float_operand(&mut rng, w, &specials))
+                        .collect();
+                    let want = eval_fp(op, ty, &vals);
+                    let want_t = s.bv_const(op.result_ty(ty).bits(), want);
+                    let mut q = vec![s.eq(t, want_t)];
+                    // The second operand fixed, the first free.
+                    if let Some(&b) = syms.get(1) {
+                        let c = s.bv_const(w, vals[1]);
+                        q.push(s.eq(b, c));
+                    }
+                    assert_eq!(
+                        z.check(&s, &q),
+                        CheckResult::Sat,
+                        "{kind:?} {op:?} = {want:#x}"
+                    );
+                    let got: Vec<u64> = syms
+                        .iter()
+                        .map(|&x| z.value(&s, x).map(|v| v.as_u64()).unwrap_or(0))
+                        .collect();
+                    assert_eq!(
+                        eval_fp(op, ty, &got),
+                        want,
+                        "{kind:?} {op:?}: the model {got:#x?} does not give {want:#x}"
+                    );
                 }
-                assert_eq!(z.check(&s, &q), CheckResult::Sat, "{op:?} = {want:#x}");
-                let got: Vec<u64> = syms
-                    .iter()
-                    .map(|&x| z.value(&s, x).map(|v| v.as_u64()).unwrap_or(0))
-                    .collect();
-                assert_eq!(
-                    eval_fp(op, ty, &got),
-                    want,
-                    "{op:?}: the model {got:#x?} does not give {want:#x}"
-                );
-            }
-            if std::env::var_os("QICC_FP_TIMES").is_some() {
-                eprintln!("model {op:?} f{w}: {:?}", t1.elapsed());
+                if std::env::var_os("QICC_FP_TIMES").is_some() {
+                    eprintln!("{kind:?} model {op:?} f{w}: {:?}", t1.elapsed());
+                }
             }
         }
     }
