@@ -26,7 +26,7 @@ use qicc_engine::Budget;
 use qicc_facts::Facts;
 use qicc_ir::{BinOp, Expr, FuncId, GlobalId, ObjectId, Op, Program, Ty, VarRef};
 use qicc_smt::ir::{encode_expr, sort_of, ExprView};
-use qicc_smt::{CheckResult, Solver, Sort, TermId, TermStore, Z3Solver};
+use qicc_smt::{CheckResult, SmtSolver, Solver, Sort, TermId, TermStore};
 use qicc_symex::symex::run_alone;
 use qicc_symex::{Bounds, FnInfo, MemModel, OpenCall, SymexError};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -313,7 +313,7 @@ pub struct HoudiniStats {
 pub fn houdini(
     p: &Program,
     s: &mut TermStore,
-    solver: &mut Z3Solver,
+    solver: &mut SmtSolver,
     info: &[FnInfo],
     mm: &MemModel,
     budget: &Budget,
@@ -359,7 +359,7 @@ pub fn houdini(
 fn check_function(
     p: &Program,
     s: &mut TermStore,
-    solver: &mut Z3Solver,
+    solver: &mut SmtSolver,
     info: &[FnInfo],
     mm: &MemModel,
     budget: &Budget,

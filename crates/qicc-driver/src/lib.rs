@@ -22,5 +22,7 @@ pub mod verify;
 pub mod witness;
 
 pub use input::{load, LoadOptions, Loaded};
+/// The solver choice (`qicc verify --solver`), made once for the process.
+pub use qicc_smt::{set_solver_kind, SolverKind};
 pub use report::{AssertionReport, InternalError, Report, Verdict};
 pub use verify::{abandoned_report, verify, Engine, NativeCompiler, OriginalFiles, VerifyOptions};

@@ -637,6 +637,7 @@ fn gamble_run(
 
 pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report {
     let start = Instant::now();
+    let answered_before = qicc_smt::checks_answered();
     let confirmer = confirmer(loaded, opts);
     let with_files;
     let mut opts = opts;
@@ -676,7 +677,29 @@ pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report 
         stop.cancel.cancel();
         run
     });
-    report(loaded, opts, &confirmer, run, start)
+    let mut r = report(loaded, opts, &confirmer, run, start);
+    solver_stats(&mut r.stats, &answered_before);
+    r
+}
+
+/// The solver in the stats: the back-end engines were given (`solver`: name and version)
+/// and how many checks each back-end decided during this verification (`solver_checks`, by
+/// back-end name; counted process-wide, so concurrent verifications in one process share
+/// their counts).
+fn solver_stats(
+    stats: &mut serde_json::Map<String, serde_json::Value>,
+    before: &[(qicc_smt::SolverKind, u64)],
+) {
+    stats.insert("solver".into(), qicc_smt::solver_kind().version().into());
+    let after = qicc_smt::checks_answered();
+    let checks: serde_json::Map<String, serde_json::Value> = after
+        .iter()
+        .map(|&(k, n)| {
+            let was = before.iter().find(|(b, _)| *b == k).map_or(0, |&(_, m)| m);
+            (k.name().to_string(), n.saturating_sub(was).into())
+        })
+        .collect();
+    stats.insert("solver_checks".into(), checks.into());
 }
 
 /// The report of a run that did not come back in time (the engine is abandoned): every

@@ -8,7 +8,7 @@
 //! as the budget is exhausted; an interrupted check answers unknown, as at a timeout.
 
 use qicc_engine::Budget;
-use qicc_smt::{CheckMode, InterruptHandle, Solver, Z3Solver};
+use qicc_smt::{CheckMode, InterruptHandle, SmtSolver, Solver};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,8 +24,8 @@ thread_local! {
 const WATCH_PERIOD: Duration = Duration::from_millis(20);
 
 /// A new solver, interrupted by the watcher of the enclosing [`watched`] call (if any).
-pub fn solver(mode: CheckMode) -> Z3Solver {
-    let s = Z3Solver::new(mode);
+pub fn solver(mode: CheckMode) -> SmtSolver {
+    let s = SmtSolver::new(mode);
     CURRENT.with(|c| {
         if let Some(slot) = c.borrow().as_ref() {
             if let Ok(mut g) = slot.lock() {

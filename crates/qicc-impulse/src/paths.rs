@@ -18,7 +18,7 @@
 use crate::loops::LoopInfo;
 use crate::smt::{sort_of, Encoder};
 use qicc_ir::{EdgeId, Function, Loc, Op, Program, TypeEnv, VarRef};
-use qicc_smt::{CheckMode, CheckResult, Solver, TermId, TermStore, Z3Solver};
+use qicc_smt::{CheckMode, CheckResult, SmtSolver, Solver, TermId, TermStore};
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
@@ -256,7 +256,7 @@ fn run_copy(
 }
 
 /// The path the model selects: from the head, the only eligible edge or the selected one.
-fn read_path(ctx: &Ctx, solver: &mut Z3Solver, store: &TermStore) -> Option<Vec<EdgeId>> {
+fn read_path(ctx: &Ctx, solver: &mut SmtSolver, store: &TermStore) -> Option<Vec<EdgeId>> {
     let mut path = Vec::new();
     let mut at: Loc = ctx.lp.head;
     for _ in 0..=ctx.func.num_locs {

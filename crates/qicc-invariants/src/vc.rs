@@ -15,7 +15,7 @@
 use qicc_analysis::{cut_loops, CutMode, Prepared};
 use qicc_engine::Budget;
 use qicc_ir::{AssertionId, BinOp, Expr, GlobalId, Program};
-use qicc_smt::{CheckMode, CheckResult, Solver, TermId, TermStore, Z3Solver};
+use qicc_smt::{CheckMode, CheckResult, SmtSolver, Solver, TermId, TermStore};
 use qicc_symex::{Bounds, FnInfo, MemModel};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
@@ -34,7 +34,7 @@ const ONE_QUERY: Duration = Duration::from_secs(1);
 /// with products of changing variables often none of the solver's second, and a few
 /// milliseconds on a fresh solver (Cohen's cube in a loop).
 const INCREMENTAL_FIRST: Duration = Duration::from_millis(300);
-/// The most terms a VC may have for Z3's equation solving ([`Z3Solver::solve_equations`]):
+/// The most terms a VC may have for Z3's equation solving ([`SmtSolver::solve_equations`]):
 /// it ignores interrupts while it runs, which on a large query would keep a cancelled
 /// portfolio member, and the verdict, waiting.
 const SMALL_VC: usize = 5_000;
@@ -120,14 +120,14 @@ pub(crate) fn houdini(
     // (`k == i*j` on a nested loop: 0.23 s, against more than 1 s on the incremental solver
     // after the checks before it).
     let mut fresh = Fresh {
-        solver: Z3Solver::new(CheckMode::FreshPerCheck),
+        solver: SmtSolver::new(CheckMode::FreshPerCheck),
         small: s.len() <= SMALL_VC,
         prefer: None,
     };
     solver.solve_equations(s.len() <= SMALL_VC);
     let mut checks = 0u64;
     // `cap`: a limit of this check below the budget's.
-    let mut ask = |solver: &mut Z3Solver, s: &TermStore, a: &[TermId], cap: Option<Duration>| {
+    let mut ask = |solver: &mut SmtSolver, s: &TermStore, a: &[TermId], cap: Option<Duration>| {
         checks += 1;
         let left = budget
             .deadline
@@ -339,14 +339,14 @@ pub(crate) fn houdini(
 /// first (for `CONFIRMED_WAY`; before any has, equation solving for `FIRST_WAY`): the
 /// checks of one VC tend to favour one way.
 struct Fresh {
-    solver: Z3Solver,
+    solver: SmtSolver,
     small: bool,
     /// Whether the last check decided was decided with equation solving (`None`: none yet).
     prefer: Option<bool>,
 }
 
 type Ask<'a> =
-    dyn FnMut(&mut Z3Solver, &TermStore, &[TermId], Option<Duration>) -> CheckResult + 'a;
+    dyn FnMut(&mut SmtSolver, &TermStore, &[TermId], Option<Duration>) -> CheckResult + 'a;
 
 impl Fresh {
     fn check(
@@ -386,7 +386,7 @@ impl Fresh {
 /// Drops every candidate still kept whose check fails in the solver's model; whether one
 /// went (none: the model is of no check, and the one VC cannot go on).
 fn drop_failing(
-    solver: &mut Z3Solver,
+    solver: &mut SmtSolver,
     s: &TermStore,
     check_of: &[(usize, usize, TermId)],
     keep: &mut [Vec<bool>],

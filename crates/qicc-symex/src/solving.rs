@@ -11,7 +11,7 @@ use crate::symex::Encoding;
 use crate::worker::SolverSlot;
 use qicc_engine::Budget;
 use qicc_ir::{AssertionId, Program, Witness};
-use qicc_smt::{CheckMode, CheckResult, Solver, TermId, TermStore, Z3Solver};
+use qicc_smt::{CheckMode, CheckResult, SmtSolver, Solver, TermId, TermStore};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -25,7 +25,7 @@ pub struct Solving<'a> {
     pub p: &'a Program,
     pub budget: &'a Budget,
     pub s: TermStore,
-    pub solver: Z3Solver,
+    pub solver: SmtSolver,
     pub mm: MemModel,
     pub found: Findings,
     /// Limit of each check (the budget's deadline applies as well).
@@ -67,7 +67,7 @@ impl<'a> Solving<'a> {
         let mut s = TermStore::new();
         s.set_stop_flag(Some(stop));
         let mm = MemModel::new(p, &mut s).map_err(|e| e.to_string())?;
-        let solver = Z3Solver::new(opts.mode);
+        let solver = SmtSolver::new(opts.mode);
         if let Ok(mut g) = slot.lock() {
             *g = Some(solver.interrupt_handle());
         }

@@ -120,6 +120,7 @@ const RULES: &[(&str, &[&str])] = &[
             "qicc-gamble",
             "qicc-external",
             "qicc-invariants",
+            "qicc-smt",
         ],
     ),
     (
