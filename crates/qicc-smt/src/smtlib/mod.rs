@@ -5,6 +5,10 @@
 //! `define-fun` (so its size is linear in the DAG, not in the tree), then asserts and checks.
 //! Terms under a lambda that mention its variable are written inline inside the lambda.
 
+mod read;
+
+pub use read::read;
+
 use crate::store::{Free, TermStore};
 use crate::term::{Node, Sort, TermId};
 use qicc_ir::{FpOp, RoundingMode};
@@ -106,12 +110,21 @@ fn fp_text(
     args: &[TermId],
     names: &HashMap<TermId, String>,
 ) -> String {
-    let w = store.width(args[0]);
     let binds: Vec<String> = args
         .iter()
         .enumerate()
         .map(|(i, &a)| format!("(|!a{i}| {})", term_text(store, a, names)))
         .collect();
+    format!(
+        "(let ({}) {})",
+        binds.join(" "),
+        fp_body(op, store.width(args[0]))
+    )
+}
+
+/// The body of a float node's `let` (see [`fp_text`]) for operands of width `w`: it names the
+/// operands only as `|!a0|`, `|!a1|`, `|!a2|`, so `read` finds the node again by its text.
+fn fp_body(op: FpOp, w: u16) -> String {
     let fmt = |w: u16| if w == 32 { (8, 24) } else { (11, 53) };
     let to_fp = |w: u16, bits: &str| {
         let (e, p) = fmt(w);
@@ -206,7 +219,7 @@ fn fp_text(
         // operators (and `fne` as `not feq`).
         _ => unreachable!("{} is not a float node", op.name()),
     };
-    format!("(let ({}) {body})", binds.join(" "))
+    body
 }
 
 fn bound_name(index: u32) -> String {
