@@ -162,8 +162,9 @@ pub struct VerifyArgs {
     pub no_invariants: bool,
     /// The SMT solver of every engine's checks, in process: `z3` (Z3 5.4) or `bitwuzla`
     /// (Bitwuzla 0.8). The stats (`--format json`) name it and count the checks it decided.
-    #[arg(long, value_enum, value_name = "SOLVER", default_value = "z3")]
-    pub solver: SolverArg,
+    /// Default: the environment variable QICC_SOLVER, else z3.
+    #[arg(long, value_enum, value_name = "SOLVER")]
+    pub solver: Option<SolverArg>,
     /// The C compiler of the native replay of counterexamples (default: `gcc` or `cc` on
     /// the PATH; `off`: the interpreter's replay alone).
     #[arg(long, value_name = "PATH|off")]
@@ -297,10 +298,12 @@ impl Drop for PlainProgress {
 }
 
 pub fn run(args: VerifyArgs) -> u8 {
-    qicc_driver::set_solver_kind(match args.solver {
-        SolverArg::Z3 => qicc_driver::SolverKind::Z3,
-        SolverArg::Bitwuzla => qicc_driver::SolverKind::Bitwuzla,
-    });
+    if let Some(s) = args.solver {
+        qicc_driver::set_solver_kind(match s {
+            SolverArg::Z3 => qicc_driver::SolverKind::Z3,
+            SolverArg::Bitwuzla => qicc_driver::SolverKind::Bitwuzla,
+        });
+    }
     // The time limit counts from here: loading the input is part of the user's wait.
     let budget = if args.timeout > 0.0 && args.timeout.is_finite() {
         Budget::with_timeout(Duration::from_secs_f64(args.timeout))

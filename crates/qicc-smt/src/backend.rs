@@ -56,21 +56,47 @@ impl SolverKind {
     }
 }
 
-/// The process's choice (an index into [`SolverKind::ALL`]); Z3 until set.
-static KIND: AtomicU8 = AtomicU8::new(0);
+/// The process's choice (an index into [`SolverKind::ALL`]); [`UNSET`] until set or read.
+static KIND: AtomicU8 = AtomicU8::new(UNSET);
+const UNSET: u8 = u8::MAX;
+
+/// The environment variable that chooses the back-end when no one has ([`set_solver_kind`]):
+/// how a whole test suite runs on another solver (`QICC_SOLVER=bitwuzla cargo test`).
+pub const SOLVER_ENV: &str = "QICC_SOLVER";
+
+/// The back-end when nothing chooses one.
+pub const DEFAULT_SOLVER: SolverKind = SolverKind::Z3;
+
+fn index_of(kind: SolverKind) -> u8 {
+    SolverKind::ALL.iter().position(|&k| k == kind).unwrap_or(0) as u8
+}
 
 /// Makes every [`SmtSolver::new`] afterwards a solver of `kind`.
 pub fn set_solver_kind(kind: SolverKind) {
-    let i = SolverKind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
-    KIND.store(i as u8, Ordering::SeqCst);
+    KIND.store(index_of(kind), Ordering::SeqCst);
 }
 
-/// The back-end [`SmtSolver::new`] makes.
+/// The back-end [`SmtSolver::new`] makes: the one set, else the one `QICC_SOLVER` names,
+/// else [`DEFAULT_SOLVER`]. A `QICC_SOLVER` that names no back-end is reported once on
+/// stderr and ignored.
 pub fn solver_kind() -> SolverKind {
+    let mut i = KIND.load(Ordering::SeqCst);
+    if i == UNSET {
+        let kind = match std::env::var(SOLVER_ENV) {
+            Ok(v) => SolverKind::parse(&v).unwrap_or_else(|| {
+                eprintln!("qicc: {SOLVER_ENV}={v} names no solver (z3, bitwuzla); using {}", DEFAULT_SOLVER.name());
+                DEFAULT_SOLVER
+            }),
+            Err(_) => DEFAULT_SOLVER,
+        };
+        // Only the first reader decides; a concurrent `set_solver_kind` wins.
+        let _ = KIND.compare_exchange(UNSET, index_of(kind), Ordering::SeqCst, Ordering::SeqCst);
+        i = KIND.load(Ordering::SeqCst);
+    }
     SolverKind::ALL
-        .get(KIND.load(Ordering::SeqCst) as usize)
+        .get(i as usize)
         .copied()
-        .unwrap_or(SolverKind::Z3)
+        .unwrap_or(DEFAULT_SOLVER)
 }
 
 /// Checks answered Sat or Unsat, per back-end (by [`SolverKind::ALL`] index), in this
