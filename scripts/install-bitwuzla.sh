@@ -16,7 +16,7 @@
 #   every function it calls), so the build needs only crates.io and Debian.
 # - Built once per machine (a few minutes on 2 cores), not once per `cargo build`.
 #
-# Needs: meson, ninja-build, g++, libgmp-dev, libcadical-dev, libsymfpu-dev (Debian), curl.
+# Needs: meson, ninja-build, g++, libgmp-dev, libcadical-dev, libsymfpu-dev (Debian), python3.
 set -euo pipefail
 
 VERSION="${BITWUZLA_VERSION:-0.8.0}"
@@ -31,7 +31,10 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-curl -fsSL "https://static.crates.io/crates/bitwuzla-sys/bitwuzla-sys-$VERSION.crate" -o "$work/crate.tar.gz"
+python3 - "https://static.crates.io/crates/bitwuzla-sys/bitwuzla-sys-$VERSION.crate" "$work/crate.tar.gz" <<'PY'
+import sys, urllib.request
+urllib.request.urlretrieve(sys.argv[1], sys.argv[2])
+PY
 tar -xzf "$work/crate.tar.gz" -C "$work"
 src="$work/bitwuzla-sys-$VERSION/bitwuzla"
 

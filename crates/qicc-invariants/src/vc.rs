@@ -331,8 +331,8 @@ pub(crate) fn houdini(
     Ok(Fixpoint { keep, safe, checks })
 }
 
-/// The fresh solver of one-shot checks, which asks each check two ways within `ONE_QUERY`:
-/// with Z3's equation solving and without it (only without on a VC that is not small, see
+/// The fresh solver of one-shot checks, which asks each check two ways within `ONE_QUERY`
+/// (on Z3; other back-ends have one way): with Z3's equation solving and without it (only without on a VC that is not small, see
 /// `SMALL_VC`). Each way decides checks over products the other does not: a nested product's
 /// `k == i*m + j` in 5 ms with it, more than 1 s without; a triangle's `i*i == i + 2*k` after
 /// its inner loop in 0.15 s without, 7 s with. The way that decided the last check goes
@@ -356,7 +356,8 @@ impl Fresh {
         a: &[TermId],
         budget: &Budget,
     ) -> CheckResult {
-        if !self.small {
+        // One way only for a large VC, and on a back-end without the switch.
+        if !self.small || !self.solver.has_equation_solving() {
             self.solver.solve_equations(false);
             return ask(&mut self.solver, s, a, Some(ONE_QUERY));
         }

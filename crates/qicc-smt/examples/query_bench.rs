@@ -7,8 +7,9 @@
 //! query_bench [--runs 3] [--timeout 60] [--json out.json] [--param NAME=VALUE]... [--logic QF_AUFBV] DIR_OR_FILE...
 //! ```
 //!
-//! `--param` sets a Z3 global parameter first (e.g. `smt.array.extensional=false`): how a
-//! solver setting is tried on the corpus before qicc adopts it. `--logic` makes every solver
+//! `--param` sets a Z3 global parameter first (e.g. `smt.array.extensional=false`), or with
+//! `--solver bitwuzla` a Bitwuzla option by its long name (`rewrite-level=1`): how a solver
+//! setting is tried on the corpus before qicc adopts it. `--logic` makes every solver
 //! one for that SMT-LIB logic instead of Z3's default (probing) solver.
 //!
 //! `--solver z3|bitwuzla` checks in process instead: the query is read back into a term store
@@ -38,7 +39,8 @@ struct Args {
     /// Write every query's answer and times as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
-    /// A Z3 global parameter NAME=VALUE, set before any solver is made (repeatable).
+    /// A Z3 global parameter (or with `--solver bitwuzla` a Bitwuzla option) NAME=VALUE, set
+    /// before any solver is made (repeatable).
     #[arg(long = "param", value_parser = parse_param)]
     params: Vec<(String, String)>,
     /// Make every solver one for this SMT-LIB logic instead of qicc's choice.
@@ -141,7 +143,11 @@ fn main() {
     };
     let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
     for (k, v) in &args.params {
-        if let Err(e) = Z3Solver::set_global_param(k, v) {
+        let set = match in_process {
+            Some(SolverKind::Bitwuzla) => qicc_smt::BitwuzlaSolver::set_option(k, v),
+            _ => Z3Solver::set_global_param(k, v),
+        };
+        if let Err(e) = set {
             eprintln!("--param {k}={v}: {e}");
             std::process::exit(2);
         }

@@ -84,7 +84,10 @@ pub fn solver_kind() -> SolverKind {
     if i == UNSET {
         let kind = match std::env::var(SOLVER_ENV) {
             Ok(v) => SolverKind::parse(&v).unwrap_or_else(|| {
-                eprintln!("qicc: {SOLVER_ENV}={v} names no solver (z3, bitwuzla); using {}", DEFAULT_SOLVER.name());
+                eprintln!(
+                    "qicc: {SOLVER_ENV}={v} names no solver (z3, bitwuzla); using {}",
+                    DEFAULT_SOLVER.name()
+                );
                 DEFAULT_SOLVER
             }),
             Err(_) => DEFAULT_SOLVER,
@@ -149,6 +152,11 @@ impl SmtSolver {
         if let Inner::Z3(z) = &mut self.inner {
             z.solve_equations(on);
         }
+    }
+
+    /// Whether [`SmtSolver::solve_equations`] changes anything (Z3 only).
+    pub fn has_equation_solving(&self) -> bool {
+        matches!(self.inner, Inner::Z3(_))
     }
 
     /// Drops the solver on a thread of its own (freeing a large one takes seconds).

@@ -93,8 +93,21 @@ fn bits_of_float<B: FpTheory>(b: &mut B, w: u16, r: B::T) -> Result<B::T, String
 
 /// The term of the float node `op` over the translated operands `k` (IEEE bits of width `w`,
 /// ints for the int-to-float conversions): bits for operations with a float result, a Bool for
-/// comparisons, an int for float-to-int conversions.
-pub(crate) fn encode<B: FpTheory>(b: &mut B, op: FpOp, w: u16, k: &[B::T]) -> Result<B::T, String> {
+/// comparisons, an int for float-to-int conversions. With it, for an operation with a float
+/// result, that float (the theory's value the bits were taken from).
+///
+/// `known[i]`, when given, is the float operand `i`'s bits were taken from (the value another
+/// float node returned): it is used instead of converting the bits back, which is the same
+/// value — `to_fp(ite(isNaN r, NaN, bits r))` is `r` under SMT-LIB's `=`, where every NaN is
+/// one value — and keeps chains of float operations in the float theory, as the solvers'
+/// float reasoning wants them, rather than through a conversion to bits and back at each step.
+pub(crate) fn encode<B: FpTheory>(
+    b: &mut B,
+    op: FpOp,
+    w: u16,
+    k: &[B::T],
+    known: &[Option<B::T>],
+) -> Result<(B::T, Option<B::T>), String> {
     if k.len() != op.arity() {
         return Err(format!(
             "internal error: {} with {} operands",
@@ -105,10 +118,19 @@ pub(crate) fn encode<B: FpTheory>(b: &mut B, op: FpOp, w: u16, k: &[B::T]) -> Re
     // The operands as floats (not for the int-to-float conversions, whose operand is an int).
     let mut f: Vec<B::T> = Vec::with_capacity(3);
     if !matches!(op, FpOp::FromSInt { .. } | FpOp::FromUInt { .. }) {
-        for &x in k {
-            f.push(b.float_of_bits(w, x)?);
+        for (i, &x) in k.iter().enumerate() {
+            match known.get(i).copied().flatten() {
+                Some(r) => f.push(r),
+                None => f.push(b.float_of_bits(w, x)?),
+            }
         }
     }
+    // The float result, for the operations that have one.
+    let mut value = None;
+    let mut bits = |b: &mut B, w: u16, r: B::T| {
+        value = Some(r);
+        bits_of_float(b, w, r)
+    };
     let r = match op {
         FpOp::Add(m) | FpOp::Sub(m) | FpOp::Mul(m) | FpOp::Div(m) => {
             let rm = b.rm(m)?;
@@ -119,7 +141,7 @@ pub(crate) fn encode<B: FpTheory>(b: &mut B, op: FpOp, w: u16, k: &[B::T]) -> Re
                 _ => Fp::Div,
             };
             let r = b.op(g, &[rm, f[0], f[1]])?;
-            bits_of_float(b, w, r)?
+            bits(b, w, r)?
         }
         FpOp::Sqrt(m) | FpOp::RoundToIntegral(m) => {
             let rm = b.rm(m)?;
@@ -129,12 +151,12 @@ pub(crate) fn encode<B: FpTheory>(b: &mut B, op: FpOp, w: u16, k: &[B::T]) -> Re
                 Fp::RoundToIntegral
             };
             let r = b.op(g, &[rm, f[0]])?;
-            bits_of_float(b, w, r)?
+            bits(b, w, r)?
         }
         FpOp::Fma(m) => {
             let rm = b.rm(m)?;
             let r = b.op(Fp::Fma, &[rm, f[0], f[1], f[2]])?;
-            bits_of_float(b, w, r)?
+            bits(b, w, r)?
         }
         FpOp::Fmod => {
             // C's fmod is x - n*y with n = x/y truncated; IEEE's remainder (fp.rem) rounds
@@ -158,7 +180,7 @@ pub(crate) fn encode<B: FpTheory>(b: &mut B, op: FpOp, w: u16, k: &[B::T]) -> Re
             let rne = b.rm(RoundingMode::Rne)?;
             let fixed = b.op(Fp::Add, &[rne, m, step])?;
             let r = b.ite(fix, fixed, m)?;
-            bits_of_float(b, w, r)?
+            bits(b, w, r)?
         }
         FpOp::Min | FpOp::Max => {
             // C's fmin/fmax on the bits (SMT-LIB's fp.min/fp.max leave min(-0, +0) open):
@@ -190,7 +212,7 @@ pub(crate) fn encode<B: FpTheory>(b: &mut B, op: FpOp, w: u16, k: &[B::T]) -> Re
         FpOp::Convert { to, rm: m } => {
             let rm = b.rm(m)?;
             let r = b.to_float(From::Float, rm, f[0], to)?;
-            bits_of_float(b, to, r)?
+            bits(b, to, r)?
         }
         FpOp::FromSInt { to, rm: m } | FpOp::FromUInt { to, rm: m } => {
             let rm = b.rm(m)?;
@@ -200,7 +222,7 @@ pub(crate) fn encode<B: FpTheory>(b: &mut B, op: FpOp, w: u16, k: &[B::T]) -> Re
                 From::UInt
             };
             let r = b.to_float(from, rm, k[0], to)?;
-            bits_of_float(b, to, r)?
+            bits(b, to, r)?
         }
         FpOp::ToSInt { to } | FpOp::ToUInt { to } => {
             // Truncation toward zero (RTZ), with SMT-LIB's unspecified cases fixed as the IR
@@ -233,5 +255,5 @@ pub(crate) fn encode<B: FpTheory>(b: &mut B, op: FpOp, w: u16, k: &[B::T]) -> Re
         // `TermStore::fp` builds these from bit-vector operators: never nodes.
         _ => return Err(format!("internal error: {} as a float node", op.name())),
     };
-    Ok(r)
+    Ok((r, value))
 }

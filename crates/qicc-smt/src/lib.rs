@@ -17,12 +17,14 @@
 //! [`ir`] is the one translation of IR expressions into terms; engines supply how the state
 //! (variables, memory) is read.
 //!
-//! A [`Solver`] checks satisfiability of terms; [`Z3Solver`] is the Z3 back-end and the only
-//! code that names Z3. A solver caches translations by term id, so one solver serves one
-//! store for its whole life. [`CheckMode::FreshPerCheck`] (a new Z3 solver per check, sharing
-//! translations) is what bounded model checking wants: Z3 then bit-blasts each query with its
-//! non-incremental tactics, which on the seed benchmarks answered 10–100× faster than one
-//! incremental solver.
+//! A [`Solver`] checks satisfiability of terms. [`Z3Solver`] and [`BitwuzlaSolver`] are the
+//! back-ends, the only code that names a solver; both translate float nodes through the one
+//! encoding in `fp_encode`. Engines make solvers through [`SmtSolver`], which is the back-end
+//! the process chose (`qicc verify --solver`, `QICC_SOLVER`; see `backend`). A solver caches
+//! translations by term id, so one solver serves one store for its whole life.
+//! [`CheckMode::FreshPerCheck`] (a new solver instance per check, sharing translations) is what
+//! bounded model checking wants: the solver then preprocesses and bit-blasts each query whole,
+//! which on the seed benchmarks answered 10–100× faster than one incremental Z3 solver.
 //!
 //! Reads through short store chains become `ite`s (the object table stays out of the array
 //! theory); operators on values merged from a few constants are pushed into the `ite`
@@ -33,7 +35,7 @@
 //! the number of join points of an unrolled program: callers building very deep DAGs run on
 //! a thread with a large stack (the BMC engine uses 1 GiB of reserved stack). [`smtlib::script`] prints any query as SMT-LIB 2.6, which is also the
 //! seam for a future child-process back-end (cvc5, a standalone z3) that engines would use
-//! through the same trait. [`eval()`](eval::eval) is the reference evaluator the tests hold
+//! through the same trait; [`smtlib::read`] reads such a script back. [`eval()`](eval::eval) is the reference evaluator the tests hold
 //! the simplifier and the back-end to.
 
 mod backend;
@@ -54,6 +56,7 @@ mod z3;
 
 pub use backend::{
     checks_answered, set_solver_kind, solver_kind, CheckMode, SmtSolver, SolverKind,
+    DEFAULT_SOLVER, SOLVER_ENV,
 };
 pub use bitwuzla::BitwuzlaSolver;
 pub use build_bv::{eval_bv_bin, eval_bv_cmp, eval_bv_un};

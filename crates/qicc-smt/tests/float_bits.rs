@@ -1,7 +1,7 @@
 //! Floats in the term translation: held as their bits, the bit operations and classification
 //! predicates encoded exactly as bit-vector terms (checked against `qicc_ir::semantics::float`
 //! by constant folding); no float operation is named by `unsupported_in` (the others go
-//! through Z3's floating-point theory, checked in `float_z3.rs`).
+//! through the solvers' floating-point theory, checked in `float_solvers.rs`).
 
 use proptest::prelude::*;
 use qicc_ir::semantics::float::eval_fp;
@@ -73,7 +73,7 @@ proptest! {
 #[test]
 fn every_float_operation_is_supported() {
     // Arithmetic, comparisons, fmod, min/max and conversions go through Z3's floating-point
-    // theory now (tests/float_z3.rs): nothing is named unsupported.
+    // theory now (tests/float_solvers.rs): nothing is named unsupported.
     let text = "data-model ilp32\nentry @main\nfn @main() {\n  local %x: f32\n  local %i: i32\n  locs 7 entry L0 exit L1 err L2 halt L3\n  L0 -> L4: %x := fneg(%x)\n  L4 -> L5: %x := fadd.rtz(%x, 1.0:f32)\n  L5 -> L6: %x := fmod(%x, 3.0:f32)\n  L6 -> L1: %i := fptosi.i32(%x)\n}\n";
     let p = parse_program(text).expect("parses");
     assert_eq!(unsupported_in(&p), None);

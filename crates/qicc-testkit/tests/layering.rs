@@ -173,10 +173,12 @@ const RULES: &[(&str, &[&str])] = &[
 const TOOLS: &[&str] = &["qicc-cli", "qicc-fuzz", "qicc-study", "qicc-filetests"];
 
 /// Third-party crates only one crate may name, in any kind of dependency (ARCHITECTURE.md:
-/// "only `qicc-smt` names Z3; only `qicc-frontend` names lang-c").
+/// "only `qicc-smt` names Z3 and Bitwuzla; only `qicc-frontend` names lang-c").
 const ONLY_IN: &[(&str, &str)] = &[
     ("z3", "qicc-smt"),
     ("z3-sys", "qicc-smt"),
+    ("bitwuzla", "qicc-smt"),
+    ("bitwuzla-sys", "qicc-smt"),
     ("lang-c", "qicc-frontend"),
 ];
 

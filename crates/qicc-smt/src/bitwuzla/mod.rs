@@ -32,7 +32,7 @@ mod translate;
 
 use crate::solver::{CheckResult, InterruptHandle, ModelValue, Solver};
 use crate::store::TermStore;
-use crate::term::{Sort, TermId};
+use crate::term::{Node, Sort, TermId};
 use crate::CheckMode;
 use bitwuzla_sys::*;
 use std::cell::{Cell, RefCell};
@@ -83,6 +83,9 @@ unsafe extern "C" fn terminate(state: *mut c_void) -> i32 {
     i32::from(over || t.interrupt.is_interrupted())
 }
 
+/// Options every instance made afterwards gets (see [`BitwuzlaSolver::set_option`]).
+static OPTIONS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
 /// A Bitwuzla term manager, the instance of the running or last check, and the translations
 /// of terms seen so far.
 pub struct BitwuzlaSolver {
@@ -100,6 +103,9 @@ pub struct BitwuzlaSolver {
     defs_below: Vec<bool>,
     /// The definitions each float node made (by term index).
     defs: HashMap<usize, Vec<BitwuzlaTerm>>,
+    /// By term index, for a float node with a float result: that float, whose IEEE bits the
+    /// node's translation is (see `fp_encode::encode`'s `known`).
+    float_value: HashMap<usize, BitwuzlaTerm>,
     sorts: HashMap<Sort, BitwuzlaSort>,
     /// Function sorts (lambda arrays) by (index, element) width.
     fun_sorts: HashMap<(u16, u16), BitwuzlaSort>,
@@ -140,6 +146,7 @@ impl BitwuzlaSolver {
             fun: Vec::new(),
             defs_below: Vec::new(),
             defs: HashMap::new(),
+            float_value: HashMap::new(),
             sorts: HashMap::new(),
             fun_sorts: HashMap::new(),
             fp_sorts: HashMap::new(),
@@ -164,30 +171,55 @@ impl BitwuzlaSolver {
         format!("bitwuzla {}", v.to_string_lossy())
     }
 
+    /// Sets a Bitwuzla option by its long name (`rewrite-level`, `sat-solver`, `pp-normalize`,
+    /// …; numeric or mode values as Bitwuzla's command line takes them) for every instance
+    /// made afterwards, after qicc's own settings: the solver-query benchmark's knob for trying
+    /// a setting (Z3's is `Z3Solver::set_global_param`). An unknown name or a bad value is an
+    /// error here, not when an instance is made.
+    pub fn set_option(name: &str, value: &str) -> Result<(), String> {
+        // Tried on an options object of its own first, so a bad one never reaches a check.
+        let mut probe = OptionSet::new();
+        probe.set(name, value)?;
+        OPTIONS
+            .lock()
+            .map_err(|_| "poisoned".to_string())?
+            .push((name.to_string(), value.to_string()));
+        Ok(())
+    }
+
     /// A new instance of the term manager, with models, unsat assumptions and the
     /// termination callback.
     fn new_instance(&mut self) -> Option<*mut Bitwuzla> {
-        // SAFETY: the options are deleted right after use (Bitwuzla copies them); the
-        // termination state outlives the instance (module docs).
-        let b = unsafe {
-            let opts = bitwuzla_options_new();
-            bitwuzla_set_option(opts, BITWUZLA_OPT_PRODUCE_MODELS, 1);
-            bitwuzla_set_option(opts, BITWUZLA_OPT_PRODUCE_UNSAT_ASSUMPTIONS, 1);
+        let mut opts = OptionSet::new();
+        // SAFETY: options of the live object.
+        unsafe {
+            bitwuzla_set_option(opts.0, BITWUZLA_OPT_PRODUCE_MODELS, 1);
+            bitwuzla_set_option(opts.0, BITWUZLA_OPT_PRODUCE_UNSAT_ASSUMPTIONS, 1);
             // The normalization pass (sums and products rewritten into normal forms) does
             // not poll the termination callback and grows superlinearly on the long adder
             // chains of an unrolled loop: a cancelled BMC check on `escape_safe_1000` ran
             // 9 s in it, keeping the verdict another engine had in 0.2 s waiting. Without
             // it the shared tasks answer one task fewer within 10 s (one at 9.97 s before),
             // in 173 s instead of 190 s in all.
-            bitwuzla_set_option(opts, BITWUZLA_OPT_PP_NORMALIZE, 0);
-            let b = bitwuzla_new(self.tm, opts);
-            bitwuzla_options_delete(opts);
+            bitwuzla_set_option(opts.0, BITWUZLA_OPT_PP_NORMALIZE, 0);
+        }
+        if let Ok(extra) = OPTIONS.lock() {
+            for (n, v) in extra.iter() {
+                // Checked by `set_option`.
+                let _ = opts.set(n, v);
+            }
+        }
+        // SAFETY: Bitwuzla copies the options (dropped after); the termination state
+        // outlives the instance (module docs).
+        let b = unsafe {
+            let b = bitwuzla_new(self.tm, opts.0);
             if !b.is_null() {
                 let state = &*self.termination as *const Termination as *mut c_void;
                 bitwuzla_set_termination_callback(b, Some(terminate), state);
             }
             b
         };
+        drop(opts);
         if let Some(e) = take_error() {
             self.record_error(e);
         }
@@ -223,26 +255,35 @@ impl BitwuzlaSolver {
         }
     }
 
-    /// The float nodes with definitions in the DAGs of `roots` (all translated).
+    /// The float nodes whose definitions the DAGs of `roots` (all translated) need: those
+    /// whose bits are read by a term other than a float node (a float node reads a float
+    /// operand's value directly, `fp_encode::encode`'s `known`, so the bits of a chain of
+    /// float operations need no definition until the chain's end).
     fn defs_of(&self, store: &TermStore, roots: impl Iterator<Item = TermId>) -> Vec<usize> {
-        let mut seen: HashSet<usize> = HashSet::new();
+        let below = |t: TermId| self.defs_below.get(t.index()).copied().unwrap_or(false);
+        // (term, whether its only reader here is a float node that reads its value).
+        let mut seen: HashSet<(usize, bool)> = HashSet::new();
         let mut out = Vec::new();
-        let mut stack: Vec<TermId> = roots
-            .filter(|t| self.defs_below.get(t.index()).copied().unwrap_or(false))
-            .collect();
-        while let Some(t) = stack.pop() {
-            if !seen.insert(t.index()) {
+        let mut stack: Vec<(TermId, bool)> =
+            roots.filter(|&t| below(t)).map(|t| (t, false)).collect();
+        while let Some((t, as_value)) = stack.pop() {
+            if !seen.insert((t.index(), as_value)) {
                 continue;
             }
-            if self.defs.contains_key(&t.index()) {
+            if !as_value && self.defs.contains_key(&t.index()) {
                 out.push(t.index());
             }
-            store.node(t).for_each_child(|c| {
-                if self.defs_below.get(c.index()).copied().unwrap_or(false) {
-                    stack.push(c);
+            let node = store.node(t);
+            let float_reader = matches!(node, Node::Fp1(..) | Node::Fp2(..) | Node::Fp3(..));
+            node.for_each_child(|c| {
+                if below(c) {
+                    let value = float_reader && self.float_value.contains_key(&c.index());
+                    stack.push((c, value));
                 }
             });
         }
+        out.sort_unstable();
+        out.dedup();
         out
     }
 
@@ -491,6 +532,68 @@ impl Solver for BitwuzlaSolver {
 
     fn interrupt_handle(&self) -> InterruptHandle {
         self.termination.interrupt.clone()
+    }
+}
+
+/// An options object (deleted when dropped).
+struct OptionSet(*mut BitwuzlaOptions);
+
+impl OptionSet {
+    fn new() -> OptionSet {
+        // SAFETY: plain constructor; deleted in `Drop`.
+        OptionSet(unsafe { bitwuzla_options_new() })
+    }
+
+    /// Sets the option of long name `name` to `value` (a number, or a mode's name).
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let cvalue =
+            std::ffi::CString::new(value).map_err(|_| "NUL in the option value".to_string())?;
+        for opt in 0..BITWUZLA_OPT_NUM_OPTS {
+            // SAFETY: `info` is written by Bitwuzla for a valid option; its strings live in
+            // the options object, read before the next call.
+            let (long, is_mode, is_numeric) = unsafe {
+                let mut info = std::mem::MaybeUninit::<BitwuzlaOptionInfo>::zeroed();
+                bitwuzla_get_option_info(self.0, opt, info.as_mut_ptr());
+                let info = info.assume_init();
+                if info.lng.is_null() {
+                    continue;
+                }
+                (
+                    CStr::from_ptr(info.lng).to_string_lossy().into_owned(),
+                    info.is_mode,
+                    info.is_numeric,
+                )
+            };
+            if long != name {
+                continue;
+            }
+            // SAFETY: a valid option of the live options object; Bitwuzla copies the string.
+            unsafe {
+                if is_mode {
+                    bitwuzla_set_option_mode(self.0, opt, cvalue.as_ptr());
+                } else if is_numeric {
+                    let v: u64 = match value {
+                        "true" => 1,
+                        "false" => 0,
+                        v => v
+                            .parse()
+                            .map_err(|_| format!("{name}: `{value}` is not a number"))?,
+                    };
+                    bitwuzla_set_option(self.0, opt, v);
+                } else {
+                    return Err(format!("{name}: a string option, not supported here"));
+                }
+            }
+            return take_error().map_or(Ok(()), Err);
+        }
+        Err(format!("no Bitwuzla option is named `{name}`"))
+    }
+}
+
+impl Drop for OptionSet {
+    fn drop(&mut self) {
+        // SAFETY: made by `bitwuzla_options_new`, deleted once.
+        unsafe { bitwuzla_options_delete(self.0) };
     }
 }
 

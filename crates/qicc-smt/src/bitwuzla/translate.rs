@@ -486,14 +486,21 @@ fn fp_term(
         return Err(format!("internal error: {} with no operands", op.name()));
     };
     let w = store.width(first);
+    let known: Vec<Option<BitwuzlaTerm>> = args
+        .iter()
+        .map(|a| z.float_value.get(&a.index()).copied())
+        .collect();
     let mut b = FpBuilder {
         z,
         defs: Vec::new(),
     };
-    let r = fp_encode::encode(&mut b, op, w, &k)?;
+    let (r, value) = fp_encode::encode(&mut b, op, w, &k, &known)?;
     let defs = std::mem::take(&mut b.defs);
     if !defs.is_empty() {
         z.defs.insert(t.index(), defs);
+    }
+    if let Some(v) = value {
+        z.float_value.insert(t.index(), v);
     }
     Ok(r)
 }

@@ -1,4 +1,4 @@
-//! The Z3 back-end (through the C API of Z3 4.8.x, crate `z3-sys` 0.8).
+//! The Z3 back-end (through the C API of Z3 5.4, crate `z3-sys` 0.14).
 //!
 //! This module is the only place in qicc that names Z3. It owns one Z3 context per
 //! [`Z3Solver`] (Z3 objects are not thread-safe), translates each term of the caller's
@@ -85,6 +85,9 @@ pub struct Z3Solver {
     sorts: HashMap<Sort, Z3_sort>,
     /// The floating-point sorts by width (32, 64), inc_ref'ed like `sorts`.
     fp_sorts: HashMap<u16, Z3_sort>,
+    /// By term index, for a float node with a float result: that float, whose IEEE bits the
+    /// node's translation is (inc_ref'ed; see `fp_encode::encode`'s `known`).
+    float_value: HashMap<usize, Z3_ast>,
     /// Assertions per push level (for [`CheckMode::FreshPerCheck`], which replays them).
     frames: Vec<Vec<TermId>>,
     timeout: Option<Duration>,
@@ -145,6 +148,7 @@ impl Z3Solver {
             selects: 0,
             sorts: HashMap::new(),
             fp_sorts: HashMap::new(),
+            float_value: HashMap::new(),
             frames: vec![Vec::new()],
             timeout: None,
             interrupt,
@@ -326,7 +330,7 @@ impl Z3Solver {
     ///   for the unsatisfiable `0 <= y && sqrt(y) < 0` (binary64), where the default solver
     ///   (its probe picks the FP strategy, which bit-blasts) answers `unsat` in 0.44 s; the
     ///   Ackermannizing tactics answer correctly but slower (1.1 s there, 22 s against 2.8 s
-    ///   on an `ffma` query; `tests/float_z3.rs`, `solver_choice_for_float_queries`).
+    ///   on an `ffma` query; `tests/float_solvers.rs`, `solver_choice_for_float_queries`).
     fn new_solver_for(&mut self, shape: u8) -> Option<Z3_solver> {
         let chosen = if shape & Shape::FLOAT != 0 {
             None
@@ -860,6 +864,9 @@ impl Drop for Z3Solver {
         // SAFETY: each stored AST and sort was inc_ref'ed once.
         unsafe {
             for a in self.memo.drain(..).flatten() {
+                Z3_dec_ref(self.ctx, a);
+            }
+            for (_, a) in self.float_value.drain() {
                 Z3_dec_ref(self.ctx, a);
             }
             let sorts = self.sorts.drain().map(|(_, s)| s);

@@ -401,13 +401,22 @@ fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3
         return Err(format!("internal error: {} with no operands", op.name()));
     };
     let w = store.width(first);
+    let known: Vec<Option<Z3_ast>> = args
+        .iter()
+        .map(|a| z.float_value.get(&a.index()).copied())
+        .collect();
     let mut b = FpBuilder {
         z,
         held: Vec::new(),
     };
-    let r = fp_encode::encode(&mut b, op, w, &k)?;
-    // SAFETY: handed to the caller, which keeps it in the memo (the builder's own reference
-    // is released when it is dropped).
+    let (r, value) = fp_encode::encode(&mut b, op, w, &k, &known)?;
+    // SAFETY: handed to the caller, which keeps it in the memo, and the float value kept in
+    // `float_value`, each with a reference of its own (the builder's are released when it
+    // is dropped); both are released in the solver's `Drop`.
     unsafe { Z3_inc_ref(b.z.ctx, r) };
+    if let Some(v) = value {
+        unsafe { Z3_inc_ref(b.z.ctx, v) };
+        b.z.float_value.insert(t.index(), v);
+    }
     Ok(r)
 }
