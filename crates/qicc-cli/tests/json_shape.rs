@@ -159,6 +159,9 @@ fn every_outcome_has_the_same_keys() {
             ".stats.regions_tried",
             ".stats.bound",
             ".stats.time_ms",
+            ".stats.solver",
+            ".stats.solver_checks.z3",
+            ".stats.solver_checks.bitwuzla",
             ".regions[].name",
             ".regions[].parent",
             ".assertions[].argument_text",
@@ -177,5 +180,22 @@ fn every_outcome_has_the_same_keys() {
                 );
             }
         }
+    }
+}
+
+/// `--solver` chooses the back-end of every check, and the stats say so: the solver's name and
+/// the checks each back-end decided. The same program is FALSE with either.
+#[test]
+fn the_stats_name_the_solver_and_count_its_checks() {
+    for (solver, other) in [("z3", "bitwuzla"), ("bitwuzla", "z3")] {
+        let name = format!("solver_{solver}");
+        let json = report(&name, FALSE_PROGRAM, &["--solver", solver]);
+        assert_eq!(json["verdict"], "false", "{name}: {json:#}");
+        let stats = &json["stats"];
+        let shown = stats["solver"].as_str().unwrap_or_default();
+        assert!(shown.starts_with(&format!("{solver} ")), "{name}: {stats:#}");
+        let checks = &stats["solver_checks"];
+        assert!(checks[solver].as_u64().unwrap_or(0) > 0, "{name}: {stats:#}");
+        assert_eq!(checks[other].as_u64(), Some(0), "{name}: {stats:#}");
     }
 }

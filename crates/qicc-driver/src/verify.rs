@@ -677,14 +677,12 @@ pub fn verify(loaded: &Loaded, opts: &VerifyOptions, budget: &Budget) -> Report 
         stop.cancel.cancel();
         run
     });
-    let mut r = report(loaded, opts, &confirmer, run, start);
-    solver_stats(&mut r.stats, &answered_before);
-    r
+    report(loaded, opts, &confirmer, run, (start, &answered_before))
 }
 
 /// The solver in the stats: the back-end engines were given (`solver`: name and version)
-/// and how many checks each back-end decided during this verification (`solver_checks`, by
-/// back-end name; counted process-wide, so concurrent verifications in one process share
+/// and how many checks each back-end decided since `before` was counted (`solver_checks`,
+/// by back-end name; counted process-wide, so concurrent verifications in one process share
 /// their counts).
 fn solver_stats(
     stats: &mut serde_json::Map<String, serde_json::Value>,
@@ -723,7 +721,8 @@ pub fn abandoned_report(
     if opts.engine == Engine::Qicc {
         run.result.stats.regions_tried = Some(run.attempts.len() as u64);
     }
-    report(loaded, opts, &confirmer, run, start)
+    // The checks counted since the process started: the CLI's one verification.
+    report(loaded, opts, &confirmer, run, (start, &[]))
 }
 
 /// Whether the program's entry is the C program's `main` (not `--function NAME`'s wrapper):
@@ -784,13 +783,15 @@ fn confirms(
 /// when it finishes in time).
 const UB_TRACE_TIME: Duration = Duration::from_secs(2);
 
+/// `since`: when the verification started, and the solver checks counted then.
 fn report(
     loaded: &Loaded,
     opts: &VerifyOptions,
     confirmer: &Confirmer,
     run: EngineRun,
-    start: Instant,
+    since: (Instant, &[(qicc_smt::SolverKind, u64)]),
 ) -> Report {
+    let (start, answered_before) = since;
     let program = &loaded.program;
     let EngineRun {
         result,
@@ -1103,6 +1104,7 @@ fn report(
         "peak_rss_kib".into(),
         qicc_engine::memory::peak_rss_kib().into(),
     );
+    solver_stats(&mut stats, answered_before);
     Report {
         verdict,
         reason,
