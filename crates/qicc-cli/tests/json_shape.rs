@@ -193,9 +193,15 @@ fn the_stats_name_the_solver_and_count_its_checks() {
         assert_eq!(json["verdict"], "false", "{name}: {json:#}");
         let stats = &json["stats"];
         let shown = stats["solver"].as_str().unwrap_or_default();
-        assert!(shown.starts_with(&format!("{solver} ")), "{name}: {stats:#}");
+        assert!(
+            shown.starts_with(&format!("{solver} ")),
+            "{name}: {stats:#}"
+        );
         let checks = &stats["solver_checks"];
-        assert!(checks[solver].as_u64().unwrap_or(0) > 0, "{name}: {stats:#}");
+        assert!(
+            checks[solver].as_u64().unwrap_or(0) > 0,
+            "{name}: {stats:#}"
+        );
         assert_eq!(checks[other].as_u64(), Some(0), "{name}: {stats:#}");
     }
 }

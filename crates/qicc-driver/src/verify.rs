@@ -1200,7 +1200,7 @@ int main(void) {
     fn report_of(l: &Loaded, run: EngineRun) -> Report {
         let opts = VerifyOptions::default();
         let confirmer = confirmer(l, &opts);
-        report(l, &opts, &confirmer, run, Instant::now())
+        report(l, &opts, &confirmer, run, (Instant::now(), &[]))
     }
 
     /// A real witness of the violation (from the bounded model checker).
