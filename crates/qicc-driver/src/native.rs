@@ -179,7 +179,7 @@ impl Native {
         }
         let header = dir.join("qicc_weak.h");
         let exe = &built.exe;
-        std::fs::write(&header, WEAK_HEADER)
+        std::fs::write(&header, forced_header())
             .map_err(|e| format!("cannot write the forced header: {e}"))?;
         // ILP32 floats are SSE's, as the README defines them (and the differential tests
         // compile): x87's excess precision would replay another program.
@@ -446,6 +446,26 @@ fn scratch_dir() -> std::io::Result<PathBuf> {
 const WEAK_HEADER: &str = "void reach_error() __attribute__((weak));
 void __VERIFIER_error() __attribute__((weak));
 ";
+
+/// The forced header: [`WEAK_HEADER`], and a prototype of every SV-COMP nondet function with
+/// the type its name says. qicc gives an input of an undeclared nondet function that type
+/// (`__VERIFIER_nondet_ulong()` is an `unsigned long`); compiled without a prototype, C90's
+/// implicit `int` would cut the value the witness feeds to 32 bits and replay another run
+/// (an `x > 4294967296UL` that qicc's replay reaches and the native one does not). A program
+/// that declares one with another type does not compile with it: the native replay is then
+/// unavailable, never a different program.
+fn forced_header() -> String {
+    let mut h = String::from(WEAK_HEADER);
+    for (name, ty) in NONDET.iter().copied().chain([
+        ("bool", "_Bool"),
+        ("_Bool", "_Bool"),
+        ("float", "float"),
+        ("double", "double"),
+    ]) {
+        let _ = writeln!(h, "{ty} __VERIFIER_nondet_{name}(void);");
+    }
+    h
+}
 
 /// The SV-COMP nondet functions: name suffix and C type.
 const NONDET: &[(&str, &str)] = &[

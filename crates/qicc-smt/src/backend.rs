@@ -121,8 +121,18 @@ enum Inner {
 }
 
 /// The solver engines use: the back-end of [`solver_kind`] (or one named).
+///
+/// A check the Bitwuzla back-end does not ask because its query holds a construct Bitwuzla
+/// does not decide (`BitwuzlaSolver::unsupported`) is asked of Z3 instead, on a fresh solver
+/// given the same assertions and assumptions: the model and core of that check are Z3's, and
+/// the stats count it as Z3's.
 pub struct SmtSolver {
     inner: Inner,
+    /// The assertions per push level (for the fallback).
+    frames: Vec<Vec<TermId>>,
+    timeout: Option<Duration>,
+    /// The Z3 solver that answered the last check instead of Bitwuzla, if one did.
+    fallback: Option<Z3Solver>,
 }
 
 impl SmtSolver {
@@ -136,7 +146,12 @@ impl SmtSolver {
             SolverKind::Z3 => Inner::Z3(Z3Solver::new(mode)),
             SolverKind::Bitwuzla => Inner::Bitwuzla(BitwuzlaSolver::new(mode)),
         };
-        SmtSolver { inner }
+        SmtSolver {
+            inner,
+            frames: vec![Vec::new()],
+            timeout: None,
+            fallback: None,
+        }
     }
 
     pub fn kind(&self) -> SolverKind {
@@ -161,6 +176,9 @@ impl SmtSolver {
 
     /// Drops the solver on a thread of its own (freeing a large one takes seconds).
     pub fn drop_in_background(self) {
+        if let Some(z) = self.fallback {
+            z.drop_in_background();
+        }
         match self.inner {
             Inner::Z3(z) => z.drop_in_background(),
             Inner::Bitwuzla(b) => b.drop_in_background(),
@@ -173,6 +191,38 @@ impl SmtSolver {
             Inner::Bitwuzla(b) => b,
         }
     }
+
+    /// The solver of the last check's answer (its model and core).
+    fn answered(&mut self) -> &mut dyn Solver {
+        if let Some(z) = self.fallback.as_mut() {
+            return z;
+        }
+        match &mut self.inner {
+            Inner::Z3(z) => z,
+            Inner::Bitwuzla(b) => b,
+        }
+    }
+
+    /// The last check asked of Z3 instead (see the type's docs).
+    fn ask_z3(&mut self, store: &TermStore, assumptions: &[TermId]) -> CheckResult {
+        let mut z = Z3Solver::new(CheckMode::FreshPerCheck);
+        z.set_timeout(self.timeout);
+        for &t in self.frames.iter().flatten() {
+            z.assert(store, t);
+        }
+        // The engine's interrupt handle is Bitwuzla's: it stops this check too.
+        let handle = self.interrupt_handle();
+        let z_handle = z.interrupt_handle();
+        handle.set_hook(Some(Box::new(move || z_handle.interrupt())));
+        let r = if handle.is_interrupted() {
+            CheckResult::Unknown("interrupted".to_string())
+        } else {
+            z.check(store, assumptions)
+        };
+        handle.set_hook(None);
+        self.fallback = Some(z);
+        r
+    }
 }
 
 impl Solver for SmtSolver {
@@ -181,38 +231,50 @@ impl Solver for SmtSolver {
     }
 
     fn assert(&mut self, store: &TermStore, t: TermId) {
+        if let Some(f) = self.frames.last_mut() {
+            f.push(t);
+        }
         self.solver().assert(store, t)
     }
 
     fn push(&mut self) {
+        self.frames.push(Vec::new());
         self.solver().push()
     }
 
     fn pop(&mut self) {
+        if self.frames.len() > 1 {
+            self.frames.pop();
+        }
         self.solver().pop()
     }
 
     fn check(&mut self, store: &TermStore, assumptions: &[TermId]) -> CheckResult {
-        let r = self.solver().check(store, assumptions);
+        if let Some(z) = self.fallback.take() {
+            z.drop_in_background();
+        }
+        let mut r = self.solver().check(store, assumptions);
+        let mut kind = self.kind();
+        if matches!(&self.inner, Inner::Bitwuzla(b) if b.unsupported()) {
+            r = self.ask_z3(store, assumptions);
+            kind = SolverKind::Z3;
+        }
         if matches!(r, CheckResult::Sat | CheckResult::Unsat) {
-            let i = SolverKind::ALL
-                .iter()
-                .position(|&k| k == self.kind())
-                .unwrap_or(0);
-            ANSWERED[i].fetch_add(1, Ordering::Relaxed);
+            ANSWERED[usize::from(index_of(kind))].fetch_add(1, Ordering::Relaxed);
         }
         r
     }
 
     fn value(&mut self, store: &TermStore, t: TermId) -> Option<ModelValue> {
-        self.solver().value(store, t)
+        self.answered().value(store, t)
     }
 
     fn unsat_core(&mut self) -> Option<Vec<TermId>> {
-        self.solver().unsat_core()
+        self.answered().unsat_core()
     }
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
         self.solver().set_timeout(timeout)
     }
 

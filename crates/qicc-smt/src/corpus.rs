@@ -1,4 +1,4 @@
-//! The query corpus: every check a [`Z3Solver`](crate::Z3Solver) runs, written as a
+//! The query corpus: every check a back-end runs (Z3 and Bitwuzla alike), written as a
 //! stand-alone SMT-LIB 2 file, for the solver-query benchmark (`bench/queries.py`).
 //!
 //! Off unless the environment variable `QICC_QUERY_CORPUS` names a directory when the process

@@ -69,6 +69,10 @@ fn take_error() -> Option<String> {
     ERROR.with(|e| e.try_borrow_mut().ok().and_then(|mut e| e.take()))
 }
 
+/// The reason of a check not asked (see [`BitwuzlaSolver::unsupported`]).
+pub const UNSUPPORTED: &str =
+    "bitwuzla does not decide equalities of arrays built on a constant array";
+
 /// What the termination callback reads: the solver's interrupt flag and the running check's
 /// deadline. Read only on the solver's thread (Bitwuzla calls back from the check).
 struct Termination {
@@ -86,6 +90,29 @@ unsafe extern "C" fn terminate(state: *mut c_void) -> i32 {
 /// Options every instance made afterwards gets (see [`BitwuzlaSolver::set_option`]).
 static OPTIONS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
 
+/// The environment variable with Bitwuzla options for every instance (`NAME=VALUE,…`, long
+/// names as [`BitwuzlaSolver::set_option`] takes them): a setting tried on whole runs and
+/// test suites before qicc adopts it. A bad one is reported once on stderr and ignored.
+pub const OPTIONS_ENV: &str = "QICC_BITWUZLA_OPTIONS";
+
+fn options_from_env() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Ok(text) = std::env::var(OPTIONS_ENV) else {
+            return;
+        };
+        for item in text.split(',').filter(|i| !i.trim().is_empty()) {
+            let set = match item.split_once('=') {
+                Some((n, v)) => BitwuzlaSolver::set_option(n.trim(), v.trim()),
+                None => Err("needs NAME=VALUE".to_string()),
+            };
+            if let Err(e) = set {
+                eprintln!("qicc: {OPTIONS_ENV}: `{item}`: {e}; ignored");
+            }
+        }
+    });
+}
+
 /// A Bitwuzla term manager, the instance of the running or last check, and the translations
 /// of terms seen so far.
 pub struct BitwuzlaSolver {
@@ -99,10 +126,18 @@ pub struct BitwuzlaSolver {
     memo: Vec<Option<BitwuzlaTerm>>,
     /// By term index: an array term translated as a Bitwuzla function (a lambda below it).
     fun: Vec<bool>,
+    /// By term index: a constant array below (through array terms).
+    const_below: Vec<bool>,
+    /// By term index: a construct Bitwuzla does not decide below (an equality of arrays
+    /// built on a constant array: Bitwuzla 0.8 answers unknown and warns on stderr), so
+    /// checks of it are not asked ([`BitwuzlaSolver::unsupported`]).
+    unsupported_below: Vec<bool>,
+    /// The last check was not asked for that reason.
+    last_unsupported: bool,
     /// By term index: the term or one below it has float-to-bits definitions.
     defs_below: Vec<bool>,
     /// The definitions each float node made (by term index).
-    defs: HashMap<usize, Vec<BitwuzlaTerm>>,
+    defs: HashMap<usize, Vec<Def>>,
     /// By term index, for a float node with a float result: that float, whose IEEE bits the
     /// node's translation is (see `fp_encode::encode`'s `known`).
     float_value: HashMap<usize, BitwuzlaTerm>,
@@ -144,6 +179,9 @@ impl BitwuzlaSolver {
             }),
             memo: Vec::new(),
             fun: Vec::new(),
+            const_below: Vec::new(),
+            unsupported_below: Vec::new(),
+            last_unsupported: false,
             defs_below: Vec::new(),
             defs: HashMap::new(),
             float_value: HashMap::new(),
@@ -162,6 +200,12 @@ impl BitwuzlaSolver {
             s.instance = s.new_instance();
         }
         s
+    }
+
+    /// Whether the last check was not asked because its query holds a construct Bitwuzla
+    /// does not decide (its answer is `Unknown(UNSUPPORTED)`): `SmtSolver` asks Z3 instead.
+    pub fn unsupported(&self) -> bool {
+        self.last_unsupported
     }
 
     /// "bitwuzla VERSION" of the linked library.
@@ -190,6 +234,7 @@ impl BitwuzlaSolver {
     /// A new instance of the term manager, with models, unsat assumptions and the
     /// termination callback.
     fn new_instance(&mut self) -> Option<*mut Bitwuzla> {
+        options_from_env();
         let mut opts = OptionSet::new();
         // SAFETY: options of the live object.
         unsafe {
@@ -303,6 +348,65 @@ impl BitwuzlaSolver {
     }
 }
 
+/// The definition of the IEEE bits of a float (see `translate`'s `ieee_bits`).
+pub(super) struct Def {
+    /// The fresh bit-vector standing for the bits.
+    bits: BitwuzlaTerm,
+    /// The float they are the bits of.
+    value: BitwuzlaTerm,
+    /// `to_fp(bits) = value`.
+    def: BitwuzlaTerm,
+}
+
+impl Def {
+    pub(super) fn new(bits: BitwuzlaTerm, value: BitwuzlaTerm, def: BitwuzlaTerm) -> Def {
+        Def { bits, value, def }
+    }
+}
+
+/// `t` with `keys` replaced by `vals` (terms of one manager).
+fn substitute(
+    t: BitwuzlaTerm,
+    keys: &mut [BitwuzlaTerm],
+    vals: &mut [BitwuzlaTerm],
+) -> BitwuzlaTerm {
+    if keys.is_empty() {
+        return t;
+    }
+    // SAFETY: live terms; both arrays are live and of the given length.
+    unsafe { bitwuzla_substitute_term(t, keys.len(), keys.as_mut_ptr(), vals.as_mut_ptr()) }
+}
+
+impl BitwuzlaSolver {
+    /// The bit-vector constant of the IEEE bits of the float `r`'s value in the model of the
+    /// last check (a NaN's bits are any: the translation's `ite` gives the IR's NaN).
+    fn float_bits(&mut self, b: *mut Bitwuzla, r: BitwuzlaTerm) -> Option<BitwuzlaTerm> {
+        // SAFETY: instance after a Sat answer, live term; the strings are Bitwuzla's, copied
+        // before the next call.
+        unsafe {
+            let v = bitwuzla_get_value(b, r);
+            if v == 0 {
+                return None;
+            }
+            let (mut sign, mut exp, mut sig) =
+                (std::ptr::null(), std::ptr::null(), std::ptr::null());
+            bitwuzla_term_value_get_fp_ieee(v, &mut sign, &mut exp, &mut sig, 2);
+            if sign.is_null() || exp.is_null() || sig.is_null() {
+                return None;
+            }
+            let text: String = [sign, exp, sig]
+                .iter()
+                .map(|p| CStr::from_ptr(*p).to_string_lossy().into_owned())
+                .collect();
+            let width = text.len() as u64;
+            let value = u64::from_str_radix(&text, 2).ok()?;
+            let sort = bitwuzla_mk_bv_sort(self.tm, width);
+            let c = bitwuzla_mk_bv_value_uint64(self.tm, sort, value);
+            take_error().is_none().then_some(c)
+        }
+    }
+}
+
 impl Solver for BitwuzlaSolver {
     fn name(&self) -> String {
         BitwuzlaSolver::version()
@@ -349,6 +453,7 @@ impl Solver for BitwuzlaSolver {
     fn check(&mut self, store: &TermStore, assumptions: &[TermId]) -> CheckResult {
         self.model = false;
         self.last_unsat = None;
+        self.last_unsupported = false;
         if self.termination.interrupt.is_interrupted() {
             return CheckResult::Unknown("interrupted".to_string());
         }
@@ -367,6 +472,15 @@ impl Solver for BitwuzlaSolver {
             return CheckResult::Unknown("interrupted".to_string());
         }
         let all: Vec<TermId> = self.frames.iter().flatten().copied().collect();
+        if all.iter().chain(assumptions).any(|t| {
+            self.unsupported_below
+                .get(t.index())
+                .copied()
+                .unwrap_or(false)
+        }) {
+            self.last_unsupported = true;
+            return CheckResult::Unknown(UNSUPPORTED.to_string());
+        }
         let needed = self.defs_of(store, all.iter().chain(assumptions).copied());
         let b = match self.mode {
             CheckMode::Incremental => {
@@ -376,9 +490,9 @@ impl Solver for BitwuzlaSolver {
                 // Definitions not asserted at a live level yet go on the current one.
                 let live: HashSet<usize> = self.def_frames.iter().flatten().copied().collect();
                 for d in needed.iter().filter(|d| !live.contains(d)) {
-                    for &def in self.defs.get(d).into_iter().flatten() {
+                    for def in self.defs.get(d).into_iter().flatten() {
                         // SAFETY: instance and term alive.
-                        unsafe { bitwuzla_assert(b, def) };
+                        unsafe { bitwuzla_assert(b, def.def) };
                     }
                     if let Some(level) = self.def_frames.last_mut() {
                         level.insert(*d);
@@ -396,7 +510,7 @@ impl Solver for BitwuzlaSolver {
                     );
                 };
                 self.instance = Some(b);
-                for t in all {
+                for &t in &all {
                     // Every assertion or no answer: a missing one could make a SAT wrong.
                     let Some(a) = self.term(store, t) else {
                         return CheckResult::Unknown(
@@ -407,9 +521,9 @@ impl Solver for BitwuzlaSolver {
                     unsafe { bitwuzla_assert(b, a) };
                 }
                 for d in &needed {
-                    for &def in self.defs.get(d).into_iter().flatten() {
+                    for def in self.defs.get(d).into_iter().flatten() {
                         // SAFETY: instance and term alive.
-                        unsafe { bitwuzla_assert(b, def) };
+                        unsafe { bitwuzla_assert(b, def.def) };
                     }
                 }
                 // As Z3's fresh checks: the assumptions are plain assertions (preprocessing
@@ -429,11 +543,31 @@ impl Solver for BitwuzlaSolver {
             return CheckResult::Unknown(e.clone());
         }
         self.defs_checked = needed.into_iter().collect();
+        // Only with the corpus on is the query gathered (as the Z3 back-end does).
+        let recorded = crate::corpus::enabled()
+            .then(|| {
+                let query: Vec<TermId> = all.iter().chain(assumptions).copied().collect();
+                let mode = match self.mode {
+                    CheckMode::Incremental => "incremental, bitwuzla",
+                    CheckMode::FreshPerCheck => "fresh, bitwuzla",
+                };
+                crate::corpus::record(store, &query, mode, self.timeout)
+            })
+            .flatten();
         self.termination
             .deadline
             .set(self.timeout.map(|t| Instant::now() + t));
+        let t0 = Instant::now();
         // SAFETY: instance alive; the pointer/length pair is a live Vec of live terms.
         let r = unsafe { bitwuzla_check_sat_assuming(b, terms.len() as u32, terms.as_mut_ptr()) };
+        if let Some(rec) = recorded {
+            let answer = match r {
+                BITWUZLA_SAT => "sat",
+                BITWUZLA_UNSAT => "unsat",
+                _ => "unknown",
+            };
+            rec.finish(answer, t0.elapsed());
+        }
         let reason = self.reason_unknown();
         self.termination.deadline.set(None);
         if let Some(e) = take_error() {
@@ -465,11 +599,34 @@ impl Solver for BitwuzlaSolver {
             return None;
         }
         let b = self.instance?;
-        let a = self.term(store, t)?;
-        // A float conversion the check did not define has free bits in the model.
-        let needed = self.defs_of(store, std::iter::once(t));
-        if needed.iter().any(|d| !self.defs_checked.contains(d)) {
-            return None;
+        let mut a = self.term(store, t)?;
+        // A float conversion the check did not define has free bits in the model: they are
+        // replaced by the bits of its float's value, deepest first (a float's value may read
+        // the bits of another).
+        let mut missing: Vec<usize> = self
+            .defs_of(store, std::iter::once(t))
+            .into_iter()
+            .filter(|d| !self.defs_checked.contains(d))
+            .collect();
+        if !missing.is_empty() {
+            missing.sort_unstable();
+            let (mut keys, mut vals) = (Vec::new(), Vec::new());
+            for d in missing {
+                let pairs: Vec<(BitwuzlaTerm, BitwuzlaTerm)> = self
+                    .defs
+                    .get(&d)
+                    .into_iter()
+                    .flatten()
+                    .map(|def| (def.bits, def.value))
+                    .collect();
+                for (bits, value) in pairs {
+                    let r = substitute(value, &mut keys, &mut vals);
+                    let c = self.float_bits(b, r)?;
+                    keys.push(bits);
+                    vals.push(c);
+                }
+            }
+            a = substitute(a, &mut keys, &mut vals);
         }
         // SAFETY: instance (after a Sat answer) and term alive; the string is copied before
         // the next call.

@@ -2,7 +2,7 @@
 //! deeper than the thread stack). See the parent module for what differs from Z3: float bits
 //! by definitions, arrays with lambdas as functions.
 
-use super::{take_error, BitwuzlaSolver};
+use super::{take_error, BitwuzlaSolver, Def};
 use crate::fp_encode::{self, Fp, FpTheory, From};
 use crate::store::TermStore;
 use crate::term::{BvBinOp, BvCmpOp, BvUnOp, Node, Sort, TermId};
@@ -23,6 +23,8 @@ pub(super) fn translate(
     if z.memo.len() < store.len() {
         z.memo.resize(store.len(), None);
         z.fun.resize(store.len(), false);
+        z.const_below.resize(store.len(), false);
+        z.unsupported_below.resize(store.len(), false);
         z.defs_below.resize(store.len(), false);
     }
     if let Some(a) = z.memo[root.index()] {
@@ -53,9 +55,20 @@ pub(super) fn translate(
             _ => mk_term(z, store, t)?,
         };
         z.memo[t.index()] = Some(a);
-        let mut below = false;
-        node.for_each_child(|c| below |= z.defs_below[c.index()]);
+        let (mut below, mut konst, mut unsupported) = (false, false, false);
+        node.for_each_child(|c| {
+            below |= z.defs_below[c.index()];
+            unsupported |= z.unsupported_below[c.index()];
+            if matches!(store.sort(c), Sort::Array { .. }) {
+                konst |= z.const_below[c.index()];
+            }
+        });
         z.defs_below[t.index()] = below || z.defs.contains_key(&t.index());
+        z.const_below[t.index()] = konst || matches!(node, Node::ConstArray { .. });
+        // An equality of arrays with a constant array below either side.
+        let array_eq =
+            matches!(node, Node::Eq(a, _) if matches!(store.sort(a), Sort::Array { .. }));
+        z.unsupported_below[t.index()] = unsupported || (array_eq && konst);
     }
     z.memo[root.index()].ok_or_else(|| "internal error: translation missing".to_string())
 }
@@ -301,7 +314,7 @@ fn mk_term(z: &mut BitwuzlaSolver, store: &TermStore, t: TermId) -> Result<Bitwu
 /// bits it introduces.
 struct FpBuilder<'a> {
     z: &'a mut BitwuzlaSolver,
-    defs: Vec<BitwuzlaTerm>,
+    defs: Vec<Def>,
 }
 
 impl FpBuilder<'_> {
@@ -381,7 +394,7 @@ impl FpTheory for FpBuilder<'_> {
         let b = symbol(self.z, "!fpbits", s, false)?;
         let f = self.float_of_bits(w, b)?;
         let def = app(self.z, BITWUZLA_KIND_EQUAL, &[f, r])?;
-        self.defs.push(def);
+        self.defs.push(Def::new(b, r, def));
         Ok(b)
     }
 
