@@ -108,11 +108,7 @@ fn check_in_process(
     let mut store = TermStore::new();
     let query = qicc_smt::smtlib::read(&mut store, text)?;
     let mut solver = SmtSolver::of(kind, CheckMode::FreshPerCheck);
-    let solve_eqs = text
-        .lines()
-        .next()
-        .is_some_and(|l| l.starts_with("; qicc query:") && l.contains("equation solving"));
-    solver.solve_equations(solve_eqs);
+    solver.solve_equations(qicc_smt::corpus::equation_solving(text));
     solver.set_timeout(Some(timeout));
     let t0 = std::time::Instant::now();
     let r = solver.check(&store, &query);

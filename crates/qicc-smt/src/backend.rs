@@ -123,16 +123,17 @@ enum Inner {
 /// The solver engines use: the back-end of [`solver_kind`] (or one named).
 ///
 /// A check the Bitwuzla back-end does not ask because its query holds a construct Bitwuzla
-/// does not decide (`BitwuzlaSolver::unsupported`) is asked of Z3 instead, on a fresh solver
-/// given the same assertions and assumptions: the model and core of that check are Z3's, and
-/// the stats count it as Z3's.
+/// does not decide (`BitwuzlaSolver::unsupported`) is asked of Z3 instead: one fresh-per-check
+/// Z3 solver kept for such checks (its translations are kept too), given Bitwuzla's current
+/// assertions in a push level of their own and the assumptions. The model and core of that
+/// check are Z3's, and the stats count it as Z3's.
 pub struct SmtSolver {
     inner: Inner,
-    /// The assertions per push level (for the fallback).
-    frames: Vec<Vec<TermId>>,
     timeout: Option<Duration>,
-    /// The Z3 solver that answered the last check instead of Bitwuzla, if one did.
+    /// The Z3 solver of the checks Bitwuzla does not ask, once there was one.
     fallback: Option<Z3Solver>,
+    /// The last check was answered by `fallback` (whose level the next check pops).
+    fallback_answered: bool,
 }
 
 impl SmtSolver {
@@ -148,9 +149,9 @@ impl SmtSolver {
         };
         SmtSolver {
             inner,
-            frames: vec![Vec::new()],
             timeout: None,
             fallback: None,
+            fallback_answered: false,
         }
     }
 
@@ -194,24 +195,32 @@ impl SmtSolver {
 
     /// The solver of the last check's answer (its model and core).
     fn answered(&mut self) -> &mut dyn Solver {
-        if let Some(z) = self.fallback.as_mut() {
-            return z;
-        }
-        match &mut self.inner {
-            Inner::Z3(z) => z,
-            Inner::Bitwuzla(b) => b,
+        match (self.fallback_answered, &mut self.fallback, &mut self.inner) {
+            (true, Some(z), _) => z,
+            (_, _, Inner::Z3(z)) => z,
+            (_, _, Inner::Bitwuzla(b)) => b,
         }
     }
 
     /// The last check asked of Z3 instead (see the type's docs).
     fn ask_z3(&mut self, store: &TermStore, assumptions: &[TermId]) -> CheckResult {
-        let mut z = Z3Solver::new(CheckMode::FreshPerCheck);
+        let Inner::Bitwuzla(b) = &self.inner else {
+            return CheckResult::Unknown(
+                "internal error: no Bitwuzla check to stand in for".into(),
+            );
+        };
+        let assertions: Vec<TermId> = b.assertions().collect();
+        // The engine's interrupt handle is Bitwuzla's: it stops this check too.
+        let handle = b.interrupt_handle();
+        let z = self
+            .fallback
+            .get_or_insert_with(|| Z3Solver::new(CheckMode::FreshPerCheck));
         z.set_timeout(self.timeout);
-        for &t in self.frames.iter().flatten() {
+        z.push();
+        for t in assertions {
             z.assert(store, t);
         }
-        // The engine's interrupt handle is Bitwuzla's: it stops this check too.
-        let handle = self.interrupt_handle();
+        self.fallback_answered = true;
         let z_handle = z.interrupt_handle();
         handle.set_hook(Some(Box::new(move || z_handle.interrupt())));
         let r = if handle.is_interrupted() {
@@ -220,7 +229,6 @@ impl SmtSolver {
             z.check(store, assumptions)
         };
         handle.set_hook(None);
-        self.fallback = Some(z);
         r
     }
 }
@@ -231,27 +239,22 @@ impl Solver for SmtSolver {
     }
 
     fn assert(&mut self, store: &TermStore, t: TermId) {
-        if let Some(f) = self.frames.last_mut() {
-            f.push(t);
-        }
         self.solver().assert(store, t)
     }
 
     fn push(&mut self) {
-        self.frames.push(Vec::new());
         self.solver().push()
     }
 
     fn pop(&mut self) {
-        if self.frames.len() > 1 {
-            self.frames.pop();
-        }
         self.solver().pop()
     }
 
     fn check(&mut self, store: &TermStore, assumptions: &[TermId]) -> CheckResult {
-        if let Some(z) = self.fallback.take() {
-            z.drop_in_background();
+        if std::mem::take(&mut self.fallback_answered) {
+            if let Some(z) = self.fallback.as_mut() {
+                z.pop();
+            }
         }
         let mut r = self.solver().check(store, assumptions);
         let mut kind = self.kind();

@@ -39,6 +39,14 @@ pub(crate) fn enabled() -> bool {
     dir().is_some()
 }
 
+/// Whether the query `text` of the corpus was checked with Z3's equation solving (its first
+/// line says so): replays set it the same.
+pub fn equation_solving(text: &str) -> bool {
+    text.lines()
+        .next()
+        .is_some_and(|l| l.starts_with("; qicc query:") && l.contains("equation solving"))
+}
+
 /// One query written to the corpus, waiting for its answer.
 pub(crate) struct Recorded(PathBuf);
 

@@ -10,9 +10,12 @@
 //! `fp.to_ieee_bv`, Bitwuzla has no such operator), so both translations are exact to the
 //! IR's semantics by construction, and the differential tests hold them to each other.
 
+use crate::store::TermStore;
+use crate::term::TermId;
 use qicc_ir::semantics::float::default_nan;
 use qicc_ir::types::mask;
 use qicc_ir::{FpOp, RoundingMode};
+use std::collections::HashMap;
 
 /// One operation of the floating-point theory (with the Boolean connectives the encoding
 /// needs). Rounded operations take the rounding mode as their first argument.
@@ -80,6 +83,35 @@ pub(crate) enum From {
     Float,
     SInt,
     UInt,
+}
+
+/// The operands of the float node `t` as a back-end translated them (`memo`, by term index):
+/// the width of the first, their terms, and the float values known for them (`float_value`:
+/// see [`encode`]'s `known`).
+pub(crate) fn operands<T: Copy>(
+    store: &TermStore,
+    t: TermId,
+    op: FpOp,
+    memo: &[Option<T>],
+    float_value: &HashMap<usize, T>,
+) -> Result<(u16, Vec<T>, Vec<Option<T>>), String> {
+    let mut args: Vec<TermId> = Vec::with_capacity(3);
+    store.node(t).for_each_child(|c| args.push(c));
+    let Some(&first) = args.first() else {
+        return Err(format!("internal error: {} with no operands", op.name()));
+    };
+    let mut k = Vec::with_capacity(args.len());
+    for a in &args {
+        match memo.get(a.index()).copied().flatten() {
+            Some(x) => k.push(x),
+            None => return Err("internal error: child translated after its parent".to_string()),
+        }
+    }
+    let known = args
+        .iter()
+        .map(|a| float_value.get(&a.index()).copied())
+        .collect();
+    Ok((store.width(first), k, known))
 }
 
 /// The IEEE bits of the float `r` of width `w`, a NaN as the IR's default NaN (SMT-LIB leaves

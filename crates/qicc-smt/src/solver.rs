@@ -122,3 +122,24 @@ impl InterruptHandle {
         *guard = hook;
     }
 }
+
+/// A back-end solver on its way to being dropped on another thread.
+struct Retired<T>(T);
+// SAFETY: `drop_in_background`'s contract: the value is moved whole and its solver objects
+// are not tied to the thread that made them.
+unsafe impl<T> Send for Retired<T> {}
+
+/// Drops `solver` on a thread of its own: freeing a solver that bit-blasted a large query
+/// takes seconds, and an engine that must answer by a deadline hands that work off. If no
+/// thread can be started, `spawn` drops it right here (only slower).
+///
+/// # Safety
+/// Nothing else may refer to the solver's objects (its context, term manager) once it is
+/// moved here, and they must not be tied to the thread that made them (Z3 contexts and
+/// Bitwuzla term managers only must not be used by two threads at once).
+pub(crate) unsafe fn drop_in_background<T: 'static>(solver: T, thread_name: &str) {
+    let retired = Retired(solver);
+    let _ = std::thread::Builder::new()
+        .name(thread_name.into())
+        .spawn(move || drop(retired));
+}

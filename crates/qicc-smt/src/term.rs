@@ -92,6 +92,22 @@ pub enum BvBinOp {
 }
 
 impl BvBinOp {
+    pub const ALL: [BvBinOp; 13] = [
+        BvBinOp::Add,
+        BvBinOp::Sub,
+        BvBinOp::Mul,
+        BvBinOp::UDiv,
+        BvBinOp::SDiv,
+        BvBinOp::URem,
+        BvBinOp::SRem,
+        BvBinOp::Shl,
+        BvBinOp::LShr,
+        BvBinOp::AShr,
+        BvBinOp::And,
+        BvBinOp::Or,
+        BvBinOp::Xor,
+    ];
+
     pub fn is_commutative(self) -> bool {
         matches!(
             self,
@@ -129,6 +145,8 @@ pub enum BvCmpOp {
 }
 
 impl BvCmpOp {
+    pub const ALL: [BvCmpOp; 4] = [BvCmpOp::Ult, BvCmpOp::Ule, BvCmpOp::Slt, BvCmpOp::Sle];
+
     pub fn smt_name(self) -> &'static str {
         match self {
             BvCmpOp::Ult => "bvult",

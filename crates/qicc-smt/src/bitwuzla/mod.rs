@@ -208,6 +208,11 @@ impl BitwuzlaSolver {
         self.last_unsupported
     }
 
+    /// The assertions of every push level, oldest first.
+    pub(crate) fn assertions(&self) -> impl Iterator<Item = TermId> + '_ {
+        self.frames.iter().flatten().copied()
+    }
+
     /// "bitwuzla VERSION" of the linked library.
     pub fn version() -> String {
         // SAFETY: a static NUL-terminated string.
@@ -754,22 +759,12 @@ impl Drop for OptionSet {
     }
 }
 
-/// A solver on its way to being dropped on another thread.
-struct Retired {
-    _solver: BitwuzlaSolver,
-}
-// SAFETY: the solver is moved whole, so nothing refers to its term manager afterwards.
-// Bitwuzla's objects are not tied to the thread that made them; they only must not be used by
-// two threads at once.
-unsafe impl Send for Retired {}
-
 impl BitwuzlaSolver {
-    /// Drops the solver on a thread of its own (freeing a large term manager takes time).
+    /// Drops the solver on a thread of its own (`solver::drop_in_background`).
     pub fn drop_in_background(self) {
-        let retired = Retired { _solver: self };
-        let _ = std::thread::Builder::new()
-            .name("qicc-bitwuzla-drop".into())
-            .spawn(move || drop(retired));
+        // SAFETY: the solver is moved whole, so nothing refers to its term manager afterwards;
+        // Bitwuzla's objects are not tied to the thread that made them.
+        unsafe { crate::solver::drop_in_background(self, "qicc-bitwuzla-drop") }
     }
 }
 

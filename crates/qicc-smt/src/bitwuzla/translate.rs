@@ -486,23 +486,7 @@ fn fp_term(
         // A definition is a plain assertion: it cannot name a lambda's bound variable.
         return Err("bitwuzla: a float operation inside a lambda".to_string());
     }
-    let mut args: Vec<TermId> = Vec::with_capacity(3);
-    store.node(t).for_each_child(|c| args.push(c));
-    let mut k: Vec<BitwuzlaTerm> = Vec::with_capacity(3);
-    for &a in &args {
-        match z.memo[a.index()] {
-            Some(x) => k.push(x),
-            None => return Err("internal error: child translated after its parent".to_string()),
-        }
-    }
-    let Some(&first) = args.first() else {
-        return Err(format!("internal error: {} with no operands", op.name()));
-    };
-    let w = store.width(first);
-    let known: Vec<Option<BitwuzlaTerm>> = args
-        .iter()
-        .map(|a| z.float_value.get(&a.index()).copied())
-        .collect();
+    let (w, k, known) = fp_encode::operands(store, t, op, &z.memo, &z.float_value)?;
     let mut b = FpBuilder {
         z,
         defs: Vec::new(),

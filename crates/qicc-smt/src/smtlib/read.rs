@@ -292,9 +292,9 @@ impl Reader<'_, '_> {
                     ("select", &[a, i]) => s.select(a, i),
                     ("store", &[a, i, v]) => s.store(a, i, v),
                     (f, &[a, b]) => {
-                        if let Some(op) = BV_BIN.iter().find(|o| o.smt_name() == f) {
+                        if let Some(op) = BvBinOp::ALL.iter().find(|o| o.smt_name() == f) {
                             s.bv_bin(*op, a, b)
-                        } else if let Some(op) = BV_CMP.iter().find(|o| o.smt_name() == f) {
+                        } else if let Some(op) = BvCmpOp::ALL.iter().find(|o| o.smt_name() == f) {
                             s.bv_cmp(*op, a, b)
                         } else {
                             return Err(format!("an unknown operator `{f}` with {n} operands"));
@@ -337,24 +337,6 @@ impl Reader<'_, '_> {
         Ok(self.store.fp(op, &args))
     }
 }
-
-const BV_BIN: [BvBinOp; 13] = [
-    BvBinOp::Add,
-    BvBinOp::Sub,
-    BvBinOp::Mul,
-    BvBinOp::UDiv,
-    BvBinOp::SDiv,
-    BvBinOp::URem,
-    BvBinOp::SRem,
-    BvBinOp::Shl,
-    BvBinOp::LShr,
-    BvBinOp::AShr,
-    BvBinOp::And,
-    BvBinOp::Or,
-    BvBinOp::Xor,
-];
-
-const BV_CMP: [BvCmpOp; 4] = [BvCmpOp::Ult, BvCmpOp::Ule, BvCmpOp::Slt, BvCmpOp::Sle];
 
 /// Every float node's printed body, by (width of the first operand, body text).
 fn float_bodies() -> &'static HashMap<(u16, String), FpOp> {

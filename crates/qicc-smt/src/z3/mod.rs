@@ -213,10 +213,7 @@ impl Z3Solver {
         timeout: Option<Duration>,
     ) -> Result<(String, Duration), String> {
         // Equation solving as the check had it (the corpus's first line says so).
-        let solve_eqs = text
-            .lines()
-            .next()
-            .is_some_and(|l| l.starts_with("; qicc query:") && l.contains("equation solving"));
+        let solve_eqs = crate::corpus::equation_solving(text);
         let text = CString::new(text).map_err(|_| "the script contains a NUL byte".to_string())?;
         let mut z = Z3Solver::new(CheckMode::FreshPerCheck);
         z.timeout = timeout;
@@ -832,26 +829,13 @@ impl Solver for Z3Solver {
     }
 }
 
-/// A solver on its way to being dropped on another thread.
-struct Retired {
-    _solver: Z3Solver,
-}
-// SAFETY: the solver is moved whole, so nothing else refers to its context afterwards but
-// the interrupt hook, which `Drop` removes under the handle's lock before freeing anything.
-// Z3 contexts are not tied to the thread that made them; they only must not be used by two
-// threads at once.
-unsafe impl Send for Retired {}
-
 impl Z3Solver {
-    /// Drops the solver on a thread of its own. Freeing a context that bit-blasted a large
-    /// query takes seconds; an engine that must answer by a deadline hands that work off.
+    /// Drops the solver on a thread of its own (`solver::drop_in_background`).
     pub fn drop_in_background(self) {
-        let retired = Retired { _solver: self };
-        // If no thread can be started, `spawn` drops the closure, and the solver with it,
-        // right here (only slower).
-        let _ = std::thread::Builder::new()
-            .name("qicc-z3-drop".into())
-            .spawn(move || drop(retired));
+        // SAFETY: the solver is moved whole, so nothing else refers to its context afterwards
+        // but the interrupt hook, which `Drop` removes under the handle's lock before freeing
+        // anything; Z3 contexts are not tied to the thread that made them.
+        unsafe { crate::solver::drop_in_background(self, "qicc-z3-drop") }
     }
 }
 

@@ -388,23 +388,7 @@ impl FpTheory for FpBuilder<'_> {
 /// The owned (inc_ref'ed) AST of the float node `t`, whose operands are translated: the
 /// shared encoding (`crate::fp_encode`) over Z3's floating-point theory.
 fn fp_ast(z: &mut Z3Solver, store: &TermStore, t: TermId, op: FpOp) -> Result<Z3_ast, String> {
-    let mut args: Vec<TermId> = Vec::with_capacity(3);
-    store.node(t).for_each_child(|c| args.push(c));
-    let mut k: Vec<Z3_ast> = Vec::with_capacity(3);
-    for &a in &args {
-        match z.memo[a.index()] {
-            Some(x) => k.push(x),
-            None => return Err("internal error: child translated after its parent".to_string()),
-        }
-    }
-    let Some(&first) = args.first() else {
-        return Err(format!("internal error: {} with no operands", op.name()));
-    };
-    let w = store.width(first);
-    let known: Vec<Option<Z3_ast>> = args
-        .iter()
-        .map(|a| z.float_value.get(&a.index()).copied())
-        .collect();
+    let (w, k, known) = fp_encode::operands(store, t, op, &z.memo, &z.float_value)?;
     let mut b = FpBuilder {
         z,
         held: Vec::new(),
