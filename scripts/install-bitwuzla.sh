@@ -23,8 +23,17 @@ VERSION="${BITWUZLA_VERSION:-0.8.0}"
 PREFIX="${PREFIX:-/usr/local}"
 JOBS="${JOBS:-$(nproc)}"
 
+# qicc's patches to those sources, named in the pkg-config file (`qicc_patches`) so that
+# `qicc-smt`'s build script refuses a library without them:
+# - bitwuzla-terminate.patch: the phases before the SAT solver (rewriting, variable
+#   substitution, abstraction, bit-blasting) poll the termination callback, so a check stops
+#   at its time limit instead of seconds later (see the patch's `util/terminate_poll.h`).
+PATCHES="terminate"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
 pc="$PREFIX/lib/pkgconfig/bitwuzla.pc"
-if [ -f "$pc" ] && grep -qx "Version: $VERSION" "$pc" && [ -f "$PREFIX/lib/libbitwuzla.a" ]; then
+if [ -f "$pc" ] && grep -qx "Version: $VERSION" "$pc" && grep -qx "qicc_patches=$PATCHES" "$pc" \
+  && [ -f "$PREFIX/lib/libbitwuzla.a" ]; then
   echo "bitwuzla $VERSION already installed in $PREFIX"
   exit 0
 fi
@@ -51,6 +60,10 @@ Version: 0.0
 Cflags:
 EOF
 
+for p in $PATCHES; do
+  patch -s -p1 -d "$src" <"$here/bitwuzla-$p.patch"
+done
+
 cd "$src"
 PKG_CONFIG_PATH="$work/pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
   meson setup "$work/build" --wrap-mode=nodownload --buildtype=release \
@@ -73,6 +86,7 @@ cat >"$pc" <<EOF
 prefix=$PREFIX
 libdir=\${prefix}/lib
 includedir=\${prefix}/include
+qicc_patches=$PATCHES
 
 Name: bitwuzla
 Description: Bitwuzla SMT solver $VERSION (static; built by qicc's scripts/install-bitwuzla.sh)

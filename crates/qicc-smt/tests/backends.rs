@@ -239,6 +239,76 @@ fn an_incremental_solver_keeps_its_assertions_after_a_timeout() {
     }
 }
 
+/// A query whose solving spends seconds before the SAT solver stops at its time limit, not at
+/// the end of that phase: Bitwuzla's library is patched to poll its termination callback in
+/// rewriting, substitution, abstraction and bit-blasting (`scripts/bitwuzla-terminate.patch`).
+/// The query has the shape of the one that showed it (a seed-region check of `round_trip`): a
+/// loop unrolled 2^16 times over nondet values, a running `ite` and a disjunction of the
+/// violations of every step. Stock Bitwuzla 0.8 spends 8 s on it against a 200 ms limit
+/// (measured); patched, the check ends within the limit and what translating the query
+/// takes. The stopped instance is unusable; the solver's next checks see every assertion at
+/// its push level.
+#[test]
+fn a_check_stops_at_its_limit_in_a_long_phase_and_the_solver_goes_on() {
+    // Bitwuzla only: Z3 has no such phase to patch here (its internalization does not poll
+    // either: a chain of 1000 bit-blasted 64-bit products ran 20 s and took 8 GB against a
+    // 200 ms limit, measured), and qicc's limit on Z3 is its own.
+    let kind = SolverKind::Bitwuzla;
+    for mode in MODES {
+        let mut s = TermStore::new();
+        let mut z = SmtSolver::of(kind, mode);
+        let x = s.symbol("x", Sort::BitVec(64));
+        let ten = s.bv_const(64, 10);
+        let x_small = s.ult(x, ten);
+        z.assert(&s, x_small);
+        z.push();
+        let five = s.bv_const(64, 5);
+        let x_big = s.ult(five, x);
+        z.assert(&s, x_big);
+        let zero = s.bv_const(32, 0);
+        let mut v = s.symbol("v0", Sort::BitVec(32));
+        let mut ok = s.tt();
+        let mut bad = s.ff();
+        for k in 0..1u32 << 16 {
+            let d = s.symbol(&format!("d{k}"), Sort::BitVec(32));
+            let dz = s.eq(d, zero);
+            let dnz = s.not(dz);
+            let vz = s.eq(v, zero);
+            let vnz = s.not(vz);
+            let live = s.and(ok, dnz);
+            let bad_here = s.and(live, vnz);
+            bad = s.or(bad, bad_here);
+            let reset = s.and(dnz, vz);
+            v = s.ite(reset, zero, v);
+            let step = s.or(reset, dz);
+            ok = s.and(ok, step);
+        }
+        z.set_timeout(Some(Duration::from_millis(200)));
+        let t0 = std::time::Instant::now();
+        let r = z.check(&s, &[bad]);
+        let took = t0.elapsed();
+        assert!(
+            matches!(r, CheckResult::Unknown(_)),
+            "{kind:?} {mode:?}: {r:?}"
+        );
+        assert!(
+            took < Duration::from_millis(2000),
+            "{kind:?} {mode:?}: a 200 ms check took {took:?}"
+        );
+        z.set_timeout(None);
+        // 5 < x < 10 still holds.
+        let three = s.bv_const(64, 3);
+        let x3 = s.eq(x, three);
+        assert_eq!(z.check(&s, &[x3]), CheckResult::Unsat, "{kind:?} {mode:?}");
+        let seven = s.bv_const(64, 7);
+        let x7 = s.eq(x, seven);
+        assert_eq!(z.check(&s, &[x7]), CheckResult::Sat, "{kind:?} {mode:?}");
+        assert_eq!(z.value(&s, x).map(|v| v.as_u64()), Some(7));
+        z.pop();
+        assert_eq!(z.check(&s, &[x3]), CheckResult::Sat, "{kind:?} {mode:?}");
+    }
+}
+
 #[test]
 fn interrupt_is_sticky_and_outlives_the_solver() {
     for kind in SolverKind::ALL {

@@ -17,7 +17,13 @@
 //!   memory, memory after `memset`) is translated as a Bitwuzla *function* from indices to
 //!   elements; reads of it are applications, stores and `ite`s over it are lambdas again.
 //! - Checks are stopped by Bitwuzla's termination callback, which reads the interrupt flag and
-//!   the check's deadline (the per-check time limit).
+//!   the check's deadline (the per-check time limit). Stock Bitwuzla asks it only between
+//!   preprocessing rounds and in the SAT solver, so a large query overran its limit by
+//!   seconds (rewriting, substitution, bit-blasting); the library qicc links is patched
+//!   (`scripts/bitwuzla-terminate.patch`) to ask it in those phases too, by throwing out of
+//!   the check. An instance stopped that way is unusable: it is deleted, and an incremental
+//!   solver makes a new one at its next check, replaying its assertions and push levels
+//!   (`restore_instance`).
 //!
 //! Safety invariants of the raw API use:
 //! - terms and sorts are handles owned by the term manager, alive until it is deleted; the
@@ -68,6 +74,11 @@ unsafe extern "C" fn on_abort(msg: *const c_char) {
 fn take_error() -> Option<String> {
     ERROR.with(|e| e.try_borrow_mut().ok().and_then(|mut e| e.take()))
 }
+
+/// The message of the error the patched library raises when the termination callback stops a
+/// check in the middle of a phase (`util/terminate_poll.h` of the patch): the instance is then
+/// unusable, but nothing is wrong with the solver.
+const TERMINATED: &str = "terminated during solving (instance unusable)";
 
 /// The reason of a check not asked (see [`BitwuzlaSolver::unsupported`]).
 pub const UNSUPPORTED: &str =
@@ -121,6 +132,11 @@ pub struct BitwuzlaSolver {
     /// [`CheckMode::Incremental`]: the one instance. [`CheckMode::FreshPerCheck`]: the
     /// instance of the last check (its model), or none.
     instance: Option<*mut Bitwuzla>,
+    /// An instance stopped in the middle of a phase (unusable), deleted at the next check or
+    /// with the solver: deleting it frees what the phase built, which takes a good part of
+    /// the phase's time, and the caller waiting for the stopped check's answer need not wait
+    /// for that (a solver that timed out is often dropped in the background next).
+    stopped: Option<*mut Bitwuzla>,
     termination: Box<Termination>,
     /// Translation of each term, by term index.
     memo: Vec<Option<BitwuzlaTerm>>,
@@ -173,6 +189,7 @@ impl BitwuzlaSolver {
             tm,
             mode,
             instance: None,
+            stopped: None,
             termination: Box::new(Termination {
                 interrupt,
                 deadline: Cell::new(None),
@@ -276,9 +293,44 @@ impl BitwuzlaSolver {
         (!b.is_null()).then_some(b)
     }
 
+    /// [`CheckMode::Incremental`] after a check was stopped mid-phase: a new instance with
+    /// every live assertion at its push level (definitions are asserted again as checks need
+    /// them). `None`, and no instance, if that fails.
+    fn restore_instance(&mut self, store: &TermStore) -> Option<*mut Bitwuzla> {
+        self.drop_instance();
+        let b = self.new_instance()?;
+        self.instance = Some(b);
+        let frames = self.frames.clone();
+        for (level, frame) in frames.iter().enumerate() {
+            if level > 0 {
+                // SAFETY: instance alive.
+                unsafe { bitwuzla_push(b, 1) };
+            }
+            for &t in frame {
+                let Some(a) = self.term(store, t) else {
+                    self.drop_instance();
+                    return None;
+                };
+                // SAFETY: instance and term alive.
+                unsafe { bitwuzla_assert(b, a) };
+            }
+        }
+        self.def_frames = vec![HashSet::new(); frames.len()];
+        if let Some(e) = take_error() {
+            self.record_error(e);
+            self.drop_instance();
+            return None;
+        }
+        Some(b)
+    }
+
+    /// Deletes the instance and a stopped one.
     fn drop_instance(&mut self) {
         self.model = false;
-        if let Some(b) = self.instance.take() {
+        for b in [self.instance.take(), self.stopped.take()]
+            .into_iter()
+            .flatten()
+        {
             // SAFETY: made by `new_instance`, deleted once.
             unsafe { bitwuzla_delete(b) };
         }
@@ -489,8 +541,12 @@ impl Solver for BitwuzlaSolver {
         let needed = self.defs_of(store, all.iter().chain(assumptions).copied());
         let b = match self.mode {
             CheckMode::Incremental => {
-                let Some(b) = self.instance else {
-                    return CheckResult::Unknown("no bitwuzla instance".to_string());
+                let Some(b) = self.instance.or_else(|| self.restore_instance(store)) else {
+                    return CheckResult::Unknown(
+                        self.error
+                            .clone()
+                            .unwrap_or_else(|| "no bitwuzla instance".into()),
+                    );
                 };
                 // Definitions not asserted at a live level yet go on the current one.
                 let live: HashSet<usize> = self.def_frames.iter().flatten().copied().collect();
@@ -576,6 +632,14 @@ impl Solver for BitwuzlaSolver {
         let reason = self.reason_unknown();
         self.termination.deadline.set(None);
         if let Some(e) = take_error() {
+            if e.contains(TERMINATED) {
+                // Stopped by the callback in the middle of a phase (module docs): `b` is
+                // kept aside, unusable, and deleted later.
+                self.instance = None;
+                self.drop_instance();
+                self.stopped = Some(b);
+                return CheckResult::Unknown(reason);
+            }
             self.record_error(e.clone());
             return CheckResult::Unknown(e);
         }
