@@ -28,7 +28,9 @@ JOBS="${JOBS:-$(nproc)}"
 # - bitwuzla-terminate.patch: the phases before the SAT solver (rewriting, variable
 #   substitution, abstraction, bit-blasting) poll the termination callback, so a check stops
 #   at its time limit instead of seconds later (see the patch's `util/terminate_poll.h`).
-PATCHES="terminate"
+# - bitwuzla-value-cache.patch: model values of many terms over one large DAG cost the DAG
+#   once, not once per term (a get-value pass kept its cache per call).
+PATCHES="terminate value-cache"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 pc="$PREFIX/lib/pkgconfig/bitwuzla.pc"

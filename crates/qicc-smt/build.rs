@@ -1,11 +1,11 @@
 //! Links Bitwuzla: `bitwuzla-sys` names only `libbitwuzla`, while the static library that
 //! `scripts/install-bitwuzla.sh` builds also needs its internal archives, CaDiCaL, GMP and the
 //! C++ runtime, which its pkg-config file lists in link order. The library must carry qicc's
-//! patches (the pkg-config variable `qicc_patches`): without `terminate`, checks overrun their
-//! time limit by seconds on large queries, which the back-end's cancellation relies on not
-//! doing.
+//! patches (the pkg-config variable `qicc_patches`, see the script): without `terminate`,
+//! checks overrun their time limit by seconds on large queries; without `value-cache`, model
+//! values over a large query cost quadratic time.
 fn main() {
-    const PATCHES: &[&str] = &["terminate"];
+    const PATCHES: &[&str] = &["terminate", "value-cache"];
     let lib = match pkg_config::Config::new()
         .atleast_version("0.8")
         .statik(true)
