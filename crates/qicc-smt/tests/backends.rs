@@ -187,6 +187,38 @@ fn timeout_gives_unknown() {
     }
 }
 
+/// Asserts `x < 10`, pushes, asserts `5 < x`: returns `x` (see `two_levels_hold`).
+fn assert_two_levels(s: &mut TermStore, z: &mut SmtSolver) -> TermId {
+    let x = s.symbol("x", Sort::BitVec(64));
+    let ten = s.bv_const(64, 10);
+    let x_small = s.ult(x, ten);
+    z.assert(s, x_small);
+    z.push();
+    let five = s.bv_const(64, 5);
+    let x_big = s.ult(five, x);
+    z.assert(s, x_big);
+    x
+}
+
+/// The levels of `assert_two_levels` still hold (after whatever befell the solver): 5 < x < 10
+/// (x == 3 unsat with the assumption as its core, x == 7 sat with that model), and the pop
+/// removes `5 < x` and keeps `x < 10`.
+fn two_levels_hold(s: &mut TermStore, z: &mut SmtSolver, x: TermId, what: &str) {
+    let three = s.bv_const(64, 3);
+    let x3 = s.eq(x, three);
+    assert_eq!(z.check(s, &[x3]), CheckResult::Unsat, "{what}");
+    assert_eq!(z.unsat_core(), Some(vec![x3]), "{what}");
+    let seven = s.bv_const(64, 7);
+    let x7 = s.eq(x, seven);
+    assert_eq!(z.check(s, &[x7]), CheckResult::Sat, "{what}");
+    assert_eq!(z.value(s, x).map(|v| v.as_u64()), Some(7), "{what}");
+    z.pop();
+    assert_eq!(z.check(s, &[x3]), CheckResult::Sat, "{what}");
+    let twelve = s.bv_const(64, 12);
+    let x12 = s.eq(x, twelve);
+    assert_eq!(z.check(s, &[x12]), CheckResult::Unsat, "{what}");
+}
+
 /// After a check that timed out, the incremental solver is rebuilt (Z3 4.8 may keep broken
 /// scopes after a cancelled check): the assertions of every push level still hold, a pop
 /// still removes its level's, and unsat cores still come from the assumptions.
@@ -195,14 +227,7 @@ fn an_incremental_solver_keeps_its_assertions_after_a_timeout() {
     for kind in SolverKind::ALL {
         let mut s = TermStore::new();
         let mut z = SmtSolver::of(kind, CheckMode::Incremental);
-        let x = s.symbol("x", Sort::BitVec(64));
-        let ten = s.bv_const(64, 10);
-        let x_small = s.ult(x, ten);
-        z.assert(&s, x_small);
-        z.push();
-        let five = s.bv_const(64, 5);
-        let x_big = s.ult(five, x);
-        z.assert(&s, x_big);
+        let x = assert_two_levels(&mut s, &mut z);
         // The hard query of `timeout_gives_unknown` (factoring, over symbols of its own: with
         // `x` pinned to 6..9 it would be easy), as assumptions: times out.
         let (u, v) = (
@@ -222,20 +247,7 @@ fn an_incremental_solver_keeps_its_assertions_after_a_timeout() {
         z.set_timeout(Some(Duration::from_millis(1)));
         assert!(matches!(z.check(&s, &hard), CheckResult::Unknown(_)));
         z.set_timeout(None);
-        // 5 < x < 10 still holds: x == 3 is unsat, with the assumption as its core.
-        let three = s.bv_const(64, 3);
-        let x3 = s.eq(x, three);
-        assert_eq!(z.check(&s, &[x3]), CheckResult::Unsat);
-        assert_eq!(z.unsat_core(), Some(vec![x3]));
-        let seven = s.bv_const(64, 7);
-        let x7 = s.eq(x, seven);
-        assert_eq!(z.check(&s, &[x7]), CheckResult::Sat);
-        // The pop removes `5 < x` and keeps `x < 10`.
-        z.pop();
-        assert_eq!(z.check(&s, &[x3]), CheckResult::Sat);
-        let twelve = s.bv_const(64, 12);
-        let x12 = s.eq(x, twelve);
-        assert_eq!(z.check(&s, &[x12]), CheckResult::Unsat);
+        two_levels_hold(&mut s, &mut z, x, &format!("{kind:?}"));
     }
 }
 
@@ -309,14 +321,7 @@ fn a_check_stops_at_its_limit_in_a_long_phase_and_the_solver_goes_on() {
     for mode in MODES {
         let mut s = TermStore::new();
         let mut z = SmtSolver::of(kind, mode);
-        let x = s.symbol("x", Sort::BitVec(64));
-        let ten = s.bv_const(64, 10);
-        let x_small = s.ult(x, ten);
-        z.assert(&s, x_small);
-        z.push();
-        let five = s.bv_const(64, 5);
-        let x_big = s.ult(five, x);
-        z.assert(&s, x_big);
+        let x = assert_two_levels(&mut s, &mut z);
         let guards = unrolled_loop(&mut s, 1 << 16);
         let bad = guards.iter().fold(s.ff(), |acc, &g| s.or(acc, g));
         z.set_timeout(Some(Duration::from_millis(200)));
@@ -332,16 +337,7 @@ fn a_check_stops_at_its_limit_in_a_long_phase_and_the_solver_goes_on() {
             "{kind:?} {mode:?}: a 200 ms check took {took:?}"
         );
         z.set_timeout(None);
-        // 5 < x < 10 still holds.
-        let three = s.bv_const(64, 3);
-        let x3 = s.eq(x, three);
-        assert_eq!(z.check(&s, &[x3]), CheckResult::Unsat, "{kind:?} {mode:?}");
-        let seven = s.bv_const(64, 7);
-        let x7 = s.eq(x, seven);
-        assert_eq!(z.check(&s, &[x7]), CheckResult::Sat, "{kind:?} {mode:?}");
-        assert_eq!(z.value(&s, x).map(|v| v.as_u64()), Some(7));
-        z.pop();
-        assert_eq!(z.check(&s, &[x3]), CheckResult::Sat, "{kind:?} {mode:?}");
+        two_levels_hold(&mut s, &mut z, x, &format!("{kind:?} {mode:?}"));
     }
 }
 

@@ -21,7 +21,8 @@
 //!   preprocessing rounds and in the SAT solver, so a large query overran its limit by
 //!   seconds (rewriting, substitution, bit-blasting); the library qicc links is patched
 //!   (`scripts/bitwuzla-terminate.patch`) to ask it in those phases too, by throwing out of
-//!   the check. An instance stopped that way is unusable: it is deleted, and an incremental
+//!   the check. An instance stopped that way is unusable: it is set aside (deleted at the next
+//!   check or with the solver, not while the caller waits), and an incremental
 //!   solver makes a new one at its next check, replaying its assertions and push levels
 //!   (`restore_instance`).
 //!
